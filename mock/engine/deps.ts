@@ -1,0 +1,169 @@
+// The contract between the engine's platform (HTTP, auth, rate limits, store, validation, clock, faults)
+// and the modules that model resources (patients, documents, notes, ...) and events.
+// Modules receive EngineDeps and never reach for globals, so tests can build an engine per case.
+import type { Context, Hono } from 'hono';
+
+/** Who is calling: set by the auth middleware before any API route runs. */
+export interface AuthInfo {
+  key_id: string;
+  organization_id: string;
+  /** The provider that owns the key: default for `provider_id` on create. */
+  provider_id: string;
+  scopes: readonly string[];
+}
+
+export type EngineEnv = { Variables: { auth: AuthInfo } };
+export type EngineApp = Hono<EngineEnv>;
+export type EngineContext = Context<EngineEnv>;
+
+/** Raised by Collection.insert when the external_id is already used in the organization. */
+export class ExternalIdConflict extends Error {
+  constructor(readonly existing: { id: string; external_id: string }) {
+    super('external_id already in use');
+  }
+}
+
+/**
+ * One organization-scoped collection of rows. Every method sees only rows of `org`, so a row of
+ * another organization is indistinguishable from a missing one. Writes are durable when the mock
+ * runs with --state: a method returns only after the write is on disk.
+ */
+export interface Collection<T extends { id: string }> {
+  get(org: string, id: string): T | undefined;
+  /** All rows of the organization in creation order. */
+  all(org: string): readonly T[];
+  /** Rows [offset, offset+limit) in creation order, without copying the whole collection. */
+  page(org: string, offset: number, limit: number): readonly T[];
+  count(org: string): number;
+  findByExternalId(org: string, externalId: string): T | undefined;
+  /** Inserts; throws ExternalIdConflict when row.external_id (if any) is already used in org. */
+  insert(org: string, row: T): T;
+  /** Replaces the row with the same id (external_id cannot change through put). */
+  put(org: string, row: T): T;
+  delete(org: string, id: string): boolean;
+  /** The organization that owns a row id, for control routes that get only an id. */
+  orgOf(id: string): string | undefined;
+}
+
+/** Binary payloads (uploaded files), kept beside the state file when --state is given. */
+export interface BlobStore {
+  put(id: string, bytes: Uint8Array): void;
+  get(id: string): Uint8Array | undefined;
+  delete(id: string): void;
+}
+
+export interface Store {
+  /** A named collection; created on first use; the name is its persistence key. */
+  collection<T extends { id: string }>(name: string): Collection<T>;
+  blobs: BlobStore;
+}
+
+/** Field errors for a 400 `{ error, details }`: field path -> message. */
+export type FieldErrors = Record<string, string>;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; details: FieldErrors };
+
+/** Validation compiled once from the bundled spec (generated/openapi.json) at start. */
+export interface Validator {
+  /** A JSON request body against the operation's request body schema. */
+  body(operationId: string, body: unknown): Checked<unknown>;
+  /** Query parameters of the operation, coerced to their schema types, defaults applied; unknown ones ignored. */
+  query(operationId: string, query: Record<string, string | undefined>): Checked<Record<string, unknown>>;
+  /** Path parameters of the operation. */
+  params(operationId: string, params: Record<string, string>): Checked<Record<string, string>>;
+  /** Any component schema, e.g. validator.schema('NoteEvent')(payload). */
+  schema(name: string): (value: unknown) => Checked<unknown>;
+}
+
+/** Responses in the documented shapes; every one carries the rate-limit headers (set by middleware). */
+export interface Responses {
+  error(c: EngineContext, status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 503, message: string): Response;
+  validation(c: EngineContext, details: FieldErrors): Response;
+  conflict(c: EngineContext, existing: { id: string; external_id: string }): Response;
+  /**
+   * Reads and validates a JSON body for the operation: wrong Content-Type -> 415, too large -> 413 (not read
+   * whole), malformed JSON -> 400, schema failure -> 400 with details. Returns the body or the error Response.
+   * `optional` accepts an empty body (regenerate).
+   */
+  readJson(c: EngineContext, operationId: string, opts?: { optional?: boolean }): Promise<{ body: unknown } | Response>;
+}
+
+export interface Clock {
+  now(): Date;
+  /** Factor applied to every simulated duration (1 = as documented; 0.01 = a hundred times faster). */
+  readonly timeScale: number;
+  /** Runs fn after `ms` simulated milliseconds (ms * timeScale real). Cancelled by reset and close. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+export type FaultKind =
+  | 'extraction-fails'
+  | 'extraction-not-queued'
+  | 'regeneration-unavailable'
+  | 'rate-limited'
+  | 'http';
+
+export interface Faults {
+  /** Consumes one occurrence of a counted fault; true when it applies to this call. */
+  take(kind: Exclude<FaultKind, 'http'>): boolean;
+}
+
+export type NoteEventKind = 'NOTE_CREATED' | 'NOTE_REGENERATED' | 'NOTE_UPDATED';
+
+/** What resource modules report; the events simulator turns these into webhook deliveries. */
+export interface Events {
+  note(
+    org: string,
+    kind: NoteEventKind,
+    note: { id: string; session_id: string; patient_id: string; template_id: string },
+    source: string | null,
+  ): void;
+  documentStatusChanged(
+    org: string,
+    doc: { id: string; patient_id: string; external_id: string | null; status: 'completed' | 'failed'; error: string | null },
+  ): void;
+}
+
+export interface EngineConfig {
+  /** Public base URL of the API as clients see it, e.g. http://127.0.0.1:4010/ext-api/v1 (for absolute URLs). */
+  publicBaseUrl: string;
+}
+
+export interface EngineDeps {
+  store: Store;
+  validator: Validator;
+  responses: Responses;
+  clock: Clock;
+  faults: Faults;
+  events: Events;
+  config: EngineConfig;
+}
+
+/** A seed file: the default one is mock/seed/default.json; users pass their own with --seed. */
+export interface SeedFile {
+  organizations: Array<{ id: string; name: string }>;
+  /** Raw keys (the banner prints them); the engine stores only their hashes. */
+  keys: Array<{
+    key: string;
+    organization_id: string;
+    provider_id: string;
+    scopes: string[];
+    state: 'active' | 'expired' | 'revoked';
+    label?: string;
+  }>;
+  /** Each module reads its own sections (providers, patients, appointments, documents, sessions, notes, templates). */
+  [section: string]: unknown;
+}
+
+/** A slice of the engine: its routes, control routes, seed sections and background work. */
+export interface EngineModule {
+  name: string;
+  /** API routes, relative to /ext-api/v1; auth and rate limiting already ran. */
+  routes?(app: EngineApp, deps: EngineDeps): void;
+  /** Control routes under /__mock (no API key, loopback only). */
+  control?(app: Hono, deps: EngineDeps): void;
+  /** Loads the module's sections of the seed into the store (called on start and on reset). */
+  seed?(seed: SeedFile, deps: EngineDeps): void | Promise<void>;
+  /** Resumes background work after a restart from a --state file (e.g. re-queues extractions in flight). */
+  resume?(deps: EngineDeps): void;
+}
