@@ -1,17 +1,91 @@
-// Placeholder until the events simulator lands (issue 5): records nothing, delivers nothing.
-// The events helper replaces this file; the signature below is the one the platform wires.
+// The events simulator: turns what resource modules report (deps.events.note / documentStatusChanged) into webhook
+// deliveries to the registering organization's receivers, and serves the control routes that register receivers
+// and show deliveries. Reset (POST /__mock/reset) clears deliveries but keeps registrations, so a developer's
+// receiver stays registered across test runs; registrations live in memory (not in the --state file).
 import type { EngineDeps, EngineModule, Events } from '../engine/deps.ts';
+import { eventsContract } from './contract.ts';
+import { createDeliverer, type DelivererOptions } from './deliver.ts';
+import type { Resolver } from './destination.ts';
+import { encode } from './encode.ts';
+import { documentPayload, notePayload, type Built } from './payloads.ts';
+import { createRegistry } from './registry.ts';
+import { eventsControlRoutes } from './routes.ts';
 
 export interface EventsOptions {
   deps: Omit<EngineDeps, 'events'>;
   /** --allow-private-webhooks: loopback and private receivers over plain http are allowed. */
   allowPrivateWebhooks: boolean;
+  /** Organizations, first is the default; otherwise taken from the seed when the module is seeded. */
+  organizations?: readonly string[];
+  /** DNS resolution of receiver names (tests inject one). */
+  resolve?: Resolver;
+  /** Delivery tuning (tests); durations are simulated milliseconds, scaled by the clock. */
+  delivery?: Partial<Omit<DelivererOptions, 'clock' | 'allowPrivate' | 'resolve' | 'isRegistered'>>;
 }
 
-export function createEvents(_opts: EventsOptions): { events: Events; module: EngineModule; close(): Promise<void> } {
-  return {
-    events: { note() {}, documentStatusChanged() {} },
-    module: { name: 'events' },
-    async close() {},
+export function createEvents(opts: EventsOptions): {
+  events: Events;
+  module: EngineModule;
+  close(): Promise<void>;
+  /** Resolves when no delivery is in flight (tests). */
+  idle(): Promise<void>;
+} {
+  const { deps } = opts;
+  const contract = eventsContract();
+  let organizations = opts.organizations;
+  const registry = createRegistry({
+    kinds: contract.kinds,
+    organizations: () => organizations,
+    allowPrivate: opts.allowPrivateWebhooks,
+    resolve: opts.resolve,
+    now: () => deps.clock.now(),
+  });
+  const deliverer = createDeliverer({
+    ...opts.delivery,
+    clock: deps.clock,
+    allowPrivate: opts.allowPrivateWebhooks,
+    resolve: opts.resolve,
+    isRegistered: (id) => registry.has(id),
+  });
+
+  /** Fans one event out to the organization's receivers; never throws into the API request that caused it. */
+  const emit = (org: string, build: () => Built) => {
+    try {
+      const built = build();
+      const hooks = registry.subscribers(org, built.event);
+      if (hooks.length === 0) return;
+      if (!built.ok) {
+        console.warn(`[events] ${built.event} not sent: ${built.error}`);
+        for (const w of hooks) deliverer.recordFailure(w.id, built.event, built.payload, `not sent: ${built.error}`);
+        return;
+      }
+      for (const w of hooks)
+        deliverer.enqueue({ webhook_id: w.id, url: w.url, headers: w.headers }, built.event, built.payload, encode(built.payload, w.format));
+    } catch (e) {
+      console.warn(`[events] event dropped: ${(e as Error).message}`);
+    }
   };
+
+  const events: Events = {
+    note(org, kind, note, source) {
+      emit(org, () => notePayload(kind, note, source, deps.clock.now(), deps.config.publicBaseUrl, contract));
+    },
+    documentStatusChanged(org, doc) {
+      emit(org, () => documentPayload(doc, deps.clock.now(), deps.config.publicBaseUrl, contract));
+    },
+  };
+
+  const module: EngineModule = {
+    name: 'events',
+    control(app) {
+      eventsControlRoutes(app, { registry, deliverer, kinds: contract.kinds });
+    },
+    seed(seed) {
+      // Called on start and on reset: deliveries go, registrations stay.
+      if (!opts.organizations && Array.isArray(seed.organizations)) organizations = seed.organizations.map((o) => o.id);
+      deliverer.clear();
+    },
+  };
+
+  return { events, module, close: () => deliverer.close(), idle: () => deliverer.idle() };
 }

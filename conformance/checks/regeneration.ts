@@ -1,0 +1,76 @@
+// Regeneration: 202 { data: { session_id, status: 'queued' }, message }, the Idempotency-Key collapsing repeats,
+// 404 for a session not owned, 503 when it cannot be queued. A 202 regenerates someone's note, so those checks
+// run only against the mock (whose data is the run's to change).
+import type { CheckDef } from '../model.ts';
+import { body, got, objOf } from './util.ts';
+
+export const regenerationChecks: CheckDef[] = [
+  {
+    name: 'regenerate_accepted',
+    area: 'regeneration',
+    rule: 'REGEN-008',
+    needs: { mock: true },
+    async run(ctx) {
+      const note = await ctx.fixtures.firstNote();
+      const session = String(note.session_id);
+      const ex = await ctx.send({ method: 'POST', path: `/sessions/${session}/notes/regenerate`, key: ctx.keys.main, json: {} });
+      const d = objOf(ex);
+      ctx.expect(ex.response.status === 202 && d.session_id === session && d.status === 'queued' && typeof body(ex).message === 'string', {
+        expected: `202 { data: { session_id: "${session}", status: "queued" }, message }`,
+        actual: got(ex),
+        exchange: ex,
+      });
+      // The regenerated note shows up on the session notes endpoint (updated_at moves).
+      const before = String(note.updated_at);
+      let moved = false;
+      let last;
+      for (let i = 0, wait = 25; i < 40 && !moved; i++, wait = Math.min(wait * 2, 1000)) {
+        await ctx.sleep(wait);
+        last = await ctx.send({ method: 'GET', path: `/sessions/${session}/notes`, key: ctx.keys.main });
+        const notes = (objOf(last).notes ?? []) as Array<Record<string, unknown>>;
+        moved = notes.some((n) => n.id === note.id && String(n.updated_at) !== before) || notes.length > 1;
+      }
+      ctx.expect(moved, { expected: 'the regenerated note available from the session notes endpoint', actual: last ? got(last) : 'no answer', exchange: last });
+    },
+  },
+  {
+    name: 'regenerate_idempotency_key',
+    area: 'regeneration',
+    rule: 'REGEN-003',
+    needs: { mock: true },
+    async run(ctx) {
+      const note = await ctx.fixtures.firstNote();
+      const key = `${ctx.prefix}idem`;
+      const path = `/sessions/${String(note.session_id)}/notes/regenerate`;
+      const a = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': key } });
+      const b = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': key } });
+      ctx.expect(a.response.status === 202 && b.response.status === a.response.status && JSON.stringify(body(a)) === JSON.stringify(body(b)), {
+        expected: 'the same answer for a repeat with the same Idempotency-Key',
+        actual: `${got(a)} then ${got(b)}`,
+        exchange: b,
+      });
+    },
+  },
+  {
+    name: 'regenerate_unknown_session',
+    area: 'regeneration',
+    rule: 'REGEN-011',
+    async run(ctx) {
+      const ex = await ctx.send({ method: 'POST', path: `/sessions/${crypto.randomUUID()}/notes/regenerate`, key: ctx.keys.main, json: {} });
+      ctx.expect(ex.response.status === 404, { expected: '404 for a session the organization does not own', actual: got(ex), exchange: ex });
+    },
+  },
+  {
+    name: 'regenerate_unavailable',
+    area: 'regeneration',
+    rule: 'REGEN-013',
+    needs: { mock: true },
+    exclusive: true,
+    async run(ctx) {
+      const note = await ctx.fixtures.firstNote();
+      await ctx.mock!.fault({ kind: 'regeneration-unavailable', count: 1 });
+      const ex = await ctx.send({ method: 'POST', path: `/sessions/${String(note.session_id)}/notes/regenerate`, key: ctx.keys.main, json: {} });
+      ctx.expect(ex.response.status === 503 && typeof body(ex).error === 'string', { expected: '503 { error } when regeneration cannot be queued', actual: got(ex), exchange: ex });
+    },
+  },
+];

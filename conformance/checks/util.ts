@@ -1,0 +1,81 @@
+// Small helpers the checks share: reading bodies, describing responses, sample path values.
+import { randomUUID } from 'node:crypto';
+import type { Exchange } from '../http.ts';
+import type { CheckContext } from '../model.ts';
+import type { Operation } from '../contract.ts';
+import { tinyPdf } from '../fixtures.ts';
+
+export type Obj = Record<string, unknown>;
+
+export const dataOf = (ex: Exchange): unknown => (ex.response.json as { data?: unknown } | undefined)?.data;
+export const objOf = (ex: Exchange): Obj => (dataOf(ex) ?? {}) as Obj;
+export const listOf = (ex: Exchange): Obj[] => (Array.isArray(dataOf(ex)) ? (dataOf(ex) as Obj[]) : []);
+export const body = (ex: Exchange): Obj => (ex.response.json ?? {}) as Obj;
+
+/** "404 {"error":"Not found"}" — what came back, short. */
+export function got(ex: Exchange): string {
+  return `${ex.response.status} ${ex.response.text.slice(0, 300)}`;
+}
+
+/** Fills a path template: known values by parameter name, else a random uuid (a resource that does not exist). */
+export function fillPath(op: Operation, values: Record<string, string | undefined>): string {
+  return op.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? (name === 'patientId' ? '9'.repeat(19) : randomUUID())));
+}
+
+/** A 400 with the documented `{ error, details }` (details a non-empty map). */
+export function isValidationError(ex: Exchange): boolean {
+  const b = body(ex);
+  return ex.response.status === 400 && typeof b.error === 'string' && !!b.details && typeof b.details === 'object' && Object.keys(b.details as Obj).length > 0;
+}
+
+export async function createAppointment(ctx: CheckContext, patientId: string, extra: Obj = {}): Promise<Exchange> {
+  return ctx.send({
+    method: 'POST',
+    path: '/appointments',
+    key: ctx.keys.main,
+    json: {
+      patient_id: patientId,
+      start_at: new Date(Date.now() + 86_400_000 * 30).toISOString(),
+      duration_minutes: 30,
+      external_id: ctx.externalId('appt'),
+      ...extra,
+    },
+  });
+}
+
+export async function uploadDocument(ctx: CheckContext, patientId: string, externalId = ctx.externalId('doc')): Promise<Exchange> {
+  return ctx.send({
+    method: 'POST',
+    path: `/patients/${patientId}/documents`,
+    key: ctx.keys.main,
+    form: { fields: { external_id: externalId }, file: { name: 'conformance.pdf', type: 'application/pdf', bytes: tinyPdf() } },
+  });
+}
+
+/** Polls a document through its external_id lookup until a terminal status (or the deadline). */
+export async function followDocument(
+  ctx: CheckContext,
+  patientId: string,
+  externalId: string,
+  maxMs: number,
+): Promise<{ statuses: string[]; last?: Obj; exchange?: Exchange }> {
+  const statuses: string[] = [];
+  const deadline = Date.now() + maxMs;
+  let last: Obj | undefined;
+  let exchange: Exchange | undefined;
+  for (let wait = 20; Date.now() < deadline; wait = Math.min(wait * 2, 1000)) {
+    exchange = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main, query: { external_id: externalId } });
+    last = listOf(exchange)[0];
+    const s = typeof last?.status === 'string' ? last.status : undefined;
+    if (s && statuses.at(-1) !== s) statuses.push(s);
+    if (s === 'completed' || s === 'failed') break;
+    await ctx.sleep(wait);
+  }
+  return { statuses, last, exchange };
+}
+
+/** Enum of a component schema, read from the spec (e.g. the document statuses). */
+export function enumOf(ctx: CheckContext, schema: string): string[] {
+  const s = ctx.contract.resolve(`#/components/schemas/${schema}`) as { enum?: string[] } | undefined;
+  return s?.enum ?? [];
+}

@@ -1,0 +1,69 @@
+// Every resource the run creates is recorded the moment a create answers 2xx (whatever check sent it, even a
+// negative case a broken server wrongly accepted) and deleted at the end, newest first, even after a failure or
+// Ctrl-C. Only resources created by this run are ever deleted.
+import type { Contract } from './contract.ts';
+import type { Exchange, Http, KeyRef } from './http.ts';
+
+interface Created {
+  deletePath: string;
+  label: string;
+}
+
+export class Cleanup {
+  private readonly created: Created[] = [];
+  private readonly deleted = new Set<string>();
+  removed = 0;
+  leftovers: string[] = [];
+
+  constructor(
+    private readonly contract: Contract,
+    private readonly prefix: string,
+  ) {}
+
+  get count(): number {
+    return this.created.length;
+  }
+
+  /** Watches every exchange: a 2xx POST that created something with an id is remembered with its DELETE path. */
+  observe(ex: Exchange): void {
+    const op = ex.operation;
+    if (!op || op.method !== 'POST' || ex.response.status < 200 || ex.response.status > 299) return;
+    const data = (ex.response.json as { data?: { id?: unknown; external_id?: unknown } } | undefined)?.data;
+    if (!data || typeof data.id !== 'string' && typeof data.id !== 'number') return;
+    const del = this.contract.operations.find(
+      (o) => o.method === 'DELETE' && new RegExp(`^${escapeRe(op.template)}/\\{[^}/]+\\}$`).test(o.template),
+    );
+    if (!del) return; // not a create (extract, regenerate)
+    const deletePath = `${ex.request.path.replace(/\/$/, '')}/${encodeURIComponent(String(data.id))}`;
+    if (!this.created.some((c) => c.deletePath === deletePath))
+      this.created.push({ deletePath, label: `${op.operationId} ${String(data.id)} (${String(data.external_id ?? '')})` });
+    if (typeof data.external_id === 'string' && !data.external_id.startsWith(this.prefix))
+      this.leftovers.push(`created without the run prefix: ${deletePath}`);
+  }
+
+  /** A check that deleted its own resource says so, so the end does not delete twice. */
+  observeDelete(ex: Exchange): void {
+    if (ex.request.method === 'DELETE' && (ex.response.status === 200 || ex.response.status === 204 || ex.response.status === 404))
+      this.deleted.add(ex.request.path);
+  }
+
+  async run(http: Http, key: KeyRef): Promise<void> {
+    for (const c of [...this.created].reverse()) {
+      if (this.deleted.has(c.deletePath)) {
+        this.removed++;
+        continue;
+      }
+      try {
+        const ex = await http.send('cleanup', { method: 'DELETE', path: c.deletePath, key });
+        if (ex.response.status < 300 || ex.response.status === 404) this.removed++;
+        else this.leftovers.push(`${c.label}: DELETE answered ${ex.response.status}`);
+      } catch (err) {
+        this.leftovers.push(`${c.label}: ${(err as Error).message}`);
+      }
+    }
+  }
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+}

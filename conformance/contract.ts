@@ -1,0 +1,119 @@
+// The contract as the suite reads it at run time: operations from the bundled spec, matched by method + path
+// template, with their scopes, request schemas and documented responses. Nothing here restates the spec.
+import { loadBundle, operations, deref, type Json, type JsonObject } from '../spec/bundle.ts';
+
+export interface Operation {
+  operationId: string;
+  method: string; // upper case
+  template: string; // e.g. /patients/{patientId}
+  pointer: string; // JSON pointer of the operation object
+  scopes: string[];
+  /** Status code (as text) → response object (dereferenced) and its pointer. */
+  responses: Map<string, { node: JsonObject; pointer: string }>;
+  parameters: JsonObject[];
+  /** application/json request body schema pointer, when the operation takes one. */
+  jsonBodyPointer?: string;
+  hasRequestBody: boolean;
+  tag: string;
+}
+
+const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+export class Contract {
+  readonly doc: JsonObject;
+  readonly operations: Operation[];
+  private readonly matchers: Array<{ op: Operation; re: RegExp; literals: number }>;
+
+  constructor(doc: JsonObject = loadBundle()) {
+    this.doc = doc;
+    this.operations = operations(doc).map((e) => {
+      const pointer = `#/paths/${esc(e.path)}/${e.method}`;
+      const responses = new Map<string, { node: JsonObject; pointer: string }>();
+      for (const [status, r] of Object.entries((e.operation.responses ?? {}) as JsonObject)) {
+        const ref = (r as JsonObject).$ref;
+        responses.set(status, {
+          node: deref(doc, r) as JsonObject,
+          pointer: typeof ref === 'string' ? ref : `${pointer}/responses/${status}`,
+        });
+      }
+      const rb = deref(doc, e.operation.requestBody as Json) as JsonObject | undefined;
+      const content = (rb?.content ?? {}) as JsonObject;
+      const bodyPointer = content['application/json']
+        ? `${pointer}/requestBody/content/application~1json/schema`
+        : undefined;
+      return {
+        operationId: String(e.operation.operationId),
+        method: e.method.toUpperCase(),
+        template: e.path,
+        pointer,
+        scopes: ((e.operation['x-required-scopes'] ?? []) as string[]).slice(),
+        responses,
+        parameters: e.parameters,
+        jsonBodyPointer: bodyPointer,
+        hasRequestBody: !!rb,
+        tag: String(((e.operation.tags ?? []) as string[])[0] ?? ''),
+      };
+    });
+    // A literal segment beats a parameter (/notes/export before /notes/{noteId}).
+    this.matchers = this.operations
+      .map((op) => ({
+        op,
+        re: new RegExp(`^${op.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+        literals: op.template.split('/').filter((s) => s && !s.startsWith('{')).length,
+      }))
+      .sort((a, b) => b.literals - a.literals);
+  }
+
+  /** The operation a request hits, by method and path relative to the base URL (query ignored). */
+  match(method: string, path: string): Operation | undefined {
+    const bare = path.split('?')[0] ?? '';
+    return this.matchers.find((m) => m.op.method === method.toUpperCase() && m.re.test(bare))?.op;
+  }
+
+  byId(operationId: string): Operation {
+    const op = this.operations.find((o) => o.operationId === operationId);
+    if (!op) throw new Error(`operation ${operationId} is not in the spec`);
+    return op;
+  }
+
+  /** Follows $ref chains inside the bundle. */
+  deref(node: Json | undefined): Json | undefined {
+    return deref(this.doc, node);
+  }
+
+  resolve(pointer: string): Json | undefined {
+    return deref(this.doc, { $ref: pointer } as unknown as Json);
+  }
+
+  /** Operation ids of one tag and method, e.g. every GET of Patients. */
+  find(pred: (op: Operation) => boolean): Operation[] {
+    return this.operations.filter(pred);
+  }
+
+  /** The spec's base path (from the first server URL), e.g. /ext-api/v1. */
+  basePath(): string {
+    const url = String(((this.doc.servers ?? []) as JsonObject[])[0]?.url ?? '');
+    return url.replace(/^[^/]*\/\/[^/]+/, '');
+  }
+
+  /** Every query parameter of an operation by name. */
+  queryParam(op: Operation, name: string): JsonObject | undefined {
+    return op.parameters.find((p) => p.in === 'query' && p.name === name);
+  }
+
+  /** All scopes the spec uses, from x-required-scopes. */
+  allScopes(): string[] {
+    return [...new Set(this.operations.flatMap((o) => o.scopes))].sort();
+  }
+}
+
+/** Does this node, or the schema a $ref chain leads to, carry x-assumption? */
+export function carriesAssumption(contract: Contract, node: Json | undefined): boolean {
+  let current = node;
+  for (let i = 0; i < 32 && current && typeof current === 'object' && !Array.isArray(current); i++) {
+    if ('x-assumption' in current) return true;
+    if (typeof current.$ref !== 'string') return false;
+    current = contract.resolve(current.$ref);
+  }
+  return false;
+}

@@ -1,0 +1,168 @@
+// Positive and negative request bodies derived from the spec's request schemas (never written by hand):
+// a minimal and a full valid body, then one invalid body per constraint (unknown property, missing required,
+// wrong type, out of bounds). A case is "assumed" when the constraint it breaks exists only by an
+// x-assumption: the relaxed (documented-profile) schema would accept it.
+import { randomUUID } from 'node:crypto';
+import type { Contract } from './contract.ts';
+import type { JsonObject, Json } from '../spec/bundle.ts';
+import { SchemaValidator } from './schemas.ts';
+
+export type CaseKind = 'unknown-property' | 'missing-required' | 'wrong-type' | 'out-of-bounds';
+
+export interface BodyCase {
+  kind: CaseKind;
+  field: string;
+  label: string;
+  body: Record<string, unknown>;
+  assumed: boolean;
+}
+
+type Schema = JsonObject;
+const types = (s: Schema): string[] => (Array.isArray(s.type) ? (s.type as string[]) : s.type ? [String(s.type)] : []);
+
+export class BodyGenerator {
+  private readonly strict: SchemaValidator;
+  private readonly relaxed: SchemaValidator;
+
+  constructor(private readonly contract: Contract) {
+    this.strict = new SchemaValidator(contract.doc, 'all');
+    this.relaxed = new SchemaValidator(contract.doc, 'documented');
+  }
+
+  private s(node: Json | undefined): Schema {
+    return (this.contract.deref(node) ?? {}) as Schema;
+  }
+
+  /** A value valid for one schema. */
+  value(schema: Json | undefined, name: string, bindings: Record<string, unknown>, full: boolean): unknown {
+    if (name in bindings) return bindings[name];
+    const s = this.s(schema);
+    if ('const' in s) return s.const;
+    if (Array.isArray(s.enum)) return s.enum[0];
+    if (Array.isArray(s.examples) && s.examples.length && typeof s.examples[0] !== 'object') return s.examples[0];
+    for (const k of ['anyOf', 'oneOf'] as const)
+      if (Array.isArray(s[k])) {
+        const branch = (s[k] as Json[]).map((b) => this.s(b)).find((b) => !types(b).includes('null') || types(b).length > 1);
+        if (branch && (branch.type || branch.properties || branch.enum || branch.format)) return this.value(branch, name, bindings, full);
+      }
+    const t = types(s).filter((x) => x !== 'null')[0] ?? (s.properties ? 'object' : 'string');
+    if (t === 'object') return this.object(s, bindings, full);
+    if (t === 'array') return [];
+    if (t === 'boolean') return true;
+    if (t === 'integer' || t === 'number') return typeof s.minimum === 'number' ? Math.max(s.minimum, 1) : 1;
+    switch (s.format) {
+      case 'date':
+        return '1990-04-12';
+      case 'date-time':
+        return new Date(Date.now() + 7 * 86_400_000).toISOString();
+      case 'uuid':
+        return randomUUID();
+      case 'uri':
+        return 'https://example.org/conformance';
+      case 'email':
+        return 'conformance@example.org';
+    }
+    if (typeof s.pattern === 'string' && /\\d/.test(s.pattern)) return '1234567890';
+    const min = typeof s.minLength === 'number' ? s.minLength : 1;
+    return 'conformance'.padEnd(min, 'x').slice(0, typeof s.maxLength === 'number' ? s.maxLength : undefined);
+  }
+
+  object(schema: Schema, bindings: Record<string, unknown>, full: boolean): Record<string, unknown> {
+    const s = this.s(schema);
+    const props = (s.properties ?? {}) as Record<string, Json>;
+    const want = new Set<string>((s.required as string[] | undefined) ?? []);
+    const firstGroup = (s.anyOf as Schema[] | undefined)?.find((b) => Array.isArray(b.required));
+    for (const r of (firstGroup?.required as string[] | undefined) ?? []) want.add(r);
+    for (const k of Object.keys(bindings)) if (k in props) want.add(k);
+    if (full) for (const k of Object.keys(props)) want.add(k);
+    const out: Record<string, unknown> = {};
+    for (const k of want) if (k in props) out[k] = this.value(props[k], k, bindings, full);
+    return out;
+  }
+
+  /** Minimal and full valid bodies for the schema at a pointer (each checked against the strict schema). */
+  valid(pointer: string, bindings: Record<string, unknown>, fresh: () => Record<string, unknown> = () => ({})): Array<{ label: string; body: Record<string, unknown>; assumed: boolean }> {
+    const s = this.s({ $ref: pointer } as unknown as Json);
+    const out = [];
+    for (const full of [false, true]) {
+      const body = this.object(s, { ...bindings, ...fresh() }, full);
+      if (this.strict.validate(pointer, body).length) continue;
+      out.push({ label: full ? 'every field' : 'required fields', body, assumed: this.usesAssumption(s, body) });
+    }
+    return out;
+  }
+
+  /** Does the body rely on a node the spec only assumed (the object itself, or a field's schema)? */
+  private usesAssumption(s: Schema, body: Record<string, unknown>): boolean {
+    // The object's own mark concerns which fields are required or allowed; a body of plain documented fields is
+    // documented whatever that mark says. A field whose schema is assumed makes the body assumed.
+    const props = (s.properties ?? {}) as Record<string, Json>;
+    return Object.keys(body).some((k) => JSON.stringify(this.s(props[k]) ?? {}).includes('x-assumption'));
+  }
+
+  /** Invalid bodies, each breaking one constraint of the schema at a pointer, built on a valid base body. */
+  invalid(pointer: string, base: Record<string, unknown>, fresh: () => Record<string, unknown>): BodyCase[] {
+    const s = this.s({ $ref: pointer } as unknown as Json);
+    const cases: Array<Omit<BodyCase, 'assumed'>> = [];
+    const with_ = (path: string[], v: unknown | typeof DROP) => setPath({ ...structuredClone(base), ...fresh() }, path, v);
+
+    cases.push({ kind: 'unknown-property', field: 'crc_unknown_field', label: 'an unknown property', body: { ...structuredClone(base), ...fresh(), crc_unknown_field: 'x' } });
+    for (const r of (s.required as string[] | undefined) ?? [])
+      cases.push({ kind: 'missing-required', field: r, label: `without required ${r}`, body: with_([r], DROP) });
+    const groups = (s.anyOf as Schema[] | undefined)?.filter((b) => Array.isArray(b.required));
+    if (groups?.length) {
+      const names = groups.flatMap((g) => g.required as string[]);
+      let b: Record<string, unknown> = { ...structuredClone(base), ...fresh() };
+      for (const n of names) b = setPath(b, [n], DROP);
+      cases.push({ kind: 'missing-required', field: names.join('|'), label: `without any of ${names.join(', ')}`, body: b });
+    }
+    this.fieldCases(s, [], cases, with_);
+    return cases
+      .filter((c) => this.strict.validate(pointer, c.body).length > 0) // must really be invalid
+      .map((c) => ({ ...c, assumed: c.kind !== 'unknown-property' && this.relaxed.validate(pointer, c.body).length === 0 }));
+  }
+
+  private fieldCases(
+    s: Schema,
+    path: string[],
+    cases: Array<Omit<BodyCase, 'assumed'>>,
+    with_: (path: string[], v: unknown) => Record<string, unknown>,
+  ): void {
+    for (const [name, raw] of Object.entries((s.properties ?? {}) as Record<string, Json>)) {
+      const p = this.s(raw);
+      const at = [...path, name];
+      const field = at.join('.');
+      const add = (kind: CaseKind, label: string, v: unknown) => cases.push({ kind, field, label: `${field} ${label}`, body: with_(at, v) });
+      const t = types(p).filter((x) => x !== 'null');
+      const first = t[0] ?? (p.properties ? 'object' : p.enum || p.const !== undefined ? 'string' : undefined);
+      if (first === 'string' || p.format || p.pattern) add('wrong-type', 'as a number', 12345);
+      if (first === 'integer' || first === 'number') add('wrong-type', 'as a string', 'not-a-number');
+      if (first === 'integer') add('wrong-type', 'as a fraction', 1.5);
+      if (first === 'boolean') add('wrong-type', 'as a string', 'yes');
+      if (first === 'object') add('wrong-type', 'as a string', 'not-an-object');
+      if (typeof p.minLength === 'number' && p.minLength > 0) add('out-of-bounds', `shorter than ${p.minLength}`, 'x'.repeat(p.minLength - 1));
+      if (typeof p.maxLength === 'number') add('out-of-bounds', `longer than ${p.maxLength}`, 'x'.repeat(p.maxLength + 1));
+      if (typeof p.minimum === 'number') add('out-of-bounds', `below ${p.minimum}`, p.minimum - 1);
+      if (typeof p.maximum === 'number') add('out-of-bounds', `above ${p.maximum}`, p.maximum + 1);
+      if (Array.isArray(p.enum)) add('out-of-bounds', 'outside its enum', 'NOT_A_DOCUMENTED_VALUE');
+      if (typeof p.pattern === 'string') add('out-of-bounds', `not matching ${p.pattern}`, 'not-matching!');
+      if (p.format === 'date' || p.format === 'date-time' || p.format === 'uuid') add('out-of-bounds', `not a ${p.format}`, 'not-a-valid-value');
+      if (first === 'object' && p.properties && path.length === 0) this.fieldCases(p, at, cases, with_);
+    }
+  }
+}
+
+const DROP = Symbol('drop');
+
+function setPath(obj: Record<string, unknown>, path: string[], v: unknown): Record<string, unknown> {
+  const [head, ...rest] = path;
+  if (head === undefined) return obj;
+  if (!rest.length) {
+    if (v === DROP) delete obj[head];
+    else obj[head] = v;
+    return obj;
+  }
+  const child = obj[head] && typeof obj[head] === 'object' ? (obj[head] as Record<string, unknown>) : {};
+  obj[head] = setPath(child, rest, v);
+  return obj;
+}

@@ -1,0 +1,176 @@
+// One HTTP client for every check: bounded concurrency and time, and every exchange handed to the response
+// checks (status, content type, schema, rate-limit headers, no 5xx) whatever the check that caused it.
+import type { Contract, Operation } from './contract.ts';
+
+/** An API key and the shell variable its curl lines use instead of its value. */
+export interface KeyRef {
+  role: string;
+  value: string;
+  envVar: string;
+}
+
+export interface RequestSpec {
+  method: string;
+  /** Path relative to the base URL, e.g. /patients/123. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** `undefined` sends no X-API-Key. */
+  key?: KeyRef;
+  /** A literal key value that is not a secret (an invalid key). */
+  rawKey?: string;
+  headers?: Record<string, string>;
+  json?: unknown;
+  /** A raw body sent as is (malformed JSON). */
+  bodyText?: string;
+  form?: { fields: Record<string, string>; file?: { name: string; type: string; bytes: Uint8Array } };
+}
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  keyVar?: string;
+  keyRole?: string;
+  bodyText?: string;
+  form?: { fields: Record<string, string>; file?: { name: string; type: string } };
+}
+
+export interface ReceivedResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  json?: unknown;
+  mediaType: string;
+}
+
+export interface Exchange {
+  seq: number;
+  check: string;
+  operation?: Operation;
+  request: SentRequest;
+  response: ReceivedResponse;
+  ms: number;
+}
+
+export class TransportError extends Error {}
+
+type Listener = (ex: Exchange) => void;
+
+/** A counting semaphore: at most `n` requests in flight across all checks. */
+class Gate {
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+  constructor(private readonly n: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.n) await new Promise<void>((r) => this.queue.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.queue.shift()?.();
+    }
+  }
+}
+
+export class Http {
+  private seq = 0;
+  private readonly gate: Gate;
+  private readonly listeners: Listener[] = [];
+  readonly exchanges: Exchange[] = [];
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly contract: Contract,
+    opts: { concurrency: number; timeoutMs: number },
+  ) {
+    this.gate = new Gate(Math.max(1, opts.concurrency));
+    this.timeoutMs = opts.timeoutMs;
+  }
+  private readonly timeoutMs: number;
+
+  onExchange(l: Listener): void {
+    this.listeners.push(l);
+  }
+
+  url(path: string, query?: RequestSpec['query']): string {
+    const u = new URL(this.baseUrl.replace(/\/$/, '') + path);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    return u.toString();
+  }
+
+  async send(check: string, spec: RequestSpec): Promise<Exchange> {
+    const url = this.url(spec.path, spec.query);
+    const headers: Record<string, string> = { Accept: '*/*', ...(spec.headers ?? {}) };
+    if (spec.key) headers['X-API-Key'] = spec.key.value;
+    else if (spec.rawKey !== undefined) headers['X-API-Key'] = spec.rawKey;
+    let body: BodyInit | undefined;
+    let bodyText: string | undefined;
+    if (spec.form) {
+      const fd = new FormData();
+      for (const [k, v] of Object.entries(spec.form.fields)) fd.append(k, v);
+      if (spec.form.file)
+        fd.append('file', new Blob([spec.form.file.bytes as Uint8Array<ArrayBuffer>], { type: spec.form.file.type }), spec.form.file.name);
+      body = fd;
+    } else if (spec.bodyText !== undefined || spec.json !== undefined) {
+      bodyText = spec.bodyText ?? JSON.stringify(spec.json);
+      headers['Content-Type'] ??= 'application/json';
+      body = bodyText;
+    }
+    const request: SentRequest = {
+      method: spec.method.toUpperCase(),
+      url,
+      path: spec.path,
+      headers,
+      keyVar: spec.key?.envVar,
+      keyRole: spec.key?.role ?? (spec.rawKey !== undefined ? 'invalid' : 'none'),
+      bodyText,
+      form: spec.form && {
+        fields: spec.form.fields,
+        file: spec.form.file && { name: spec.form.file.name, type: spec.form.file.type },
+      },
+    };
+    const started = performance.now();
+    const response = await this.gate.run(async () => {
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method: request.method,
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+      } catch (err) {
+        const e = err as Error & { cause?: { code?: string } };
+        const why = e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : (e.cause?.code ?? e.message);
+        throw new TransportError(`${request.method} ${url}: ${why}`);
+      }
+      const text = await res.text();
+      const hdrs: Record<string, string> = {};
+      res.headers.forEach((v, k) => (hdrs[k] = v));
+      const mediaType = (hdrs['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      let json: unknown;
+      if ((mediaType === 'application/json' || mediaType.endsWith('+json')) && text) {
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+      }
+      return { status: res.status, headers: hdrs, text, json, mediaType } satisfies ReceivedResponse;
+    });
+    const ex: Exchange = {
+      seq: ++this.seq,
+      check,
+      operation: this.contract.match(request.method, spec.path),
+      request,
+      response,
+      ms: performance.now() - started,
+    };
+    this.exchanges.push(ex);
+    for (const l of this.listeners) l(ex);
+    return ex;
+  }
+}

@@ -1,0 +1,46 @@
+// Which keys the run has: from the flags, or with --mock from the mock's /__mock/keys. Each key gets the shell
+// variable its curl lines show instead of its value.
+import type { KeyRef } from './http.ts';
+import type { MockControl, MockKey } from './mock-control.ts';
+import type { Keys } from './model.ts';
+
+export interface KeyInputs {
+  key?: string;
+  scopedKeys: Array<{ scopes: string[]; key: string }>;
+  otherOrgKey?: string;
+  expiredKey?: string;
+  revokedKey?: string;
+}
+
+const ref = (role: string, value: string, envVar: string): KeyRef => ({ role, value, envVar });
+const scopedVar = (scopes: string[]) =>
+  `CLINICAL_RECORDS_KEY_${scopes.join('_').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}`;
+
+export async function resolveKeys(inputs: KeyInputs, mock?: MockControl): Promise<Keys> {
+  let fromMock: MockKey[] = [];
+  if (mock) fromMock = await mock.keys();
+  const active = fromMock.filter((k) => k.state === 'active');
+  const mainMock = inputs.key ? fromMock.find((k) => k.key === inputs.key) : active.find((k) => k.scopes.includes('*'));
+  const mainValue = inputs.key ?? mainMock?.key;
+  if (!mainValue) throw new Error('no key: pass --key <key> (or --mock against a mock that lists a `*` key)');
+  const org = mainMock?.organization_id;
+  const sameOrg = (k: MockKey) => org !== undefined && k.organization_id === org;
+
+  const scoped = inputs.scopedKeys.map((s) => ({ scopes: s.scopes, key: ref(`scoped:${s.scopes.join(',')}`, s.key, scopedVar(s.scopes)) }));
+  for (const k of active.filter((k) => sameOrg(k) && !k.scopes.includes('*') && k.key !== mainValue))
+    if (!scoped.some((s) => s.key.value === k.key))
+      scoped.push({ scopes: k.scopes, key: ref(`scoped:${k.scopes.join(',')}`, k.key, scopedVar(k.scopes)) });
+
+  const pick = (state: MockKey['state']) => fromMock.find((k) => sameOrg(k) && k.state === state)?.key;
+  const other = inputs.otherOrgKey ?? (active.find((k) => org !== undefined && k.organization_id !== org && k.scopes.includes('*')) ?? active.find((k) => org !== undefined && k.organization_id !== org))?.key;
+  const expired = inputs.expiredKey ?? pick('expired');
+  const revoked = inputs.revokedKey ?? pick('revoked');
+  return {
+    main: ref('main', mainValue, 'CLINICAL_RECORDS_KEY'),
+    mainOrg: org,
+    scoped,
+    otherOrg: other ? ref('other-org', other, 'CLINICAL_RECORDS_OTHER_ORG_KEY') : undefined,
+    expired: expired ? ref('expired', expired, 'CLINICAL_RECORDS_EXPIRED_KEY') : undefined,
+    revoked: revoked ? ref('revoked', revoked, 'CLINICAL_RECORDS_REVOKED_KEY') : undefined,
+  };
+}

@@ -1,0 +1,57 @@
+// The kit's mock control API (/__mock on the same host): keys, faults, webhooks, deliveries, note events.
+// Used only with --mock; never sends an API key.
+export interface MockKey {
+  key: string;
+  organization_id: string;
+  provider_id: string;
+  scopes: string[];
+  state: 'active' | 'expired' | 'revoked';
+}
+
+export class MockControl {
+  readonly url: string;
+
+  constructor(baseUrl: string, private readonly timeoutMs: number) {
+    this.url = `${new URL(baseUrl).origin}/__mock`;
+  }
+
+  async call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const res = await fetch(this.url + path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* keep the text */
+    }
+    return { status: res.status, body: parsed as T };
+  }
+
+  async health(): Promise<boolean> {
+    try {
+      return (await this.call('GET', '/health')).status === 200;
+    } catch {
+      return false;
+    }
+  }
+
+  async keys(): Promise<MockKey[]> {
+    const r = await this.call<{ data?: MockKey[] }>('GET', '/keys');
+    if (r.status !== 200 || !Array.isArray(r.body?.data)) throw new Error(`GET ${this.url}/keys answered ${r.status}`);
+    return r.body.data;
+  }
+
+  async fault(f: { kind: string; count?: number; method?: string; path?: string; status?: number }): Promise<void> {
+    const r = await this.call('POST', '/faults', f);
+    if (r.status >= 300) throw new Error(`POST ${this.url}/faults ${JSON.stringify(f)} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  }
+
+  async clearFaults(): Promise<void> {
+    await this.call('DELETE', '/faults');
+  }
+}

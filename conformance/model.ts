@@ -1,0 +1,132 @@
+// The shapes every part shares: a check (one named function, one rule), its context and its result.
+import type { Contract } from './contract.ts';
+import type { Exchange, Http, KeyRef, RequestSpec } from './http.ts';
+import type { Provenance } from './register.ts';
+import type { Profile, SchemaValidator } from './schemas.ts';
+import type { Cleanup } from './cleanup.ts';
+import type { MockControl } from './mock-control.ts';
+import type { Receiver } from './receiver.ts';
+import type { Fixtures } from './fixtures.ts';
+
+export const AREAS = [
+  'responses',
+  'auth',
+  'scopes',
+  'tenancy',
+  'validation',
+  'external-id',
+  'lookups',
+  'pagination',
+  'patients',
+  'appointments',
+  'documents',
+  'providers',
+  'notes',
+  'regeneration',
+  'rate-limit',
+  'webhooks',
+  'sequences',
+] as const;
+export type Area = (typeof AREAS)[number];
+
+export interface Keys {
+  main: KeyRef;
+  /** The main key's organization, when known (from the mock's key list). */
+  mainOrg?: string;
+  /** Keys with a known scope set, e.g. ['patients:read'] → key. */
+  scoped: Array<{ scopes: string[]; key: KeyRef }>;
+  otherOrg?: KeyRef;
+  expired?: KeyRef;
+  revoked?: KeyRef;
+}
+
+export type KeyNeed = 'scoped' | 'otherOrg' | 'expired' | 'revoked';
+
+export interface CheckDef {
+  /** snake_case, the name of the check in every report (Schemathesis style). */
+  name: string;
+  area: Area;
+  /** Id of the one rule of spec/rules.yaml behind the check. */
+  rule: string;
+  needs?: { keys?: KeyNeed[]; mock?: boolean; write?: boolean; receiver?: boolean };
+  /** Uses global mock state (faults): runs alone, after the others. */
+  exclusive?: boolean;
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export interface Failure {
+  ruleId: string;
+  message: string;
+  expected: string;
+  actual: string;
+  curl?: string;
+}
+
+export type Outcome = 'passed' | 'failed' | 'skipped';
+
+export interface CheckResult {
+  name: string;
+  area: Area;
+  ruleId: string;
+  rule: string;
+  provenance: Provenance;
+  outcome: Outcome;
+  reason?: string;
+  failures: Failure[];
+  assertions: number;
+  ms: number;
+}
+
+export interface NotChecked {
+  ruleId: string;
+  rule: string;
+  provenance: Provenance;
+  reason: string;
+}
+
+export interface RunReport {
+  target: string;
+  runId: string;
+  profile: Profile;
+  startedAt: string;
+  seconds: number;
+  results: CheckResult[];
+  notChecked: NotChecked[];
+  cleanup: { created: number; removed: number; leftovers: string[] };
+  interrupted: boolean;
+}
+
+export class SkipCheck extends Error {}
+
+export interface Expectation {
+  expected: string;
+  actual: string;
+  exchange?: Exchange;
+  message?: string;
+}
+
+export interface CheckContext {
+  name: string;
+  contract: Contract;
+  profile: Profile;
+  schemas: SchemaValidator;
+  http: Http;
+  keys: Keys;
+  runId: string;
+  /** Prefix of every external_id the run creates. */
+  prefix: string;
+  readOnly: boolean;
+  mock?: MockControl;
+  receiver?: Receiver;
+  cleanup: Cleanup;
+  fixtures: Fixtures;
+  timeoutMs: number;
+  send(spec: RequestSpec): Promise<Exchange>;
+  /** Records an assertion; a false condition is a failure of the check's rule. Returns cond. */
+  expect(cond: boolean, e: Expectation): boolean;
+  skip(reason: string): never;
+  /** A fresh external_id carrying the run prefix. */
+  externalId(label: string): string;
+  /** Is this constraint an assumption the documented profile must not fail on? */
+  sleep(ms: number): Promise<void>;
+}

@@ -1,0 +1,75 @@
+// A webhook receiver: records every delivery (arrival time, headers, raw body) and answers with the status a
+// check scripts for it, so retries and their backoff can be observed.
+import { createServer, type Server } from 'node:http';
+
+export interface Delivery {
+  at: number;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json?: unknown;
+  answered: number;
+}
+
+export class Receiver {
+  readonly deliveries: Delivery[] = [];
+  private server?: Server;
+  private script: number[] = [];
+  private waiters: Array<() => void> = [];
+  port = 0;
+
+  /** The next statuses to answer, in order (then 200). */
+  answerNext(statuses: number[]): void {
+    this.script = statuses.slice();
+  }
+
+  async listen(port: number, host = '127.0.0.1'): Promise<number> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = undefined;
+        }
+        const status = this.script.shift() ?? 200;
+        this.deliveries.push({ at: performance.now(), path: req.url ?? '/', headers: req.headers, body, json, answered: status });
+        res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status < 300 ? 'ok' : 'retry');
+        for (const w of this.waiters.splice(0)) w();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(port, host, () => resolve());
+    });
+    const addr = this.server.address();
+    this.port = typeof addr === 'object' && addr ? addr.port : port;
+    return this.port;
+  }
+
+  /** Waits until `pred` holds for the recorded deliveries, or the deadline passes. */
+  async waitFor(pred: (d: Delivery[]) => boolean, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pred(this.deliveries)) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, Math.min(left, 250));
+        this.waiters.push(() => {
+          clearTimeout(t);
+          r();
+        });
+      });
+    }
+    return true;
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections?.();
+    await new Promise<void>((r) => this.server!.close(() => r()));
+  }
+}

@@ -1,0 +1,41 @@
+// Console: one progress line per area as it completes, then failures (rule, expected, actual, curl) and a
+// summary by area.
+import type { Area, CheckResult, RunReport } from '../model.ts';
+
+const mark = { passed: '✓', failed: '✗', skipped: '-' } as const;
+
+export function areaLine(area: Area, results: CheckResult[]): string {
+  const n = (o: string) => results.filter((r) => r.outcome === o).length;
+  const marks = results.map((r) => mark[r.outcome]).join('');
+  return `  ${area.padEnd(14)} ${marks.padEnd(12)} ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped`;
+}
+
+export function renderConsole(report: RunReport): string {
+  const lines: string[] = [];
+  const failed = report.results.filter((r) => r.outcome === 'failed');
+  if (failed.length) lines.push('', 'Failures:');
+  for (const r of failed) {
+    lines.push('', `✗ ${r.name}  [${r.ruleId}, ${r.provenance}]  ${r.rule}`);
+    for (const f of r.failures.slice(0, 5)) {
+      lines.push(`    ${f.message}`, `      expected: ${f.expected}`, `      actual:   ${f.actual.replace(/\s+/g, ' ').slice(0, 300)}`);
+      if (f.curl) lines.push(`      reproduce: ${f.curl}`);
+    }
+    if (r.failures.length > 5) lines.push(`    ... and ${r.failures.length - 5} more (see the JSON or HTML report)`);
+  }
+  lines.push('', 'Summary by area:');
+  const areas = [...new Set(report.results.map((r) => r.area))];
+  for (const a of areas) lines.push(areaLine(a, report.results.filter((r) => r.area === a)));
+  const skipped = report.results.filter((r) => r.outcome === 'skipped');
+  if (skipped.length) {
+    lines.push('', 'Skipped:');
+    for (const r of skipped) lines.push(`  - ${r.name} [${r.ruleId}]: ${r.reason}`);
+  }
+  const n = (o: string) => report.results.filter((r) => r.outcome === o).length;
+  lines.push(
+    '',
+    `${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped; ${report.notChecked.length} rules not checked (listed in the JSON/HTML reports); ${report.seconds.toFixed(1)} s; profile ${report.profile}; run ${report.runId}`,
+    `cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed${report.cleanup.leftovers.length ? `; LEFT BEHIND: ${report.cleanup.leftovers.join('; ')}` : ''}`,
+  );
+  if (report.interrupted) lines.push('interrupted (Ctrl-C): results are partial');
+  return lines.join('\n');
+}

@@ -1,0 +1,297 @@
+// Runs the selected checks against one target: builds the shared context, applies the response checks to every
+// exchange, skips what cannot run (with the reason), cleans up what the run created, and returns one report.
+import { randomBytes } from 'node:crypto';
+import { Contract } from './contract.ts';
+import { Http, TransportError, type Exchange, type KeyRef } from './http.ts';
+import { Register } from './register.ts';
+import { SchemaValidator, type Profile } from './schemas.ts';
+import { Cleanup } from './cleanup.ts';
+import { Fixtures } from './fixtures.ts';
+import { MockControl } from './mock-control.ts';
+import { Receiver } from './receiver.ts';
+import { Redactor } from './redact.ts';
+import { toCurl } from './curl.ts';
+import { resolveKeys, type KeyInputs } from './keys.ts';
+import { responseChecks } from './checks/responses.ts';
+import { allChecks } from './checks/index.ts';
+import {
+  AREAS,
+  SkipCheck,
+  type Area,
+  type CheckContext,
+  type CheckDef,
+  type CheckResult,
+  type Failure,
+  type Keys,
+  type NotChecked,
+  type RunReport,
+} from './model.ts';
+
+export interface RunOptions extends KeyInputs {
+  url: string;
+  mock: boolean;
+  webhookReceiver?: { publicUrl: string; port: number };
+  profile: Profile;
+  only: string[];
+  concurrency: number;
+  timeoutMs: number;
+  readOnly: boolean;
+  /** Progress: called when every check of an area has a result. */
+  onArea?: (area: Area, results: CheckResult[]) => void;
+  /** Aborted by the CLI on Ctrl-C: running checks stop, cleanup still runs. */
+  signal?: AbortSignal;
+  checks?: CheckDef[];
+  register?: Register;
+}
+
+export class UnreachableTarget extends Error {}
+export class BadInput extends Error {}
+
+export function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
+  if (!only.length) return checks;
+  const wanted = new Set(only.map((o) => o.toLowerCase()));
+  return checks.filter((c) => wanted.has(c.area) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name));
+}
+
+/** Areas, rule ids and check names --only accepts. */
+export function knownSelectors(checks: CheckDef[]): Set<string> {
+  return new Set([...AREAS, ...checks.map((c) => c.rule.toLowerCase()), ...checks.map((c) => c.name)]);
+}
+
+export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; redactor: Redactor }> {
+  const started = Date.now();
+  const contract = new Contract();
+  const register = opts.register ?? Register.load();
+  const schemas = new SchemaValidator(contract.doc, opts.profile);
+  const redactor = new Redactor();
+  const runId = `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(3).toString('hex')}`;
+  const prefix = `crc-${runId}-`;
+  const http = new Http(opts.url, contract, { concurrency: opts.concurrency, timeoutMs: opts.timeoutMs });
+
+  // Reachability first: any HTTP answer will do; a transport error is exit 2.
+  try {
+    await http.send('reachability', { method: 'GET', path: '/providers', query: { limit: 1 } });
+  } catch (err) {
+    throw new UnreachableTarget(`cannot reach ${opts.url}: ${(err as Error).message}`);
+  }
+  http.exchanges.length = 0;
+
+  const mock = opts.mock ? new MockControl(opts.url, opts.timeoutMs) : undefined;
+  if (mock && !(await mock.health()))
+    throw new UnreachableTarget(`--mock: the control API ${mock.url}/health does not answer 200; is the target this kit's mock?`);
+  const keys: Keys = await resolveKeys(opts, mock);
+  for (const k of allKeyRefs(keys)) redactor.add(k.value, `$${k.envVar}`);
+
+  const cleanup = new Cleanup(contract, prefix);
+  const fixtures = new Fixtures(http, keys.main, prefix, opts.readOnly);
+
+  // Every response goes through the response checks, attributed to them.
+  const responseFindings = new Map<string, Failure[]>(responseChecks.map((c) => [c.name, []]));
+  let inspected = 0;
+  http.onExchange((ex: Exchange) => {
+    cleanup.observe(ex);
+    cleanup.observeDelete(ex);
+    if (!ex.operation) return;
+    inspected++;
+    for (const rc of responseChecks) {
+      const f = rc.inspect(ex as Exchange & { operation: NonNullable<Exchange['operation']> }, { contract, schemas, profile: opts.profile });
+      if (f)
+        responseFindings.get(rc.name)!.push({
+          ruleId: rc.rule,
+          message: `${ex.request.method} ${ex.request.path} (sent by ${ex.check})`,
+          expected: f.expected,
+          actual: f.actual,
+          curl: toCurl(ex.request),
+        });
+    }
+  });
+
+  let receiver: Receiver | undefined;
+  let receiverNote: string | undefined;
+  if (opts.webhookReceiver || mock) {
+    receiver = new Receiver();
+    try {
+      await receiver.listen(opts.webhookReceiver?.port ?? 0, opts.webhookReceiver ? '0.0.0.0' : '127.0.0.1');
+    } catch (err) {
+      receiver = undefined;
+      receiverNote = `the webhook receiver could not listen: ${(err as Error).message}`;
+      if (opts.webhookReceiver) throw new BadInput(receiverNote);
+    }
+  }
+
+  const all = opts.checks ?? allChecks;
+  const selected = selectChecks(all, opts.only);
+  const results: CheckResult[] = [];
+  const byArea = new Map<Area, number>();
+  for (const c of selected) byArea.set(c.area, (byArea.get(c.area) ?? 0) + 1);
+  const wantResponses = selected.length > 0;
+  if (wantResponses) byArea.set('responses', (byArea.get('responses') ?? 0) + responseChecks.length);
+  const finish = (r: CheckResult) => {
+    results.push(r);
+    const left = byArea.get(r.area)! - 1;
+    byArea.set(r.area, left);
+    if (left === 0) opts.onArea?.(r.area, results.filter((x) => x.area === r.area));
+  };
+
+  const ctxFor = (check: CheckDef, failures: Failure[], counter: { n: number }): CheckContext => ({
+    name: check.name,
+    contract,
+    profile: opts.profile,
+    schemas,
+    http,
+    keys,
+    runId,
+    prefix,
+    readOnly: opts.readOnly,
+    mock,
+    receiver,
+    cleanup,
+    fixtures,
+    timeoutMs: opts.timeoutMs,
+    send: (spec) => {
+      if (opts.signal?.aborted) throw new SkipCheck('interrupted');
+      return http.send(check.name, spec);
+    },
+    expect(cond, e) {
+      counter.n++;
+      if (!cond)
+        failures.push({
+          ruleId: check.rule,
+          message: e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : check.name),
+          expected: e.expected,
+          actual: e.actual,
+          curl: e.exchange && toCurl(e.exchange.request),
+        });
+      return cond;
+    },
+    skip(reason) {
+      throw new SkipCheck(reason);
+    },
+    externalId: (label) => fixtures.externalId(label),
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  });
+
+  const skipReason = (c: CheckDef): string | undefined => {
+    const rule = register.resolve(c.rule);
+    if (rule.provenance === 'assumed' && opts.profile === 'documented') return 'assumed rule: runs with --profile all';
+    if (c.needs?.write && opts.readOnly) return '--read-only: the check writes';
+    if (c.needs?.mock && !mock) return 'needs --mock (the mock control API)';
+    if (c.needs?.receiver && !receiver)
+      return receiverNote ?? 'needs --webhook-receiver <public_url> --webhook-port <n> (or --mock)';
+    for (const k of c.needs?.keys ?? []) {
+      if (k === 'scoped' && !keys.scoped.length) return 'needs --scoped-key <scope,...>=<key>';
+      if (k === 'otherOrg' && !keys.otherOrg) return 'needs --other-org-key';
+      if (k === 'expired' && !keys.expired) return 'needs --expired-key';
+      if (k === 'revoked' && !keys.revoked) return 'needs --revoked-key';
+    }
+    return undefined;
+  };
+
+  const runOne = async (c: CheckDef): Promise<void> => {
+    const rule = register.resolve(c.rule);
+    const base = { name: c.name, area: c.area, ruleId: c.rule, rule: rule.rule, provenance: rule.provenance };
+    const reason = skipReason(c);
+    if (reason || opts.signal?.aborted) {
+      finish({ ...base, outcome: 'skipped', reason: reason ?? 'interrupted', failures: [], assertions: 0, ms: 0 });
+      return;
+    }
+    const failures: Failure[] = [];
+    const counter = { n: 0 };
+    const t0 = performance.now();
+    let outcome: CheckResult['outcome'] = 'passed';
+    let why: string | undefined;
+    try {
+      await c.run(ctxFor(c, failures, counter));
+    } catch (err) {
+      if (err instanceof SkipCheck) {
+        outcome = 'skipped';
+        why = err.message;
+      } else {
+        failures.push({
+          ruleId: c.rule,
+          message: err instanceof TransportError ? 'the request did not complete' : 'the check could not complete',
+          expected: 'a response',
+          actual: (err as Error).message,
+        });
+      }
+    }
+    if (failures.length) outcome = 'failed';
+    else if (outcome === 'passed' && counter.n === 0) {
+      outcome = 'skipped';
+      why = 'nothing to assert on this target';
+    }
+    finish({ ...base, outcome, reason: why, failures, assertions: counter.n, ms: Math.round(performance.now() - t0) });
+  };
+
+  // Shared-state checks (mock faults) run alone after the others; the rest run side by side.
+  const parallel = selected.filter((c) => !c.exclusive);
+  const exclusive = selected.filter((c) => c.exclusive);
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(opts.concurrency, parallel.length)) }, async () => {
+    while (next < parallel.length) await runOne(parallel[next++]!);
+  });
+  await Promise.all(workers);
+  for (const c of exclusive) await runOne(c);
+
+  // Response checks: one result each, over every exchange of the run.
+  if (wantResponses)
+    for (const rc of responseChecks) {
+      const rule = register.resolve(rc.rule);
+      const failures = responseFindings.get(rc.name)!;
+      finish({
+        name: rc.name,
+        area: 'responses',
+        ruleId: rc.rule,
+        rule: rule.rule,
+        provenance: rule.provenance,
+        outcome: failures.length ? 'failed' : inspected ? 'passed' : 'skipped',
+        reason: inspected ? undefined : 'no responses to inspect',
+        failures: failures.slice(0, 50),
+        assertions: inspected,
+        ms: 0,
+      });
+    }
+
+  if (mock) await mock.clearFaults().catch(() => undefined);
+  if (!opts.readOnly) await cleanup.run(http, keys.main);
+  await receiver?.close();
+
+  const covered = new Set([...all.map((c) => c.rule), ...responseChecks.map((c) => c.rule)]);
+  const notChecked: NotChecked[] = register.rules
+    .filter((r) => !covered.has(r.id))
+    .map((r) => ({
+      ruleId: r.id,
+      rule: r.rule,
+      provenance: r.provenance,
+      reason:
+        r.testable === 'not-from-outside'
+          ? `not testable from outside${r.reason ? `: ${r.reason}` : ''}`
+          : r.testable === 'needs-mock-control' && !mock
+            ? 'needs --mock (mock control) and no check covers it yet'
+            : 'no check covers it yet',
+    }));
+
+  const report: RunReport = {
+    target: opts.url,
+    runId,
+    profile: opts.profile,
+    startedAt: new Date(started).toISOString(),
+    seconds: (Date.now() - started) / 1000,
+    results: sortResults(results),
+    notChecked,
+    cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
+    interrupted: !!opts.signal?.aborted,
+  };
+  return { report: redactor.deep(report), redactor };
+}
+
+function sortResults(results: CheckResult[]): CheckResult[] {
+  const order = new Map(AREAS.map((a, i) => [a, i]));
+  return results.slice().sort((a, b) => order.get(a.area)! - order.get(b.area)! || a.name.localeCompare(b.name));
+}
+
+function allKeyRefs(keys: Keys): KeyRef[] {
+  return [keys.main, ...keys.scoped.map((s) => s.key), keys.otherOrg, keys.expired, keys.revoked].filter(
+    (k): k is KeyRef => !!k,
+  );
+}

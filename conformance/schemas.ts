@@ -1,0 +1,52 @@
+// Response-body validation, compiled once from generated/openapi.json (ajv, JSON Schema 2020-12).
+// The documented profile validates against a relaxed copy of the bundle in which every schema node that
+// carries `x-assumption` keeps only its shape (type, properties, items, refs) and loses the constraints the
+// kit chose, so an assumption can never fail a run unless `--profile all` asks for it.
+import type { ValidateFunction } from 'ajv';
+import { createAjv, bundleRef, type Json, type JsonObject } from '../spec/bundle.ts';
+
+/** Keywords a relaxed node keeps: its structure. Everything else on it (bounds, enum, format, required, ...) goes. */
+const KEEP = new Set(['type', 'properties', 'items', '$ref', 'allOf', 'description', 'title', 'x-assumption']);
+/** Objects that are not schemas even when they carry x-assumption (operations, parameters, responses, headers). */
+const NOT_SCHEMA = ['in', 'responses', 'content', 'headers', 'operationId'];
+
+function relaxNode(node: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(node)) if (KEEP.has(k)) out[k] = v;
+  // A nullable or widened type stays; a relaxed node also accepts what a real service may add.
+  return out;
+}
+
+export function relaxBundle(node: Json): Json {
+  if (Array.isArray(node)) return node.map(relaxBundle);
+  if (!node || typeof node !== 'object') return node;
+  const copy: JsonObject = {};
+  for (const [k, v] of Object.entries(node)) copy[k] = relaxBundle(v);
+  const isSchema = 'x-assumption' in copy && !NOT_SCHEMA.some((k) => k in copy);
+  return isSchema ? relaxNode(copy) : copy;
+}
+
+export type Profile = 'documented' | 'all';
+
+export class SchemaValidator {
+  private readonly ajv: ReturnType<typeof createAjv>;
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(doc: JsonObject, readonly profile: Profile) {
+    this.ajv = createAjv((profile === 'all' ? doc : relaxBundle(doc)) as JsonObject);
+  }
+
+  private compile(pointer: string): ValidateFunction {
+    const compiled = this.ajv.getSchema(bundleRef(pointer));
+    if (!compiled) throw new Error(`no schema at ${pointer}`);
+    this.cache.set(pointer, compiled);
+    return compiled;
+  }
+
+  /** Validates a value against the schema at a pointer of the bundle; returns error lines (empty when valid). */
+  validate(pointer: string, value: unknown): string[] {
+    const fn = this.cache.get(pointer) ?? this.compile(pointer);
+    if (fn(value)) return [];
+    return (fn.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`.trim());
+  }
+}

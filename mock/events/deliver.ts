@@ -1,0 +1,307 @@
+// Webhook delivery (source: Events > Delivery rules): POST, 30 s timeout, up to 3 attempts with backoff 1 s then 2 s
+// (capped at 5 s), all on the engine clock so --time-scale shrinks them; 408, 429, 5xx, timeouts and connection
+// errors are retried; a 3xx is a failure and is never followed; other 4xx fail at once; any 2xx delivers. A retry
+// sends the very same bytes. Deliveries run in the background with a concurrency bound, so a slow or dead receiver
+// never holds up the API or another delivery. The destination is checked again before every attempt, and the
+// connection goes to the address that check approved (no second DNS answer can slip in between).
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Clock } from '../engine/deps.ts';
+import { checkDestination, type ResolvedAddress, type Resolver } from './destination.ts';
+import type { Encoded } from './encode.ts';
+import type { Payload } from './payloads.ts';
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface Attempt {
+  at: string;
+  status?: number;
+  error?: string;
+  duration_ms: number;
+}
+
+export interface Delivery {
+  id: string;
+  webhook_id: string;
+  event: string;
+  payload: Payload;
+  state: DeliveryState;
+  attempts: Attempt[];
+}
+
+/** What a delivery needs of its webhook, captured when the event happens. */
+export interface Target {
+  webhook_id: string;
+  url: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+export interface DelivererOptions {
+  clock: Clock;
+  allowPrivate: boolean;
+  resolve?: Resolver;
+  /** False once the webhook was deleted: its pending retries stop. */
+  isRegistered?: (webhookId: string) => boolean;
+  timeoutMs?: number;
+  maxAttempts?: number;
+  /** Simulated delay before attempt n+1 is backoffMs * 2^(n-1), capped. */
+  backoffMs?: number;
+  backoffCapMs?: number;
+  /** Requests on the wire at once. */
+  concurrency?: number;
+  /** Deliveries kept for GET /__mock/deliveries; the oldest go first. */
+  historyLimit?: number;
+  /** Deliveries pending at once; beyond it a new one is recorded failed at once, so memory stays flat. */
+  pendingLimit?: number;
+}
+
+export const DELIVERY_DEFAULTS = {
+  timeoutMs: 30_000,
+  maxAttempts: 3,
+  backoffMs: 1_000,
+  backoffCapMs: 5_000,
+  concurrency: 16,
+  historyLimit: 1_000,
+  pendingLimit: 5_000,
+} as const;
+
+export const USER_AGENT = 'clinical-records-mock-webhooks/1';
+
+type Outcome = { status: number } | { error: string; retryable: boolean };
+
+class Aborted extends Error {}
+
+export interface Deliverer {
+  /** Records a delivery and starts it in the background; returns the record (live, updated as attempts happen). */
+  enqueue(target: Target, event: string, payload: Payload, encoded: Encoded): Delivery;
+  /** Records a delivery that could not be attempted (e.g. a payload that breaks the spec). */
+  recordFailure(webhookId: string, event: string, payload: Payload, error: string): Delivery;
+  list(filter?: { webhook_id?: string; event?: string; webhook_ids?: ReadonlySet<string> }): Delivery[];
+  /** Aborts everything in flight and forgets the history (reset). */
+  clear(): void;
+  /** Resolves once nothing is in flight (tests). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createDeliverer(opts: DelivererOptions): Deliverer {
+  const o = { ...DELIVERY_DEFAULTS, ...stripUndefined(opts) };
+  const history = new Map<string, Delivery>();
+  const running = new Map<Promise<void>, AbortController>();
+  const slotWaiters: Array<() => void> = [];
+  let active = 0;
+  let seq = 0;
+  let closed = false;
+
+  const remember = (d: Delivery) => {
+    history.set(d.id, d);
+    while (history.size > o.historyLimit) history.delete(history.keys().next().value!);
+  };
+  const newRecord = (webhook_id: string, event: string, payload: Payload): Delivery => ({
+    id: `dlv_${Date.now().toString(36)}_${(++seq).toString(36)}`,
+    webhook_id,
+    event,
+    payload,
+    state: 'pending',
+    attempts: [],
+  });
+
+  /** Simulated sleep on the engine clock; rejects when the delivery is aborted. */
+  const sleep = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(new Aborted());
+      const onAbort = () => {
+        cancel();
+        reject(new Aborted());
+      };
+      const cancel = o.clock.after(ms, () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+
+  const acquire = async (signal: AbortSignal) => {
+    while (active >= o.concurrency) {
+      await new Promise<void>((resolve) => slotWaiters.push(resolve));
+      if (signal.aborted) {
+        // Hand the wake-up on, so a freed slot is not lost to an aborted waiter.
+        if (active < o.concurrency) slotWaiters.shift()?.();
+        throw new Aborted();
+      }
+    }
+    active++;
+  };
+  const release = () => {
+    active--;
+    slotWaiters.shift()?.();
+  };
+
+  async function run(d: Delivery, target: Target, encoded: Encoded, signal: AbortSignal): Promise<void> {
+    for (let n = 1; n <= o.maxAttempts; n++) {
+      if (n > 1) await sleep(Math.min(o.backoffMs * 2 ** (n - 2), o.backoffCapMs), signal);
+      if (o.isRegistered && !o.isRegistered(target.webhook_id)) {
+        d.attempts.push({ at: o.clock.now().toISOString(), error: 'webhook was deleted; delivery stopped', duration_ms: 0 });
+        d.state = 'failed';
+        return;
+      }
+      await acquire(signal);
+      const started = o.clock.now();
+      const t0 = performance.now();
+      let outcome: Outcome;
+      try {
+        const dest = await checkDestination(target.url, { allowPrivate: o.allowPrivate, resolve: o.resolve });
+        if (signal.aborted) throw new Aborted();
+        outcome = dest.ok
+          ? await post(dest.url, dest.addresses, target.headers, encoded, signal)
+          : { error: `destination refused: ${dest.reason}`, retryable: dest.transient === true };
+      } finally {
+        release();
+      }
+      const duration_ms = Math.round(performance.now() - t0);
+      const at = started.toISOString();
+      d.attempts.push('status' in outcome ? { at, status: outcome.status, duration_ms } : { at, error: outcome.error, duration_ms });
+      if ('status' in outcome && outcome.status >= 200 && outcome.status < 300) {
+        d.state = 'delivered';
+        return;
+      }
+      const retryable = 'status' in outcome ? isRetryableStatus(outcome.status) : outcome.retryable;
+      if (!retryable) break;
+    }
+    d.state = 'failed';
+  }
+
+  /** One POST on node:http(s): redirects are not followed, the timeout runs on the engine clock. */
+  function post(url: URL, addresses: readonly ResolvedAddress[], headers: Target['headers'], encoded: Encoded, outer: AbortSignal): Promise<Outcome> {
+    return new Promise<Outcome>((resolve, reject) => {
+      const ctl = new AbortController();
+      let timedOut = false;
+      const cancelTimer = o.clock.after(o.timeoutMs, () => {
+        timedOut = true;
+        ctl.abort();
+      });
+      const onOuterAbort = () => ctl.abort();
+      outer.addEventListener('abort', onOuterAbort, { once: true });
+      const done = () => {
+        cancelTimer();
+        outer.removeEventListener('abort', onOuterAbort);
+      };
+      const lib = url.protocol === 'https:' ? https : http;
+      const req = lib.request(
+        {
+          protocol: url.protocol,
+          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port || undefined,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          agent: false,
+          lookup: pinnedLookup(addresses),
+          signal: ctl.signal,
+          headers: {
+            'user-agent': USER_AGENT,
+            ...withoutFraming(headers),
+            'content-type': encoded.contentType,
+            'content-length': String(encoded.body.length),
+          },
+        },
+        (res) => {
+          done();
+          // Only the status matters; the body is discarded without waiting for it.
+          res.destroy();
+          resolve({ status: res.statusCode ?? 0 });
+        },
+      );
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        done();
+        if (outer.aborted) reject(new Aborted());
+        else if (timedOut) resolve({ error: `timed out after ${o.timeoutMs} ms (simulated)`, retryable: true });
+        else resolve({ error: `connection error: ${err.code ?? err.message}`, retryable: true });
+      });
+      req.end(encoded.body);
+    });
+  }
+
+  function start(d: Delivery, target: Target, encoded: Encoded) {
+    const ctl = new AbortController();
+    const task = run(d, target, encoded, ctl.signal)
+      .catch((e: unknown) => {
+        if (e instanceof Aborted) return;
+        d.state = 'failed';
+        d.attempts.push({ at: o.clock.now().toISOString(), error: `internal error: ${(e as Error).message}`, duration_ms: 0 });
+      })
+      .finally(() => running.delete(task));
+    running.set(task, ctl);
+  }
+
+  return {
+    enqueue(target, event, payload, encoded) {
+      const d = newRecord(target.webhook_id, event, payload);
+      remember(d);
+      if (closed) return fail(d, 'the mock is shutting down');
+      if (running.size >= o.pendingLimit) return fail(d, `too many deliveries pending (${o.pendingLimit}); not attempted`);
+      start(d, target, encoded);
+      return d;
+    },
+    recordFailure(webhookId, event, payload, error) {
+      const d = newRecord(webhookId, event, payload);
+      remember(d);
+      return fail(d, error);
+    },
+    list(filter = {}) {
+      return [...history.values()].filter(
+        (d) =>
+          (!filter.webhook_id || d.webhook_id === filter.webhook_id) &&
+          (!filter.event || d.event === filter.event) &&
+          (!filter.webhook_ids || filter.webhook_ids.has(d.webhook_id)),
+      );
+    },
+    clear() {
+      abortAll();
+      history.clear();
+    },
+    async idle() {
+      while (running.size) await Promise.allSettled([...running.keys()]);
+    },
+    async close() {
+      closed = true;
+      abortAll();
+      await Promise.allSettled([...running.keys()]);
+    },
+  };
+
+  function fail(d: Delivery, error: string): Delivery {
+    d.state = 'failed';
+    d.attempts.push({ at: o.clock.now().toISOString(), error, duration_ms: 0 });
+    return d;
+  }
+  function abortAll() {
+    for (const ctl of running.values()) ctl.abort();
+    // Waiters for a slot re-check their signal when woken.
+    for (const w of slotWaiters.splice(0)) w();
+  }
+}
+
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || (status >= 500 && status <= 599);
+}
+
+/** Connects only to the addresses the destination check approved. */
+function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
+  return ((_host: string, options: { family?: number | string; all?: boolean }, cb: (...args: unknown[]) => void) => {
+    const fam = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
+    const list = addresses.filter((a) => !fam || a.family === fam);
+    if (list.length === 0) return cb(Object.assign(new Error('no approved address for this family'), { code: 'ENOTFOUND' }));
+    if (options.all) cb(null, list.map((a) => ({ address: a.address, family: a.family })));
+    else cb(null, list[0]!.address, list[0]!.family);
+  }) as LookupFunction;
+}
+
+/** Static headers never replace the body's own Content-Type or Content-Length, whatever their case. */
+function withoutFraming(headers: Target['headers']): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !/^content-(type|length)$/i.test(k)));
+}
+
+function stripUndefined<T extends object>(x: T): T {
+  return Object.fromEntries(Object.entries(x).filter(([, v]) => v !== undefined)) as T;
+}

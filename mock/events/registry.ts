@@ -1,0 +1,122 @@
+// Webhook registrations: what the source's web application form holds (name, URL, event, format, static headers),
+// kept per organization. The source shows no registration endpoint; the mock's control API stands in for the form.
+import { randomUUID } from 'node:crypto';
+import { checkDestination, type Resolver } from './destination.ts';
+import { FORMAT_NAMES, isFormat, type Format } from './encode.ts';
+
+export interface Webhook {
+  id: string;
+  name: string;
+  url: string;
+  event: string;
+  format: Format;
+  headers: Record<string, string>;
+  organization_id: string;
+  created_at: string;
+}
+
+export type Registered = { ok: true; webhook: Webhook } | { ok: false; error: string; details: Record<string, string> };
+
+const FIELDS = ['name', 'url', 'event', 'format', 'headers', 'organization_id'];
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Set by the sender from the body or the connection; a static header may not replace them.
+const RESERVED_HEADERS = new Set([
+  'content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'host', 'connection', 'keep-alive',
+  'upgrade', 'te', 'trailer', 'expect', 'proxy-connection',
+]);
+const MAX_HEADERS = 32;
+const MAX_HEADER_VALUE = 4096;
+
+export interface RegistryOptions {
+  /** Event kinds from the spec's `webhooks`. */
+  kinds: readonly string[];
+  /** Known organizations, first is the default; undefined when unknown (organization_id is then required). */
+  organizations: () => readonly string[] | undefined;
+  allowPrivate: boolean;
+  resolve?: Resolver;
+  now: () => Date;
+}
+
+export function createRegistry(opts: RegistryOptions) {
+  const hooks = new Map<string, Webhook>();
+
+  async function register(input: unknown): Promise<Registered> {
+    const details: Record<string, string> = {};
+    if (!input || typeof input !== 'object' || Array.isArray(input))
+      return { ok: false, error: 'The body must be a JSON object', details: { body: 'must be an object' } };
+    const body = input as Record<string, unknown>;
+    for (const k of Object.keys(body)) if (!FIELDS.includes(k)) details[k] = `unknown field; allowed: ${FIELDS.join(', ')}`;
+
+    const name = body.name;
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 255) details.name = 'must be a non-empty string of at most 255 characters';
+
+    const event = body.event;
+    if (typeof event !== 'string' || !opts.kinds.includes(event)) details.event = `must be one of ${opts.kinds.join(', ')}`;
+
+    const format = body.format ?? 'JSON';
+    if (!isFormat(format)) details.format = `must be one of ${FORMAT_NAMES.map((f) => JSON.stringify(f)).join(', ')}`;
+
+    const headers: Record<string, string> = {};
+    if (body.headers !== undefined) {
+      const h = body.headers;
+      if (!h || typeof h !== 'object' || Array.isArray(h)) details.headers = 'must be an object of header name to string value';
+      else {
+        const entries = Object.entries(h as Record<string, unknown>);
+        if (entries.length > MAX_HEADERS) details.headers = `at most ${MAX_HEADERS} headers`;
+        const seen = new Set<string>();
+        for (const [k, v] of entries) {
+          const lower = k.toLowerCase();
+          if (!TOKEN.test(k)) details[`headers.${k}`] = 'is not a valid header name';
+          else if (RESERVED_HEADERS.has(lower)) details[`headers.${k}`] = 'is set by the mock for each delivery and cannot be configured';
+          else if (seen.has(lower)) details[`headers.${k}`] = 'is given twice (header names are case-insensitive)';
+          else if (typeof v !== 'string' || /[\r\n\0]/.test(v) || v.length > MAX_HEADER_VALUE)
+            details[`headers.${k}`] = `must be a string of at most ${MAX_HEADER_VALUE} characters without CR, LF or NUL`;
+          else headers[k] = v;
+          seen.add(lower);
+        }
+      }
+    }
+
+    const orgs = opts.organizations();
+    let organization_id = body.organization_id;
+    if (organization_id === undefined) {
+      organization_id = orgs?.[0];
+      if (organization_id === undefined) details.organization_id = 'is required (the mock knows no organizations to default to)';
+    } else if (typeof organization_id !== 'string' || organization_id === '') details.organization_id = 'must be a non-empty string';
+    else if (orgs && !orgs.includes(organization_id)) details.organization_id = `is not an organization of the seed (${orgs.join(', ')})`;
+
+    // Checked last: it may resolve a name, and other errors are reported with it.
+    const dest = await checkDestination(body.url, { allowPrivate: opts.allowPrivate, resolve: opts.resolve });
+    if (!dest.ok) details.url = dest.reason;
+
+    const problems = Object.entries(details);
+    if (problems.length) {
+      const error = problems.length === 1 ? `Invalid webhook: ${problems[0]![0]} ${problems[0]![1]}` : `Invalid webhook: ${problems.length} problems (see details)`;
+      return { ok: false, error, details };
+    }
+    const webhook: Webhook = {
+      id: randomUUID(),
+      name: (name as string).trim(),
+      url: (dest as { url: URL }).url.href,
+      event: event as string,
+      format: format as Format,
+      headers,
+      organization_id: organization_id as string,
+      created_at: opts.now().toISOString(),
+    };
+    hooks.set(webhook.id, webhook);
+    return { ok: true, webhook };
+  }
+
+  return {
+    register,
+    get: (id: string) => hooks.get(id),
+    has: (id: string) => hooks.has(id),
+    list: () => [...hooks.values()],
+    remove: (id: string) => hooks.delete(id),
+    /** The organization's webhooks for one event kind: only these receive its events. */
+    subscribers: (org: string, event: string) => [...hooks.values()].filter((w) => w.organization_id === org && w.event === event),
+  };
+}
+
+export type Registry = ReturnType<typeof createRegistry>;
