@@ -1,7 +1,7 @@
 // Loads the bundled contract (generated/openapi.json) and compiles its schemas with ajv (JSON Schema 2020-12,
 // the OpenAPI 3.1 dialect). Shared by tests, the mock and the conformance suite so that "valid" means one thing.
 import { readFileSync } from 'node:fs';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 export const BUNDLE_URL = new URL('../generated/openapi.json', import.meta.url);

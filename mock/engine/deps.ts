@@ -12,7 +12,8 @@ export interface AuthInfo {
   scopes: readonly string[];
 }
 
-export type EngineEnv = { Variables: { auth: AuthInfo } };
+/** `operationId` (the spec's id of the matched operation) is set by the platform before any API route runs. */
+export type EngineEnv = { Variables: { auth: AuthInfo; operationId: string } };
 export type EngineApp = Hono<EngineEnv>;
 export type EngineContext = Context<EngineEnv>;
 

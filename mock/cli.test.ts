@@ -1,0 +1,97 @@
+// The binary: flags, exit codes, the banner, and --state surviving kill -9.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseFlags, UsageError } from './cli.ts';
+
+const CLI = new URL('./cli.ts', import.meta.url).pathname;
+const TSX = new URL('../node_modules/.bin/tsx', import.meta.url).pathname;
+
+describe('flags', () => {
+  it('parses every flag', () => {
+    expect(parseFlags(['--port', '0', '--host', '127.0.0.1', '--time-scale', '0.01', '--rate-limit', '100/60', '--strict', '--state', 's.jsonl', '--quiet', '--allow-private-webhooks'])).toMatchObject({
+      port: 0,
+      host: '127.0.0.1',
+      timeScale: 0.01,
+      rateLimit: { requests: 100, seconds: 60 },
+      strict: true,
+      state: 's.jsonl',
+      quiet: true,
+      allowPrivateWebhooks: true,
+      mode: 'default',
+    });
+    expect(parseFlags(['--engine-only']).mode).toBe('engine-only');
+    expect(parseFlags(['--static']).mode).toBe('static');
+  });
+  it('refuses bad flags with a clear message', () => {
+    for (const argv of [['--port', 'x'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'fast'], ['--rate-limit', '100'], ['--rate-limit', '0/60'], ['--static', '--engine-only'], ['--bogus'], ['stray']])
+      expect(() => parseFlags(argv), argv.join(' ')).toThrow(UsageError);
+  });
+});
+
+function run(args: string[]): ChildProcess & { output: () => string } {
+  let out = '';
+  const child = spawn(TSX, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return Object.assign(child, { output: () => out });
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+async function waitFor(child: ReturnType<typeof run>, re: RegExp, ms = 20_000): Promise<RegExpMatchArray> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const m = child.output().match(re);
+    if (m) return m;
+    if (Date.now() > until || child.exitCode !== null) throw new Error(`no ${re} in: ${child.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('binary', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mock-state-'));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits 2 on a bad flag, with the message', async () => {
+    const c = run(['--rate-limit', 'lots']);
+    children.push(c);
+    expect(await exitCode(c)).toBe(2);
+    expect(c.output()).toContain('--rate-limit must be');
+  });
+
+  it('prints the banner; --state keeps an acknowledged write through kill -9', async () => {
+    const state = join(dir, 'state.jsonl');
+    const first = run(['--engine-only', '--port', '0', '--state', state]);
+    children.push(first);
+    const url = (await waitFor(first, /API\s+(http:\/\/\S+)/))[1]!;
+    const key = (await waitFor(first, /(crk_all_\w+)/))[1]!;
+    expect(first.output()).toMatch(/control\s+http:\/\/127\.0\.0\.1:\d+\/__mock/);
+    expect(first.output()).toContain('engine-only');
+    const created = await fetch(`${url}/patients`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Durable', external_id: 'durable-1' }),
+    });
+    expect(created.status).toBe(201);
+    first.kill('SIGKILL');
+    await exitCode(first);
+
+    const third = run(['--engine-only', '--port', '0', '--state', state]);
+    children.push(third);
+    const url3 = (await waitFor(third, /API\s+(http:\/\/\S+)/))[1]!;
+    const found = await fetch(`${url3}/patients?external_id=durable-1`, { headers: { 'x-api-key': key } });
+    expect(found.status).toBe(200);
+    expect((await found.json()).data[0].name).toBe('Durable');
+    third.kill('SIGKILL');
+    await exitCode(third);
+  });
+});

@@ -1,0 +1,153 @@
+#!/usr/bin/env -S npx tsx
+// clinical-records-mock: the stateful mock in one command. Parses the flags (bad ones: a clear message, exit 2),
+// starts the mock, prints the banner, and closes cleanly on SIGINT/SIGTERM.
+import { parseArgs } from 'node:util';
+import { parseRateLimit, type RateLimitConfig } from './engine/rate-limit.ts';
+import { SeedError } from './seed/load.ts';
+import { StateFileError } from './engine/journal.ts';
+import type { MockMode, MockOptions, RunningMock } from './server.ts';
+
+const USAGE = `Usage: clinical-records-mock [options]
+
+  --port <n>               port to listen on (default 4010; 0 = any free port)
+  --host <address>         address to bind (default 127.0.0.1)
+  --seed <file>            your own seed file, same format as mock/seed/default.json
+  --time-scale <factor>    multiplies every simulated duration (1 = as documented, 0.01 = 100x faster)
+  --rate-limit <n>/<s>     requests per key per window of s seconds (default 600/60)
+  --strict                 a response that breaks the contract becomes an error and is logged
+  --static                 Prism's plain mock from the spec: no engine, no state
+  --engine-only            the engine alone, without Prism in front (load work)
+  --state <file>           keep state in this file across restarts (every acknowledged write survives a kill)
+  --allow-private-webhooks let webhooks reach loopback and private addresses over plain http
+  --quiet                  print nothing but errors
+  --help                   this text`;
+
+export class UsageError extends Error {}
+
+export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        'time-scale': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        strict: { type: 'boolean' },
+        static: { type: 'boolean' },
+        'engine-only': { type: 'boolean' },
+        state: { type: 'string' },
+        'allow-private-webhooks': { type: 'boolean' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const opts: MockOptions & { help?: boolean } = { help: values.help };
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`);
+    opts.port = port;
+  }
+  if (values.host !== undefined) {
+    if (!values.host.trim()) throw new UsageError('--host must not be empty');
+    opts.host = values.host;
+  }
+  if (values['time-scale'] !== undefined) {
+    const f = Number(values['time-scale']);
+    if (!values['time-scale'].trim() || !Number.isFinite(f) || f <= 0) throw new UsageError(`--time-scale must be a number greater than 0, got "${values['time-scale']}"`);
+    opts.timeScale = f;
+  }
+  if (values['rate-limit'] !== undefined) {
+    const r: RateLimitConfig | undefined = parseRateLimit(values['rate-limit']);
+    if (!r) throw new UsageError(`--rate-limit must be <requests>/<seconds> with both positive, e.g. 100/60; got "${values['rate-limit']}"`);
+    opts.rateLimit = r;
+  }
+  if (values.static && values['engine-only']) throw new UsageError('--static and --engine-only exclude each other');
+  const mode: MockMode = values.static ? 'static' : values['engine-only'] ? 'engine-only' : 'default';
+  if (mode === 'static' && (values.state || values['rate-limit'] || values['time-scale']))
+    throw new UsageError('--static runs Prism alone: --state, --rate-limit and --time-scale need the engine');
+  if (mode === 'engine-only' && values.strict) throw new UsageError('--strict needs Prism in front: drop --engine-only');
+  if (values.seed !== undefined) opts.seed = values.seed;
+  if (values.state !== undefined) opts.state = values.state;
+  opts.mode = mode;
+  opts.strict = values.strict ?? false;
+  opts.quiet = values.quiet ?? false;
+  opts.allowPrivateWebhooks = values['allow-private-webhooks'] ?? false;
+  return opts;
+}
+
+export function banner(m: RunningMock, opts: MockOptions): string {
+  const orgName = new Map(m.seed.organizations.map((o) => [o.id, o.name]));
+  const mode =
+    m.mode === 'static'
+      ? 'static (Prism plain mock from the spec; no state, no control API)'
+      : m.mode === 'engine-only'
+        ? 'engine-only (no Prism in front)'
+        : `default (Prism validation proxy${opts.strict ? ', strict' : ''} in front of the stateful engine)`;
+  const lines = [
+    'clinical-records-mock',
+    `  API       ${m.url}`,
+    `  control   ${m.mode === 'static' ? '(none in static mode)' : m.controlUrl}`,
+    `  mode      ${mode}`,
+    ...(m.mode === 'static'
+      ? []
+      : [
+          `  limits    ${m.rateLimit.requests} requests / ${m.rateLimit.seconds} s per key; time scale ${opts.timeScale ?? 1}`,
+          `  state     ${opts.state ?? 'in memory (reset on restart)'}`,
+        ]),
+    '',
+    '  API keys (header X-API-Key):',
+  ];
+  for (const k of m.seed.keys)
+    lines.push(`    ${k.key}  ${(orgName.get(k.organization_id) ?? k.organization_id).padEnd(28)} ${k.state.padEnd(8)} ${k.scopes.join(' ')}`);
+  const first = m.seed.keys.find((k) => k.state === 'active');
+  if (first) lines.push('', `  try: curl -H 'X-API-Key: ${first.key}' ${m.url}/patients`);
+  return lines.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let opts: ReturnType<typeof parseFlags>;
+  try {
+    opts = parseFlags(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`clinical-records-mock: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (opts.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const { startMock } = await import('./server.ts');
+  let mock: RunningMock;
+  try {
+    mock = await startMock(opts);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (e instanceof SeedError || e instanceof StateFileError) console.error(`clinical-records-mock: ${err.message}`);
+    else if (err.code === 'EADDRINUSE') console.error(`clinical-records-mock: port ${opts.port ?? 4010} is already in use; pick another with --port`);
+    else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') console.error(`clinical-records-mock: cannot bind to host ${opts.host}`);
+    else if (err.code === 'EACCES') console.error(`clinical-records-mock: not allowed to listen on port ${opts.port} (or to open ${opts.state})`);
+    else console.error(`clinical-records-mock: could not start: ${err.message}`);
+    return 1;
+  }
+  if (!opts.quiet) console.log(banner(mock, opts));
+  const stop = () => void mock.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return -1; // keep running
+}
+
+if (process.argv[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
+  const code = await main(process.argv.slice(2));
+  if (code >= 0) process.exit(code);
+}

@@ -1,0 +1,61 @@
+// The platform's control routes under /__mock: health, reset, keys, faults. Modules add their own (finalize, ...).
+import type { Hono } from 'hono';
+import type { FaultKind, SeedFile } from '../engine/deps.ts';
+import { FAULT_KINDS, type EngineFaults } from '../engine/faults.ts';
+
+export interface ControlTarget {
+  keys: SeedFile['keys'];
+  faults: EngineFaults;
+  reset(): Promise<void>;
+  mode: string;
+}
+
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '*'];
+
+export function controlRoutes(app: Hono, target: ControlTarget): void {
+  app.get('/health', (c) => c.json({ status: 'ok', mode: target.mode }));
+  app.post('/reset', async (c) => {
+    await target.reset();
+    return c.json({ success: true });
+  });
+  app.get('/keys', (c) =>
+    c.json({
+      data: target.keys.map(({ key, organization_id, provider_id, scopes, state }) => ({ key, organization_id, provider_id, scopes, state })),
+    }),
+  );
+  app.get('/faults', (c) => c.json({ data: target.faults.list() }));
+  app.delete('/faults', (c) => {
+    target.faults.clear();
+    return c.json({ success: true });
+  });
+  app.post('/faults', async (c) => {
+    let body: Record<string, unknown>;
+    try {
+      body = (await c.req.json()) as Record<string, unknown>;
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error();
+    } catch {
+      return c.json({ error: 'Validation failed', details: { body: 'a JSON object is required' } }, 400);
+    }
+    const details: Record<string, string> = {};
+    const kind = body.kind as FaultKind;
+    if (!FAULT_KINDS.includes(kind)) details.kind = `must be one of ${FAULT_KINDS.join(', ')}`;
+    const count = body.count ?? (kind === 'http' ? 1 : 1);
+    if (count !== null && !(Number.isInteger(count) && (count as number) >= 1)) details.count = 'must be an integer >= 1 or null';
+    const allowed = kind === 'http' ? ['kind', 'count', 'method', 'path', 'status'] : ['kind', 'count'];
+    for (const k of Object.keys(body)) if (!allowed.includes(k)) details[k] = 'unknown field';
+    const method = typeof body.method === 'string' ? body.method.toUpperCase() : undefined;
+    if (kind === 'http') {
+      if (!method || !HTTP_METHODS.includes(method)) details.method = `must be one of ${HTTP_METHODS.join(', ')}`;
+      if (typeof body.path !== 'string' || !body.path.startsWith('/')) details.path = 'must be a path starting with /';
+      if (!(Number.isInteger(body.status) && (body.status as number) >= 400 && (body.status as number) <= 599))
+        details.status = 'must be an integer from 400 to 599';
+    }
+    if (Object.keys(details).length) return c.json({ error: 'Validation failed', details }, 400);
+    const fault = target.faults.add({
+      kind,
+      count: count as number | null,
+      ...(kind === 'http' ? { method, path: body.path as string, status: body.status as number } : {}),
+    });
+    return c.json({ data: fault }, 201);
+  });
+}

@@ -1,0 +1,159 @@
+// Documents: list (with external_id lookup), multipart upload, extract, delete, and the extraction state machine.
+import { randomUUID } from 'node:crypto';
+import type { Hono } from 'hono';
+import { ExternalIdConflict, type EngineApp, type EngineContext, type EngineDeps, type EngineModule, type SeedFile } from '../engine/deps.ts';
+import { createExtractor, type Extractor } from './extraction.ts';
+import { MAX_UPLOAD_BYTES, documentsOf, toApi as toApiWith, type DocumentRow } from './rows.ts';
+import { loadDocumentSeed } from './seed.ts';
+import { MIME, sniff } from './sniff.ts';
+import { readUpload } from './upload.ts';
+
+/** Wordings of the upload and extract messages (the source does not quote them; see the spec's x-assumption). */
+export const MESSAGES = {
+  uploadedQueued: 'Document uploaded successfully. Text extraction started.',
+  uploaded: 'Document uploaded successfully.',
+  extractStarted: 'Text extraction started.',
+  extractNotStarted: 'Text extraction could not be started.',
+} as const;
+
+const extractors = new WeakMap<EngineDeps, Extractor>();
+/** One extractor per engine instance (tests build many engines in one process). */
+export function extractorFor(deps: EngineDeps): Extractor {
+  let e = extractors.get(deps);
+  if (!e) extractors.set(deps, (e = createExtractor(deps)));
+  return e;
+}
+
+const orgOf = (c: EngineContext) => c.get('auth').organization_id;
+
+/** Path ids checked against the spec, then the patient looked up in the caller's organization. */
+function resolvePatient(c: EngineContext, deps: EngineDeps, operationId: string): { patientId: string; documentId?: string } | Response {
+  const checked = deps.validator.params(operationId, c.req.param() as Record<string, string>);
+  if (!checked.ok) return deps.responses.validation(c, checked.details);
+  const { patientId, documentId } = checked.value as { patientId: string; documentId?: string };
+  if (!deps.store.collection('patients').get(orgOf(c), patientId)) return deps.responses.error(c, 404, 'Patient not found');
+  return { patientId, ...(documentId ? { documentId } : {}) };
+}
+
+function findDocument(c: EngineContext, deps: EngineDeps, patientId: string, documentId: string | undefined): DocumentRow | undefined {
+  const row = documentId ? documentsOf(deps).get(orgOf(c), documentId) : undefined;
+  return row && row.patient_id === patientId ? row : undefined;
+}
+
+function routes(app: EngineApp, deps: EngineDeps) {
+  const docs = documentsOf(deps);
+  const toApi = (row: DocumentRow) => toApiWith(deps, row);
+  const base = '/patients/:patientId/documents';
+
+  app.get(base, (c) => {
+    const target = resolvePatient(c, deps, 'listDocuments');
+    if (target instanceof Response) return target;
+    const query = deps.validator.query('listDocuments', c.req.query());
+    if (!query.ok) return deps.responses.validation(c, query.details);
+    const externalId = query.value.external_id as string | undefined;
+    const org = orgOf(c);
+    if (externalId !== undefined) {
+      const hit = docs.findByExternalId(org, externalId);
+      if (!hit || hit.patient_id !== target.patientId) return deps.responses.error(c, 404, 'Document not found');
+      return c.json({ data: [toApi(hit)] });
+    }
+    return c.json({ data: docs.all(org).filter((d) => d.patient_id === target.patientId).map(toApi) });
+  });
+
+  app.post(base, async (c) => {
+    const target = resolvePatient(c, deps, 'uploadDocument');
+    if (target instanceof Response) return target;
+    const parsed = await readUpload(c.req.raw, MAX_UPLOAD_BYTES);
+    if (!parsed.ok)
+      return parsed.details ? deps.responses.validation(c, parsed.details) : deps.responses.error(c, parsed.status, parsed.message);
+    // Form fields are checked against the spec's DocumentUpload schema (the file stands in as a placeholder).
+    const checked = deps.validator.schema('DocumentUpload')({ ...parsed.fields, ...(parsed.file ? { file: '' } : {}) });
+    if (!checked.ok) return deps.responses.validation(c, checked.details);
+    const { file, fields } = parsed;
+    if (!file) return deps.responses.validation(c, { file: 'is required' });
+    if (fields.patient_id !== undefined && fields.patient_id !== target.patientId)
+      return deps.responses.validation(c, { patient_id: 'must equal the patient id in the path' });
+    if (file.bytes.length === 0) return deps.responses.validation(c, { file: 'is empty' });
+    const kind = sniff(file.bytes);
+    if (!kind) return deps.responses.error(c, 415, 'Unsupported file type: expected a PDF, JPEG, PNG or DOCX file');
+
+    const org = orgOf(c);
+    const id = randomUUID();
+    const row: DocumentRow = {
+      id,
+      filename: file.filename,
+      file_type: MIME[kind],
+      file_size: file.bytes.length,
+      public_url: null, // computed when shown (toApi)
+      upload_date: deps.clock.now().toISOString(),
+      status: 'pending',
+      extracted_date: null,
+      extraction_error: null,
+      has_extracted_text: false,
+      extracted_text_length: null,
+      external_id: fields.external_id ?? null,
+      patient_id: target.patientId,
+      kind,
+      run: 0,
+    };
+    // Bytes first: a row never points at a file that is not stored.
+    deps.store.blobs.put(id, file.bytes);
+    try {
+      docs.insert(org, row);
+    } catch (err) {
+      deps.store.blobs.delete(id);
+      if (err instanceof ExternalIdConflict) return deps.responses.conflict(c, err.existing);
+      throw err;
+    }
+    if (deps.faults.take('extraction-not-queued')) return c.json({ data: toApi(row), message: MESSAGES.uploaded }, 201);
+    const started = extractorFor(deps).start(org, row);
+    return c.json({ data: toApi(started), message: MESSAGES.uploadedQueued }, 201);
+  });
+
+  app.post(`${base}/:documentId/extract`, (c) => {
+    const target = resolvePatient(c, deps, 'extractDocument');
+    if (target instanceof Response) return target;
+    const row = findDocument(c, deps, target.patientId, target.documentId);
+    if (!row) return deps.responses.error(c, 404, 'Document not found');
+    const cannot = (details: string) =>
+      c.json({ data: toApi(row), success: false, message: MESSAGES.extractNotStarted, error: 'Extraction could not be started', details }, 503);
+    if (!deps.store.blobs.get(row.id)) return cannot('The stored file is unavailable.');
+    if (deps.faults.take('extraction-not-queued')) return cannot('The extraction queue is unavailable (simulated fault extraction-not-queued).');
+    const started = extractorFor(deps).start(orgOf(c), row);
+    return c.json({ data: toApi(started), success: true, message: MESSAGES.extractStarted }, 200);
+  });
+
+  app.delete(`${base}/:documentId`, (c) => {
+    const target = resolvePatient(c, deps, 'deleteDocument');
+    if (target instanceof Response) return target;
+    const row = findDocument(c, deps, target.patientId, target.documentId);
+    if (!row) return deps.responses.error(c, 404, 'Document not found');
+    extractorFor(deps).forget(row.id);
+    docs.delete(orgOf(c), row.id);
+    deps.store.blobs.delete(row.id);
+    return c.json({ success: true as const }, 200);
+  });
+}
+
+function control(app: Hono, deps: EngineDeps) {
+  // The document's bytes, so that public_url points somewhere real in the mock.
+  app.get('/documents/:documentId/file', (c) => {
+    const id = c.req.param('documentId');
+    const org = documentsOf(deps).orgOf(id);
+    const row = org ? documentsOf(deps).get(org, id) : undefined;
+    const bytes = row ? deps.store.blobs.get(id) : undefined;
+    if (!row || !bytes) return c.json({ error: 'Document not found' }, 404);
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': row.file_type,
+      'Content-Disposition': `inline; filename="${row.filename.replace(/["\\\r\n]/g, '_')}"`,
+    });
+  });
+}
+
+export const documentsModule: EngineModule = {
+  name: 'documents',
+  routes,
+  control,
+  seed: (seed: SeedFile, deps: EngineDeps) => loadDocumentSeed(seed, deps),
+  resume: (deps) => extractorFor(deps).resume(),
+};

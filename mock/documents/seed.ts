@@ -1,0 +1,58 @@
+// The seed's `documents` section: rows with their bytes (base64). Seeded runs do not progress on their own: a seeded
+// `pending` or `processing` document is a snapshot, and moves only when the extract endpoint is called.
+import type { EngineDeps, SeedFile } from '../engine/deps.ts';
+import { SeedError, seedSection } from '../seed/load.ts';
+import { documentsOf, type DocumentRow, type DocumentStatus } from './rows.ts';
+import { MIME, sniff } from './sniff.ts';
+
+export interface SeedDocument {
+  id: string;
+  organization_id: string;
+  patient_id: string;
+  filename: string;
+  external_id?: string | null;
+  upload_date: string;
+  status: DocumentStatus;
+  extracted_date?: string | null;
+  extraction_error?: string | null;
+  has_extracted_text: boolean;
+  extracted_text_length?: number | null;
+  content_base64: string;
+}
+
+export function loadDocumentSeed(seed: SeedFile, deps: EngineDeps): void {
+  const docs = documentsOf(deps);
+  const orgs = new Set(seed.organizations.map((o) => o.id));
+  const check = deps.validator.schema('Document');
+  seedSection<SeedDocument>(seed, 'documents').forEach((d, i) => {
+    const fail = (why: string): never => {
+      throw new SeedError(`seed: documents[${i}] ${why}`);
+    };
+    if (!orgs.has(d?.organization_id)) fail('.organization_id must name an organization of the seed');
+    if (!deps.store.collection('patients').get(d.organization_id, d.patient_id)) fail(`names patient ${d.patient_id}, not a patient of its organization`);
+    const bytes = new Uint8Array(Buffer.from(typeof d.content_base64 === 'string' ? d.content_base64 : '', 'base64'));
+    const kind = sniff(bytes) ?? fail('.content_base64 is not a PDF, JPEG, PNG or DOCX file');
+    deps.store.blobs.put(d.id, bytes);
+    const row: DocumentRow = {
+      id: d.id,
+      filename: d.filename,
+      file_type: MIME[kind],
+      file_size: bytes.length,
+      public_url: null, // computed when shown (toApi)
+      upload_date: d.upload_date,
+      status: d.status,
+      extracted_date: d.extracted_date ?? null,
+      extraction_error: d.extraction_error ?? null,
+      has_extracted_text: d.has_extracted_text,
+      extracted_text_length: d.extracted_text_length ?? null,
+      external_id: d.external_id ?? null,
+      patient_id: d.patient_id,
+      kind,
+      run: 0,
+    };
+    const { patient_id: _p, kind: _k, run: _r, ...shown } = row;
+    const checked = check(shown);
+    if (!checked.ok) fail(`is not a valid Document: ${Object.entries(checked.details).map(([k, v]) => `${k} ${v}`).join('; ')}`);
+    docs.insert(d.organization_id, row);
+  });
+}

@@ -1,0 +1,91 @@
+// Streams a multipart/form-data upload through busboy: keeps at most `maxBytes` of the file, never the rest.
+import { Readable } from 'node:stream';
+import busboy from 'busboy';
+import type { FieldErrors } from '../engine/deps.ts';
+
+export type ParsedUpload =
+  | { ok: true; fields: Record<string, string>; file?: { bytes: Uint8Array; filename: string } }
+  | { ok: false; status: 400 | 413 | 415; message: string; details?: FieldErrors };
+
+/** Multipart framing and the small text fields around the file. */
+const FRAMING_SLACK = 64 * 1024;
+
+export async function readUpload(req: Request, maxBytes: number, fileField = 'file'): Promise<ParsedUpload> {
+  const type = req.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\b/i.test(type))
+    return { ok: false, status: 415, message: 'Unsupported Content-Type: expected multipart/form-data' };
+  const tooLarge = { ok: false, status: 413, message: `File too large: the limit is ${maxBytes} bytes` } as const;
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  // A declared length far past the limit is refused before reading anything.
+  if (Number.isFinite(declared) && declared > maxBytes + FRAMING_SLACK) return tooLarge;
+  if (!req.body) return { ok: false, status: 400, message: 'Validation failed', details: { [fileField]: 'is required' } };
+
+  let bb: busboy.Busboy;
+  try {
+    bb = busboy({ headers: { 'content-type': type }, limits: { fileSize: maxBytes + 1, fieldSize: 4096, fields: 20, files: 5, parts: 25 } });
+  } catch (err) {
+    return { ok: false, status: 400, message: `Malformed multipart body: ${(err as Error).message}` };
+  }
+
+  return new Promise<ParsedUpload>((resolve) => {
+    const fields: Record<string, string> = {};
+    const details: FieldErrors = {};
+    let file: { bytes: Uint8Array; filename: string } | undefined;
+    let overLimit = false;
+    let settled = false;
+    let total = 0;
+    const source = Readable.fromWeb(req.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    const done = (result: ParsedUpload) => {
+      if (settled) return;
+      settled = true;
+      source.unpipe(bb);
+      source.destroy();
+      resolve(result);
+    };
+
+    bb.on('file', (name, stream, info) => {
+      if (name !== fileField || file) {
+        details[name] = name === fileField ? 'sent more than once' : 'unknown field';
+        stream.on('error', () => undefined);
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => {
+        if (!overLimit) chunks.push(chunk);
+      });
+      // A form cut short errors the file stream too; the parser's own error answers the request.
+      stream.on('error', () => undefined);
+      // busboy signals reaching fileSize (limit + 1 bytes, so exactly the limit passes) and stops passing bytes:
+      // drop what was kept.
+      stream.on('limit', () => {
+        overLimit = true;
+        chunks.length = 0;
+      });
+      stream.on('end', () => {
+        if (!overLimit) file = { bytes: new Uint8Array(Buffer.concat(chunks)), filename: info.filename || 'upload' };
+      });
+    });
+    bb.on('field', (name, value, info) => {
+      if (name === fileField) details[name] = 'must be a file part';
+      else if (name in fields) details[name] = 'sent more than once';
+      else if (info.valueTruncated) details[name] = 'too long';
+      else fields[name] = value;
+    });
+    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const)
+      bb.on(limit, () => done({ ok: false, status: 400, message: 'Malformed multipart body: too many parts' }));
+    bb.on('error', (err) => done({ ok: false, status: 400, message: `Malformed multipart body: ${(err as Error).message}` }));
+    bb.on('close', () => {
+      if (overLimit) return done(tooLarge);
+      if (Object.keys(details).length) return done({ ok: false, status: 400, message: 'Validation failed', details });
+      done({ ok: true, fields, ...(file ? { file } : {}) });
+    });
+    source.on('data', (chunk: Buffer) => {
+      total += chunk.length;
+      // Past the limit plus framing, nothing more is worth reading.
+      if (total > maxBytes + FRAMING_SLACK) done(tooLarge);
+    });
+    source.on('error', (err) => done({ ok: false, status: 400, message: `Upload interrupted: ${err.message}` }));
+    source.pipe(bb);
+  });
+}

@@ -1,0 +1,30 @@
+// Clock: real time, with every simulated duration multiplied by --time-scale. Timers are tracked so that
+// reset and close cancel them (tests never leave one running).
+import type { Clock } from './deps.ts';
+
+export interface EngineClock extends Clock {
+  cancelAll(): void;
+}
+
+export function createClock(timeScale = 1): EngineClock {
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    timeScale,
+    now: () => new Date(),
+    after(ms, fn) {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        fn();
+      }, Math.max(0, ms * timeScale));
+      timers.add(t);
+      return () => {
+        clearTimeout(t);
+        timers.delete(t);
+      };
+    },
+    cancelAll() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// The platform's middleware in front of every API route, in order: rate limit (headers on every response),
+// injected http faults, operation lookup (404 / 405 with Allow), auth (401) and scope (403), path ids (400).
+// Routes the spec has but no module answers get 501, which Prism turns into a mocked response.
+import type { MiddlewareHandler } from 'hono';
+import type { EngineDeps, EngineEnv } from './deps.ts';
+import type { EngineFaults } from './faults.ts';
+import { hasScope, type Keyring } from './keys.ts';
+import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
+import { API_BASE, type SpecIndex } from './spec.ts';
+
+type MW = MiddlewareHandler<EngineEnv>;
+
+export const UNAUTHORIZED: Record<'missing' | 'unknown' | 'expired' | 'revoked', string> = {
+  missing: 'Missing API key',
+  unknown: 'Invalid API key',
+  expired: 'API key expired',
+  revoked: 'API key revoked',
+};
+
+export function peerAddress(c: { env: unknown }): string {
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: EngineFaults): MW {
+  return async (c, next) => {
+    const key = c.req.header('x-api-key');
+    const identity = key ? keyring.digestOf(key) : `peer:${peerAddress(c)}`;
+    const d = limiter.hit(identity, faults.take('rate-limited'));
+    if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
+    for (const [k, v] of Object.entries(d.headers)) c.header(k, v);
+    await next();
+    // Routes that build their own Response (streams) still carry the headers.
+    if (!c.res.headers.has('X-RateLimit-Limit')) {
+      try {
+        for (const [k, v] of Object.entries(d.headers)) c.res.headers.set(k, v);
+      } catch {
+        const res = new Response(c.res.body, c.res);
+        for (const [k, v] of Object.entries(d.headers)) res.headers.set(k, v);
+        c.res = res;
+      }
+    }
+  };
+}
+
+export function httpFaults(faults: EngineFaults): MW {
+  return async (c, next) => {
+    const rel = c.req.path.slice(API_BASE.length) || '/';
+    const f = faults.takeHttp(c.req.method, rel) ?? faults.takeHttp(c.req.method, c.req.path);
+    if (!f) return next();
+    const status = f.status ?? 500;
+    const body = status === 429 ? { error: RATE_LIMIT_MESSAGE } : { error: `Injected fault: HTTP ${status}` };
+    if (status === 429) c.header('Retry-After', '1');
+    return c.json(body, status as 500);
+  };
+}
+
+export function resolveOperation(spec: SpecIndex, deps: EngineDeps, keyring: Keyring): MW {
+  return async (c, next) => {
+    const rel = c.req.path.slice(API_BASE.length) || '/';
+    const m = spec.match(c.req.method, rel);
+    if (!m) return deps.responses.error(c, 404, 'Not found');
+    if (!m.op) {
+      c.header('Allow', m.allow.join(', '));
+      return c.json({ error: `Method ${c.req.method} not allowed; allowed: ${m.allow.join(', ')}` }, 405);
+    }
+    const check = keyring.check(c.req.header('x-api-key'));
+    if (!check.ok) return deps.responses.error(c, 401, UNAUTHORIZED[check.reason]);
+    if (!hasScope(check.auth.scopes, m.op.scopes))
+      return deps.responses.error(c, 403, `Insufficient scope: ${m.op.scopes.join(', ')} required`);
+    const params = deps.validator.params(m.op.operationId, m.params);
+    if (!params.ok) return deps.responses.validation(c, params.details);
+    c.set('auth', check.auth);
+    c.set('operationId', m.op.operationId);
+    return next();
+  };
+}
+
+/** Registered after every module: an operation of the spec that no module answers. */
+export const notImplemented: MW = async (c) =>
+  c.json({ error: `${c.get('operationId') ?? 'This operation'} is not modelled by the engine; Prism mocks it from the spec.` }, 501);

@@ -1,0 +1,62 @@
+// Responses in the documented shapes, and the one JSON body reader every write operation uses.
+import type { EngineContext, FieldErrors, Responses, Validator } from './deps.ts';
+
+/** Largest JSON body accepted (uploads are multipart and have their own 10 MB limit). */
+export const MAX_JSON_BYTES = 1024 * 1024;
+
+export function createResponses(validator: Validator): Responses {
+  const error: Responses['error'] = (c, status, message) => c.json({ error: message }, status);
+  const validation: Responses['validation'] = (c, details) => c.json({ error: 'Validation failed', details }, 400);
+  return {
+    error,
+    validation,
+    conflict: (c, existing) => c.json({ error: 'external_id already in use', existing }, 409),
+    async readJson(c, operationId, opts) {
+      const raw = await readBody(c, MAX_JSON_BYTES);
+      if (raw instanceof Response) return raw;
+      if (raw.length === 0) {
+        if (opts?.optional) return { body: undefined };
+        return validation(c, { body: 'is required' });
+      }
+      const type = c.req.header('content-type') ?? '';
+      if (!/^application\/json\s*(;|$)/i.test(type)) return error(c, 415, 'Unsupported Content-Type: expected application/json');
+      let body: unknown;
+      try {
+        body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+      } catch {
+        return validation(c, { body: 'malformed JSON' });
+      }
+      const checked = validator.body(operationId, body);
+      return checked.ok ? { body: checked.value } : validation(c, checked.details);
+    },
+  };
+}
+
+/** Reads the request body up to `limit` bytes; refuses a larger one with 413 without reading it whole. */
+export async function readBody(c: EngineContext, limit: number): Promise<Uint8Array | Response> {
+  const tooLarge = () => c.json({ error: 'Request body too large' }, 413);
+  const declared = Number(c.req.header('content-length') ?? NaN);
+  if (declared > limit) return tooLarge();
+  const stream = c.req.raw.body;
+  if (!stream) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return tooLarge();
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const ch of chunks) (out.set(ch, at), (at += ch.byteLength));
+  return out;
+}
+
+export type { FieldErrors };

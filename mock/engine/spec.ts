@@ -1,0 +1,100 @@
+// The contract as the engine reads it at run time: the bundled spec (generated/openapi.json), loaded once, and
+// the operation table derived from it (method + path template -> operationId, scopes, path parameters).
+import { loadBundle, operations, type JsonObject } from '../../spec/bundle.ts';
+
+/** Every path of the API sits under this prefix (the spec's server URL ends with it). */
+export const API_BASE = '/ext-api/v1';
+
+export interface SpecOperation {
+  operationId: string;
+  method: string; // upper case
+  /** The spec's path template, e.g. /patients/{patientId}. */
+  path: string;
+  /** Hono's form of the template, e.g. /patients/:patientId. */
+  honoPath: string;
+  scopes: readonly string[];
+  paramNames: readonly string[];
+  regex: RegExp;
+}
+
+export interface SpecIndex {
+  bundle: JsonObject;
+  operations: readonly SpecOperation[];
+  byId: ReadonlyMap<string, SpecOperation>;
+  /** Every scope any operation requires (for the seed's keys). */
+  scopes: readonly string[];
+  /** Finds the operation for a method and a path relative to API_BASE; `allow` lists the path's methods. */
+  match(method: string, path: string): { op?: SpecOperation; params: Record<string, string>; allow: string[] } | undefined;
+}
+
+let cached: SpecIndex | undefined;
+
+/** The spec index; built once per process (compilation is the expensive part of start-up). */
+export function specIndex(): SpecIndex {
+  return (cached ??= buildIndex(loadBundle()));
+}
+
+export function buildIndex(bundle: JsonObject): SpecIndex {
+  const ops: SpecOperation[] = operations(bundle).map(({ path, method, operation }) => {
+    const paramNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)');
+    return {
+      operationId: String(operation.operationId),
+      method: method.toUpperCase(),
+      path,
+      honoPath: path.replace(/\{([^}]+)\}/g, ':$1'),
+      scopes: (operation['x-required-scopes'] as string[] | undefined) ?? [],
+      paramNames,
+      regex: new RegExp(`^${pattern}$`),
+    };
+  });
+  // Literal segments beat parameters (/notes/export before /notes/{noteId}).
+  const byPath = new Map<string, SpecOperation[]>();
+  for (const op of ops) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  const paths = [...byPath.keys()].sort((a, b) => a.split('{').length - b.split('{').length);
+  const scopes = [...new Set(ops.flatMap((o) => o.scopes))];
+  return {
+    bundle,
+    operations: ops,
+    byId: new Map(ops.map((o) => [o.operationId, o])),
+    scopes,
+    match(method, path) {
+      for (const p of paths) {
+        const candidates = byPath.get(p)!;
+        const m = candidates[0]!.regex.exec(path);
+        if (!m) continue;
+        const wanted = method === 'HEAD' ? 'GET' : method;
+        const op = candidates.find((o) => o.method === wanted);
+        const params: Record<string, string> = {};
+        candidates[0]!.paramNames.forEach((n, i) => (params[n] = safeDecode(m[i + 1]!)));
+        const allow = candidates.map((o) => o.method);
+        if (allow.includes('GET')) allow.push('HEAD');
+        return { op, params, allow };
+      }
+      return undefined;
+    },
+  };
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** `default` values a component schema declares for its properties (e.g. AppointmentCreate's visit_type). */
+export function schemaDefaults(bundle: JsonObject, name: string): Record<string, unknown> {
+  const schema = ((bundle.components as JsonObject).schemas as JsonObject)[name] as JsonObject | undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries((schema?.properties ?? {}) as JsonObject)) {
+    let node = v as JsonObject;
+    if (typeof node.$ref === 'string') {
+      const target = ((bundle.components as JsonObject).schemas as JsonObject)[node.$ref.split('/').pop()!] as JsonObject;
+      if (node.default === undefined && target) node = { ...target, ...node };
+    }
+    if (node.default !== undefined) out[k] = node.default;
+  }
+  return out;
+}

@@ -1,0 +1,170 @@
+// The Store: organization-scoped, in-memory collections (O(1) by id and external_id, O(limit) pages), made durable
+// by the journal when --state is given. Single-threaded writes make "check external_id, then insert" atomic, so
+// concurrent creates with one external_id yield exactly one row.
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { ExternalIdConflict, type BlobStore, type Collection, type Store } from './deps.ts';
+import { openJournal, readJournal, type Journal } from './journal.ts';
+
+export interface EngineStore extends Store {
+  /** Drops every row and blob (reset); the journal is emptied too. */
+  clear(): void;
+  /** Many writes, one fsync. */
+  batch<T>(fn: () => T): T;
+  /** True when state was loaded from a non-empty --state file (so the seed is not loaded again). */
+  readonly restored: boolean;
+  close(): void;
+}
+
+type Row = { id: string; external_id?: string | null };
+
+class OrgRows<T extends Row> {
+  rows: T[] = [];
+  byId = new Map<string, T>();
+  byExt = new Map<string, T>();
+}
+
+class MemoryCollection<T extends Row> implements Collection<T> {
+  private orgs = new Map<string, OrgRows<T>>();
+  private owner = new Map<string, string>();
+  constructor(
+    private name: string,
+    private journal: Journal | undefined,
+  ) {}
+
+  private org(org: string, create = false): OrgRows<T> | undefined {
+    let o = this.orgs.get(org);
+    if (!o && create) this.orgs.set(org, (o = new OrgRows<T>()));
+    return o;
+  }
+  get(org: string, id: string) {
+    return this.orgs.get(org)?.byId.get(id);
+  }
+  all(org: string) {
+    return this.orgs.get(org)?.rows ?? [];
+  }
+  page(org: string, offset: number, limit: number) {
+    return this.orgs.get(org)?.rows.slice(offset, offset + limit) ?? [];
+  }
+  count(org: string) {
+    return this.orgs.get(org)?.rows.length ?? 0;
+  }
+  findByExternalId(org: string, externalId: string) {
+    return this.orgs.get(org)?.byExt.get(externalId);
+  }
+  orgOf(id: string) {
+    return this.owner.get(id);
+  }
+  insert(org: string, row: T): T {
+    const o = this.org(org, true)!;
+    const ext = row.external_id;
+    if (ext != null) {
+      const existing = o.byExt.get(ext);
+      if (existing) throw new ExternalIdConflict({ id: existing.id, external_id: ext });
+    }
+    if (o.byId.has(row.id) || this.owner.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
+    this.journal?.append({ c: this.name, o: 'put', g: org, r: row });
+    this.apply(org, row);
+    return row;
+  }
+  put(org: string, row: T): T {
+    const o = this.org(org, true)!;
+    const old = o.byId.get(row.id);
+    const fixed = old && old.external_id != null ? { ...row, external_id: old.external_id } : row;
+    this.journal?.append({ c: this.name, o: 'put', g: org, r: fixed });
+    this.apply(org, fixed);
+    return fixed;
+  }
+  delete(org: string, id: string): boolean {
+    if (!this.orgs.get(org)?.byId.has(id)) return false;
+    this.journal?.append({ c: this.name, o: 'del', g: org, id });
+    this.remove(org, id);
+    return true;
+  }
+  /** Applies a put without journaling (replay and the methods above). */
+  apply(org: string, row: T) {
+    const o = this.org(org, true)!;
+    const old = o.byId.get(row.id);
+    if (old) {
+      o.rows[o.rows.indexOf(old)] = row;
+      if (old.external_id != null) o.byExt.delete(old.external_id);
+    } else o.rows.push(row);
+    o.byId.set(row.id, row);
+    if (row.external_id != null) o.byExt.set(row.external_id, row);
+    this.owner.set(row.id, org);
+  }
+  remove(org: string, id: string) {
+    const o = this.orgs.get(org);
+    const row = o?.byId.get(id);
+    if (!o || !row) return;
+    o.rows.splice(o.rows.indexOf(row), 1);
+    o.byId.delete(id);
+    if (row.external_id != null) o.byExt.delete(row.external_id);
+    this.owner.delete(id);
+  }
+  clear() {
+    this.orgs.clear();
+    this.owner.clear();
+  }
+}
+
+export function createStore(opts: { statePath?: string } = {}): EngineStore {
+  const entries = opts.statePath ? readJournal(opts.statePath) : [];
+  const journal = opts.statePath ? openJournal(opts.statePath) : undefined;
+  const collections = new Map<string, MemoryCollection<Row>>();
+  const collection = (name: string) => {
+    let c = collections.get(name);
+    if (!c) collections.set(name, (c = new MemoryCollection<Row>(name, journal)));
+    return c;
+  };
+  for (const e of entries) {
+    if (e.o === 'put') collection(e.c).apply(e.g, e.r);
+    else collection(e.c).remove(e.g, e.id);
+  }
+  const blobs = opts.statePath ? fileBlobs(`${opts.statePath}.blobs`) : memoryBlobs();
+  return {
+    collection: <T extends { id: string }>(name: string) => collection(name) as unknown as Collection<T>,
+    blobs,
+    restored: entries.length > 0,
+    batch: (fn) => (journal ? journal.batch(fn) : fn()),
+    clear() {
+      for (const c of collections.values()) c.clear();
+      journal?.truncate();
+      blobs.clear();
+    },
+    close: () => journal?.close(),
+  };
+}
+
+function memoryBlobs(): BlobStore & { clear(): void } {
+  const m = new Map<string, Uint8Array>();
+  return { put: (id, b) => void m.set(id, b), get: (id) => m.get(id), delete: (id) => void m.delete(id), clear: () => m.clear() };
+}
+
+/** One file per blob, written to a temporary name, fsynced and renamed, so a crash never leaves half a file. */
+function fileBlobs(dir: string): BlobStore & { clear(): void } {
+  mkdirSync(dir, { recursive: true });
+  const file = (id: string) => join(dir, encodeURIComponent(id));
+  return {
+    put(id, bytes) {
+      const tmp = `${file(id)}.tmp`;
+      writeFileSync(tmp, bytes);
+      const fd = openSync(tmp, 'r+');
+      fsyncSync(fd);
+      closeSync(fd);
+      renameSync(tmp, file(id));
+    },
+    get(id) {
+      try {
+        return new Uint8Array(readFileSync(file(id)));
+      } catch {
+        return undefined;
+      }
+    },
+    delete: (id) => rmSync(file(id), { force: true }),
+    clear() {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+    },
+  };
+}

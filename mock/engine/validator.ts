@@ -1,0 +1,148 @@
+// Validator: every request schema of the spec compiled ONCE at start (ajv, JSON Schema 2020-12), with ajv's
+// errors turned into the documented `details` map (field path -> message).
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { bundleRef, createAjv, deref, operations, type Json, type JsonObject } from '../../spec/bundle.ts';
+import type { Checked, FieldErrors, Validator } from './deps.ts';
+
+interface ParamCheck {
+  name: string;
+  required: boolean;
+  kind: 'integer' | 'number' | 'boolean' | 'string';
+  default: unknown;
+  allowEmpty: boolean;
+  validate: ValidateFunction;
+}
+
+export function createValidator(bundle: JsonObject): Validator {
+  const ajv = createAjv(bundle);
+  const bodies = new Map<string, ValidateFunction>();
+  const queries = new Map<string, ParamCheck[]>();
+  const paths = new Map<string, ParamCheck[]>();
+  const schemas = new Map<string, (v: unknown) => Checked<unknown>>();
+
+  for (const { path, method, operation, parameters } of operations(bundle)) {
+    const id = String(operation.operationId);
+    const requestBody = operation.requestBody as JsonObject | undefined;
+    const content = (deref(bundle, requestBody) as JsonObject | undefined)?.content as JsonObject | undefined;
+    if (requestBody && content?.['application/json']) {
+      // Compiled through the bundle so that internal $refs resolve; a $ref'd requestBody by its own pointer.
+      const base = (requestBody.$ref as string | undefined) ?? `#/paths/${escape(path)}/${method}/requestBody`;
+      bodies.set(id, ajv.compile({ $ref: bundleRef(`${base}/content/application~1json/schema`) }));
+    }
+    const checks = (where: string) =>
+      parameters
+        .filter((p) => p.in === where)
+        .map((p) => {
+          const schema = deref(bundle, p.schema as Json) as JsonObject;
+          const type = (Array.isArray(schema.type) ? schema.type[0] : schema.type) as ParamCheck['kind'] | undefined;
+          return {
+            name: String(p.name),
+            required: p.required === true,
+            kind: type ?? 'string',
+            default: schema.default,
+            allowEmpty: p.allowEmptyValue === true,
+            validate: ajv.compile({ $ref: bundleRef(paramPointer(bundle, path, method, String(p.name), String(p.in))) }),
+          };
+        });
+    queries.set(id, checks('query'));
+    paths.set(id, checks('path'));
+  }
+
+  const runParams = (checks: ParamCheck[] | undefined, input: Record<string, string | undefined>) => {
+    const out: Record<string, unknown> = {};
+    const details: FieldErrors = {};
+    for (const p of checks ?? []) {
+      const raw = input[p.name];
+      if (raw === undefined || (raw === '' && !p.allowEmpty)) {
+        if (raw === '' ) details[p.name] = 'must not be empty';
+        else if (p.required) details[p.name] = 'is required';
+        else if (p.default !== undefined) out[p.name] = p.default;
+        continue;
+      }
+      const value = coerce(raw, p.kind);
+      if (!p.validate(value)) details[p.name] = message(p.validate.errors?.[0]);
+      else out[p.name] = value;
+    }
+    return Object.keys(details).length ? ({ ok: false, details } as const) : ({ ok: true, value: out } as const);
+  };
+
+  return {
+    body(operationId, body) {
+      const v = bodies.get(operationId);
+      if (!v) return { ok: true, value: body };
+      return v(body) ? { ok: true, value: body } : { ok: false, details: toDetails(v.errors ?? []) };
+    },
+    query: (operationId, query) => runParams(queries.get(operationId), query),
+    params: (operationId, params) => runParams(paths.get(operationId), params) as Checked<Record<string, string>>,
+    schema(name) {
+      let fn = schemas.get(name);
+      if (!fn) {
+        const v = ajv.compile({ $ref: bundleRef(`#/components/schemas/${name}`) });
+        fn = (value) => (v(value) ? { ok: true, value } : { ok: false, details: toDetails(v.errors ?? []) });
+        schemas.set(name, fn);
+      }
+      return fn;
+    },
+  };
+}
+
+function escape(path: string): string {
+  return path.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** JSON pointer to a parameter's schema (path-level or operation-level, following a $ref'd parameter). */
+function paramPointer(bundle: JsonObject, path: string, method: string, name: string, where: string): string {
+  const item = (bundle.paths as JsonObject)[path] as JsonObject;
+  for (const [base, list] of [
+    [`#/paths/${escape(path)}/${method}/parameters`, (item[method] as JsonObject).parameters],
+    [`#/paths/${escape(path)}/parameters`, item.parameters],
+  ] as const) {
+    const arr = (list ?? []) as JsonObject[];
+    for (let i = 0; i < arr.length; i++) {
+      const ref = arr[i]!.$ref as string | undefined;
+      const p = (ref ? deref(bundle, arr[i]) : arr[i]) as JsonObject;
+      if (p.name === name && p.in === where) return `${ref ?? `${base}/${i}`}/schema`;
+    }
+  }
+  throw new Error(`parameter ${name} of ${method} ${path} not found`);
+}
+
+function coerce(raw: string, kind: ParamCheck['kind']): unknown {
+  if ((kind === 'integer' || kind === 'number') && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  if (kind === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}
+
+function message(e: ErrorObject | undefined): string {
+  if (!e) return 'is invalid';
+  if (e.keyword === 'additionalProperties') return 'unknown field';
+  if (e.keyword === 'required') return 'is required';
+  return e.message ?? 'is invalid';
+}
+
+function fieldOf(instancePath: string): string {
+  return instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+}
+
+/** ajv errors -> `{ field: message }`, one entry per field, naming unknown and missing fields themselves. */
+export function toDetails(errors: ErrorObject[]): FieldErrors {
+  const details: FieldErrors = {};
+  const anyOfMissing = new Map<string, string[]>();
+  for (const e of errors) {
+    const at = fieldOf(e.instancePath);
+    const join = (k: string) => (at ? `${at}.${k}` : k);
+    if (e.keyword === 'additionalProperties') details[join(String(e.params.additionalProperty))] ??= 'unknown field';
+    else if (e.keyword === 'required' && e.schemaPath.includes('/anyOf/'))
+      anyOfMissing.set(at, [...(anyOfMissing.get(at) ?? []), String(e.params.missingProperty)]);
+    else if (e.keyword === 'required') details[join(String(e.params.missingProperty))] ??= 'is required';
+    else if (e.keyword === 'anyOf' || e.keyword === 'oneOf') continue; // its branches said why
+    else details[at || 'body'] ??= e.message ?? 'is invalid';
+  }
+  // "at least one of" variants (PatientCreate): one entry, keyed by the first alternative.
+  for (const [at, names] of anyOfMissing) {
+    const key = at ? `${at}.${names[0]}` : names[0]!;
+    details[key] ??= `at least one of ${names.join(', ')} is required`;
+  }
+  if (!Object.keys(details).length) details.body = 'is invalid';
+  return details;
+}

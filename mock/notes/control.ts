@@ -1,0 +1,97 @@
+// Control routes (under /__mock, no key): finalize a session, which writes its note (NOTE_CREATED), and edit a
+// note (NOTE_UPDATED), as the web application would. Ids alone name the organization.
+import { randomUUID } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import type { EngineDeps, FieldErrors } from '../engine/deps.ts';
+import { writeNote } from './content.ts';
+import { laterThan } from './regeneration.ts';
+import { EDITABLE, TRANSCRIPT_READY, collections, type NoteRow } from './rows.ts';
+import { toDetail, toExport } from './views.ts';
+
+const MAX_CONTROL_BODY = 1024 * 1024;
+
+/** A JSON object body, or the 4xx Response. `optional`: an empty body is `{}`. */
+async function readObject(c: Context, optional: boolean): Promise<Record<string, unknown> | Response> {
+  if (Number(c.req.header('content-length') ?? 0) > MAX_CONTROL_BODY) return c.json({ error: 'Request body too large' }, 413);
+  const text = await c.req.text();
+  if (text.length > MAX_CONTROL_BODY) return c.json({ error: 'Request body too large' }, 413);
+  if (text.trim() === '') return optional ? {} : c.json({ error: 'Validation failed', details: { body: 'is required' } }, 400);
+  if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? ''))
+    return c.json({ error: 'Unsupported Content-Type: expected application/json' }, 415);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return c.json({ error: 'Validation failed', details: { body: 'malformed JSON' } }, 400);
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return c.json({ error: 'Validation failed', details: { body: 'must be a JSON object' } }, 400);
+  return body as Record<string, unknown>;
+}
+
+const invalid = (c: Context, details: FieldErrors) => c.json({ error: 'Validation failed', details }, 400);
+
+export function registerControl(app: Hono, deps: EngineDeps) {
+  const { notes, sessions, templates } = collections(deps);
+
+  app.post('/sessions/:sessionId/finalize', async (c) => {
+    const id = c.req.param('sessionId');
+    const org = sessions.orgOf(id);
+    const session = org ? sessions.get(org, id) : undefined;
+    if (!org || !session) return c.json({ error: 'Session not found' }, 404);
+    const body = await readObject(c, true);
+    if (body instanceof Response) return body;
+    const unknown = Object.keys(body).filter((k) => k !== 'template_id');
+    if (unknown.length) return invalid(c, Object.fromEntries(unknown.map((k) => [k, 'unknown field'])));
+    const templateId = body.template_id ?? session.template_id;
+    const template = typeof templateId === 'string' ? templates.get(org, templateId) : undefined;
+    if (!template) return invalid(c, { template_id: 'is not a template of the organization' });
+    if (notes.all(org).some((n) => n.session_id === id && n.template_id === template.id))
+      return c.json({ error: 'The session already has a note from this template' }, 409);
+
+    const now = deps.clock.now().toISOString();
+    const transcript = { ...session.transcript, status: TRANSCRIPT_READY };
+    sessions.put(org, { ...session, transcript });
+    const note: NoteRow = {
+      id: randomUUID(),
+      patient_id: session.patient_id,
+      session_id: session.id,
+      note_type: template.note_type,
+      specialty: template.specialty,
+      template_id: template.id,
+      template_name: template.name,
+      created_at: now,
+      updated_at: now,
+      content: writeNote({ template, transcript }),
+      problems: [],
+      procedures: [],
+      icd10_codes: {},
+      cpt_codes: {},
+      provider_id: session.provider_id,
+      regenerated_run: 0,
+    };
+    notes.insert(org, note);
+    deps.events.note(org, 'NOTE_CREATED', { id: note.id, session_id: session.id, patient_id: note.patient_id, template_id: template.id }, 'session');
+    return c.json({ data: toDetail(deps, org, note, new Set()) }, 201);
+  });
+
+  app.patch('/notes/:noteId', async (c) => {
+    const id = c.req.param('noteId');
+    const org = notes.orgOf(id);
+    const note = org ? notes.get(org, id) : undefined;
+    if (!org || !note) return c.json({ error: 'Note not found' }, 404);
+    const body = await readObject(c, false);
+    if (body instanceof Response) return body;
+    const details: FieldErrors = {};
+    for (const k of Object.keys(body)) if (!EDITABLE.includes(k)) details[k] = 'unknown field';
+    if (Object.keys(body).length === 0) details.body = `must set at least one of ${EDITABLE.join(', ')}`;
+    if (Object.keys(details).length) return invalid(c, details);
+    // The edited note must still be a valid note: the spec's NoteExport schema decides.
+    const edited: NoteRow = { ...note, ...body, updated_at: laterThan(deps.clock.now(), note.updated_at) };
+    const checked = deps.validator.schema('NoteExport')(toExport(edited));
+    if (!checked.ok) return invalid(c, checked.details);
+    notes.put(org, edited);
+    deps.events.note(org, 'NOTE_UPDATED', { id, session_id: note.session_id, patient_id: note.patient_id, template_id: note.template_id ?? '' }, null);
+    return c.json({ data: toDetail(deps, org, edited, new Set()) });
+  });
+}

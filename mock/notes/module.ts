@@ -1,0 +1,101 @@
+// Notes and sessions: list with filters, export, detail with include, session notes, regeneration, and the control
+// routes that finalize a session (a new note) and edit a note.
+import type { EngineApp, EngineContext, EngineDeps, EngineModule } from '../engine/deps.ts';
+import { registerControl } from './control.ts';
+import { MEDIA_TYPES, exportStream, type ExportFormat } from './export.ts';
+import { filterNotes, type NoteFilters } from './filters.ts';
+import { DEFAULT_MODEL, REGENERATION_MESSAGE, createRegenerator, isReady } from './regeneration.ts';
+import { collections, EMBEDS } from './rows.ts';
+import { loadNotesSeed } from './seed.ts';
+import { idempotencyKeyCheck } from './spec-params.ts';
+import { patientContext, sessionView, toDetail, toListItem } from './views.ts';
+
+const regenerators = new WeakMap<EngineDeps, ReturnType<typeof createRegenerator>>();
+/** One regenerator per engine instance. */
+export function regeneratorFor(deps: EngineDeps) {
+  let r = regenerators.get(deps);
+  if (!r) regenerators.set(deps, (r = createRegenerator(deps)));
+  return r;
+}
+
+const orgOf = (c: EngineContext) => c.get('auth').organization_id;
+
+function query<T>(c: EngineContext, deps: EngineDeps, operationId: string): T | Response {
+  const q = deps.validator.query(operationId, c.req.query());
+  return q.ok ? (q.value as T) : deps.responses.validation(c, q.details);
+}
+
+function routes(app: EngineApp, deps: EngineDeps) {
+  const { notes, sessions, templates } = collections(deps);
+
+  app.get('/notes', (c) => {
+    const q = query<NoteFilters & { page: number; limit: number }>(c, deps, 'listNotes');
+    if (q instanceof Response) return q;
+    const matched = filterNotes(notes.all(orgOf(c)), q);
+    const rows = matched.slice((q.page - 1) * q.limit, q.page * q.limit);
+    return c.json({ data: rows.map(toListItem), meta: { page: q.page, limit: q.limit, total_pages: Math.max(1, Math.ceil(matched.length / q.limit)) } });
+  });
+
+  // Registered before /notes/:noteId, which would otherwise take "export" for an id.
+  app.get('/notes/export', (c) => {
+    const q = query<{ format: ExportFormat }>(c, deps, 'exportNotes');
+    if (q instanceof Response) return q;
+    const ext = q.format === 'ndjson' ? 'ndjson' : q.format;
+    return c.body(exportStream(notes, orgOf(c), q.format), 200, {
+      'Content-Type': `${MEDIA_TYPES[q.format]}; charset=utf-8`,
+      'Content-Disposition': `attachment; filename="notes.${ext}"`,
+    });
+  });
+
+  app.get('/notes/:noteId', (c) => {
+    const q = query<{ include: string }>(c, deps, 'getNote');
+    if (q instanceof Response) return q;
+    const note = notes.get(orgOf(c), c.req.param('noteId'));
+    if (!note) return deps.responses.error(c, 404, 'Note not found');
+    const include = new Set(q.include.split(',').filter((v) => EMBEDS.includes(v)));
+    return c.json({ data: toDetail(deps, orgOf(c), note, include) });
+  });
+
+  app.get('/sessions/:sessionId/notes', (c) => {
+    const org = orgOf(c);
+    const session = sessions.get(org, c.req.param('sessionId'));
+    if (!session) return deps.responses.error(c, 404, 'Session not found');
+    // The session and patient sit beside the notes, so each note carries neither again.
+    const list = notes.all(org).filter((n) => n.session_id === session.id);
+    return c.json({
+      data: { session: sessionView(session), patient: patientContext(deps, org, session.patient_id), notes: list.map((n) => toDetail(deps, org, n, new Set())) },
+    });
+  });
+
+  app.post('/sessions/:sessionId/notes/regenerate', async (c) => {
+    const org = orgOf(c);
+    const session = sessions.get(org, c.req.param('sessionId'));
+    if (!session) return deps.responses.error(c, 404, 'Session not found');
+    const key = c.req.header('idempotency-key');
+    const keyProblem = key === undefined ? undefined : idempotencyKeyCheck(key);
+    if (keyProblem) return deps.responses.validation(c, { 'Idempotency-Key': keyProblem });
+    const read = await deps.responses.readJson(c, 'regenerateSessionNote', { optional: true });
+    if (read instanceof Response) return read;
+    const body = (read.body ?? {}) as { template_id?: string; model?: string };
+    if (body.template_id !== undefined && !templates.get(org, body.template_id))
+      return deps.responses.validation(c, { template_id: 'is not a template of the organization' });
+
+    const accepted = () => c.json({ data: { session_id: session.id, status: 'queued' as const }, message: REGENERATION_MESSAGE }, 202);
+    const regen = regeneratorFor(deps);
+    // A repeat of an accepted request gets the same answer and no second regeneration.
+    if (key !== undefined && regen.seenKey(org, session.id, key)) return accepted();
+    if (!isReady(deps, org, session)) return deps.responses.error(c, 409, 'Session is not ready for regeneration');
+    if (deps.faults.take('regeneration-unavailable')) return deps.responses.error(c, 503, 'Regeneration could not be queued');
+    if (key !== undefined) regen.rememberKey(org, session.id, key);
+    regen.queue(org, session, body.template_id ?? session.template_id, body.model ?? DEFAULT_MODEL);
+    return accepted();
+  });
+}
+
+export const notesModule: EngineModule = {
+  name: 'notes',
+  routes,
+  control: registerControl,
+  seed: loadNotesSeed,
+  resume: (deps) => regeneratorFor(deps).resume(),
+};

@@ -1,0 +1,94 @@
+// How templates, sessions and notes are kept in the store, and the spec's field lists that shape every output.
+import type { components } from '../../generated/types.ts';
+import { loadBundle, type JsonObject } from '../../spec/bundle.ts';
+import type { EngineDeps } from '../engine/deps.ts';
+
+type S = components['schemas'];
+export type Transcript = S['Transcript'];
+export type ClientHistory = S['ClientHistory'];
+export type NoteExport = S['NoteExport'];
+export type NoteDetail = S['NoteDetail'];
+export type NoteListItem = S['NoteListItem'];
+export type NotePatientContext = S['NotePatientContext'];
+
+/** A note template of the organization (the API has no template endpoint; notes name theirs). */
+export interface TemplateRow {
+  id: string;
+  name: string;
+  note_type: string;
+  specialty: string | null;
+}
+
+/**
+ * A recorded session. Ready for regeneration when its transcript is `completed` and it has a note;
+ * `regen_runs` numbers its regeneration requests so that a late run never overwrites a newer one.
+ */
+export interface SessionRow {
+  id: string;
+  patient_id: string;
+  provider_id: string;
+  template_id: string;
+  transcript: Transcript;
+  regen_runs: number;
+}
+
+/** A note: the export shape plus what filters need and the API never returns. */
+export type NoteRow = NoteExport & { provider_id: string; regenerated_run: number };
+
+/** Clinical history per patient, for the note's patient context. */
+export type HistoryRow = ClientHistory & { id: string };
+
+/** A remembered Idempotency-Key: id is `<sessionId>:<key>`. */
+export interface IdempotencyRow {
+  id: string;
+  session_id: string;
+  created_at: string;
+}
+
+/** A regeneration waiting for its delay, kept so that resume() can re-queue it after a restart. */
+export interface RegenerationEntry {
+  id: string;
+  org: string;
+  session_id: string;
+  run: number;
+  template_id: string;
+  model: string;
+}
+
+export const ENGINE_ORG = '__engine__';
+export const TRANSCRIPT_READY = 'completed';
+
+export const collections = (deps: EngineDeps) => ({
+  templates: deps.store.collection<TemplateRow>('templates'),
+  sessions: deps.store.collection<SessionRow>('sessions'),
+  notes: deps.store.collection<NoteRow>('notes'),
+  histories: deps.store.collection<HistoryRow>('client-histories'),
+  idempotency: deps.store.collection<IdempotencyRow>('regeneration-keys'),
+  regenerations: deps.store.collection<RegenerationEntry>('note-regenerations'),
+  patients: deps.store.collection<{ id: string } & Record<string, unknown>>('patients'),
+});
+
+const schemas = (loadBundle().components as JsonObject).schemas as JsonObject;
+/** A component schema's property names, in the spec's order. */
+export function fieldsOf(schema: string): string[] {
+  return Object.keys(((schemas[schema] as JsonObject | undefined)?.properties as JsonObject | undefined) ?? {});
+}
+
+export const FIELDS = {
+  listItem: fieldsOf('NoteListItem'),
+  detail: fieldsOf('NoteDetail'),
+  export: fieldsOf('NoteExport'),
+  patientContext: fieldsOf('NotePatientContext'),
+  session: fieldsOf('Session'),
+  history: fieldsOf('ClientHistory'),
+};
+/** The embeddable parts of a detail (`include` values): in the detail, not in the export. */
+export const EMBEDS = FIELDS.detail.filter((f) => !FIELDS.export.includes(f));
+/** What a note edit may change: the body and codes (in the export, not in the list item). */
+export const EDITABLE = FIELDS.export.filter((f) => !FIELDS.listItem.includes(f));
+
+export function pick<T>(row: object, fields: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) if (f in row && (row as Record<string, unknown>)[f] !== undefined) out[f] = (row as Record<string, unknown>)[f];
+  return out as T;
+}

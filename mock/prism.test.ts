@@ -1,0 +1,69 @@
+// Prism in front of the engine (default mode): an operation the engine answers 501 is mocked by Prism from the
+// spec, and with --strict a response outside the contract becomes a 500 with sl-violations and is reported.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineModule } from './engine/deps.ts';
+import { providersModule } from './resources/providers.ts';
+import { startMock, type RunningMock } from './server.ts';
+
+// Patients answered wrongly on purpose; no module answers appointments (-> 501 -> Prism's mock).
+const broken: EngineModule = {
+  name: 'broken',
+  routes(app) {
+    app.get('/patients', (c) => c.json({ data: 'not a list' }));
+  },
+};
+
+describe('Prism validation proxy (--strict)', () => {
+  let m: RunningMock;
+  const violations: string[] = [];
+  beforeAll(async () => {
+    m = await startMock({ port: 0, strict: true, quiet: true, modules: [providersModule, broken], onViolation: (l) => violations.push(l) });
+  });
+  afterAll(async () => {
+    await m?.close();
+  });
+  const key = () => m.seed.keys[0]!.key;
+
+  it('an operation the engine does not model (501) is mocked by Prism from the spec, with live rate-limit headers', async () => {
+    const r = await fetch(`${m.url}/appointments`, { headers: { 'x-api-key': key() } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-mock-source')).toBe('prism');
+    expect(Number(r.headers.get('x-ratelimit-remaining'))).toBeLessThan(m.rateLimit.requests);
+    const body = await r.json();
+    expect(Array.isArray(body.data)).toBe(true);
+  });
+  it('a response outside the contract becomes a 500 with sl-violations, and is reported', async () => {
+    const r = await fetch(`${m.url}/patients`, { headers: { 'x-api-key': key() } });
+    expect(r.status).toBe(500);
+    expect(r.headers.get('sl-violations')).toContain('response');
+    expect(violations.some((v) => v.includes('GET /ext-api/v1/patients'))).toBe(true);
+  });
+  it('a keyless request still reaches the engine (401 with live rate-limit headers, not a Prism mock)', async () => {
+    const r = await fetch(`${m.url}/providers`);
+    expect(r.status).toBe(401);
+    expect(r.headers.get('x-mock-source')).toBeNull();
+    expect(r.headers.get('x-ratelimit-limit')).toBe(String(m.rateLimit.requests));
+  });
+});
+
+describe('rate limit from options', () => {
+  let m: RunningMock;
+  beforeAll(async () => {
+    m = await startMock({ port: 0, mode: 'engine-only', quiet: true, rateLimit: { requests: 3, seconds: 60 } });
+  });
+  afterAll(async () => {
+    await m?.close();
+  });
+  it('RATE-002 RATE-003 RATE-004 past the limit: 429, exact message, Retry-After; per key', async () => {
+    const get = (k: string) => fetch(`${m.url}/providers`, { headers: { 'x-api-key': k } });
+    const [a, b] = [m.seed.keys[0]!.key, m.seed.keys[1]!.key];
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await get(a)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const r = await get(a);
+    expect(await r.json()).toEqual({ error: 'Rate limit exceeded. Please retry after the window resets.' });
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect((await get(b)).status).toBe(200);
+  });
+});

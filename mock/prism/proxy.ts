@@ -1,0 +1,191 @@
+// Prism's validation proxy on the public port, in front of the engine. Prism (prism-http's instance, from code)
+// routes each request against the spec, forwards it to the engine, and validates the engine's response against
+// the contract; with `strict` a violation becomes a 500 problem+json with an `sl-violations` header, and is logged.
+// An engine 501 makes Prism mock the operation from the spec.
+//
+// Why not prism-http-server's createServer: it reads every non-JSON body as text (a binary upload arrives
+// corrupted), answers malformed JSON itself, and answers unknown routes with problem+json without the rate-limit
+// headers. Our own small node:http front keeps the bytes, and hands Prism only what it is good at.
+import http from 'node:http';
+import { createInstance, ProblemJsonError } from '@stoplight/prism-http';
+import type { Logger } from 'pino';
+import { isLoopback } from '../control/loopback.ts';
+import { EXPOSED_HEADERS } from '../engine/cors.ts';
+import { API_BASE } from '../engine/spec.ts';
+import type { PrismOperations } from './operations.ts';
+import { pipeThrough, send, writeUpstream, type Upstream, type UpstreamResponse } from './raw-forward.ts';
+
+/** Largest body buffered for Prism: a 10 MB upload plus its multipart framing. Larger ones stream to the engine. */
+const MAX_BUFFERED = 11 * 1024 * 1024;
+const ROUTING_ERRORS = ['NO_PATH_MATCHED_ERROR', 'NO_METHOD_MATCHED_ERROR', 'NO_SERVER_MATCHED_ERROR'];
+const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS.join(', ') };
+
+interface Pending {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer | undefined;
+  response?: UpstreamResponse;
+}
+
+export interface ProxyOptions {
+  operations: PrismOperations;
+  upstream: Upstream;
+  strict: boolean;
+  logger: Logger;
+  onViolation?: (line: string) => void;
+}
+
+export function createValidatingProxy(opts: ProxyOptions): http.Server {
+  const { upstream, logger } = opts;
+  const pending = new WeakMap<object, Pending>();
+  const upstreamResponses = new WeakMap<object, UpstreamResponse>();
+
+  const right = <T>(right: T) => ({ _tag: 'Right' as const, right });
+  const left = <T>(left: T) => ({ _tag: 'Left' as const, left });
+
+  // prism-http's `forward` step, replaced: send the original bytes, keep the engine's response bytes.
+  const forward =
+    ({ data }: { data: object }) =>
+    () =>
+    async () => {
+      const p = pending.get(data)!;
+      try {
+        const r = await send(upstream, p.method, p.url, p.headers, p.body);
+        p.response = r;
+        if (r.status === 501) return left(ProblemJsonError.fromTemplate({ type: 'UPSTREAM_NOT_IMPLEMENTED', title: 'The engine does not model this operation', status: 501 }));
+        const type = String(r.headers['content-type'] ?? '');
+        let body: unknown = r.body.toString('utf8');
+        if (/json/i.test(type) && r.body.length) {
+          try {
+            body = JSON.parse(body as string);
+          } catch {
+            /* Prism reports the mismatch */
+          }
+        }
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(r.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
+        const output = { statusCode: r.status, headers, body };
+        upstreamResponses.set(output, r);
+        return right(output);
+      } catch (e) {
+        return left(e as Error);
+      }
+    };
+
+  const prism = createInstance(
+    {
+      isProxy: true,
+      upstream: new URL(`http://${upstream.host}:${upstream.port}`),
+      checkSecurity: false,
+      validateRequest: false,
+      validateResponse: true,
+      errors: opts.strict,
+      mock: { dynamic: false },
+    } as never,
+    { logger, forward } as never,
+  );
+
+  const problem = (res: http.ServerResponse, status: number, body: object, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/problem+json', ...CORS, ...extra });
+    res.end(JSON.stringify(body));
+  };
+
+  return http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    const path = url.split('?')[0]!;
+    if (path === '/__mock' || path.startsWith('/__mock/')) {
+      if (!isLoopback(req.socket.remoteAddress)) return problem(res, 403, { error: 'The control API answers loopback clients only' });
+      return pipeThrough(upstream, req, res);
+    }
+    if (req.method === 'OPTIONS' || !path.startsWith(`${API_BASE}/`)) return pipeThrough(upstream, req, res);
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BUFFERED) return pipeThrough(upstream, req, res);
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BUFFERED) {
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      const body = size ? Buffer.concat(chunks) : undefined;
+      void handle(req, res, url, body).catch((e) => {
+        logger.error(e);
+        if (process.env.MOCK_DEBUG) console.error(e);
+        if (!res.headersSent) problem(res, 502, { error: 'The mock engine did not answer' });
+      });
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, url: string, body: Buffer | undefined) {
+    const method = (req.method ?? 'GET').toLowerCase();
+    const u = new URL(url, 'http://mock.invalid');
+    const query: Record<string, string | string[]> = {};
+    for (const k of new Set(u.searchParams.keys())) {
+      const all = u.searchParams.getAll(k);
+      query[k] = all.length === 1 ? all[0]! : all;
+    }
+    let parsed: unknown;
+    if (body && /json/i.test(String(req.headers['content-type'] ?? ''))) {
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        parsed = undefined; // the engine answers malformed JSON with its documented 400
+      }
+    }
+    const input = { method, url: { path: u.pathname, query }, headers: req.headers, body: parsed };
+    const p: Pending = { method: req.method ?? 'GET', url, headers: req.headers, body };
+    pending.set(input, p);
+
+    const result = (await prism.request(input as never, opts.operations as never)()) as
+      | { _tag: 'Left'; left: ProblemJsonError & { status?: number } }
+      | { _tag: 'Right'; right: { output: { statusCode: number; headers?: Record<string, string>; body: unknown }; validations: { output: Array<{ severity: number; path?: string[]; message: string }> } } };
+
+    if (result._tag === 'Left') {
+      const e = result.left;
+      if (ROUTING_ERRORS.some((t) => e.name?.endsWith(t))) {
+        // Not an operation of the spec: the engine answers (404 / 405 with Allow, rate-limit headers included).
+        return writeUpstream(res, p.response ?? (await send(upstream, p.method, url, req.headers, body)));
+      }
+      return problem(res, e.status ?? 500, ProblemJsonError.toProblemJson(e));
+    }
+
+    const { output, validations } = result.right;
+    const errors = validations.output.filter((v) => v.severity === 0);
+    const extra: Record<string, string> = {};
+    if (validations.output.length) {
+      const violations = validations.output.map((v) => ({ location: ['response', ...(v.path ?? [])], severity: v.severity === 0 ? 'Error' : 'Warning', message: v.message }));
+      extra['sl-violations'] = JSON.stringify(violations).slice(0, 8000);
+      for (const v of violations) opts.onViolation?.(`${req.method} ${url} -> ${output.statusCode}: ${v.location.join('.')} ${v.message}`);
+    }
+    if (opts.strict && errors.length) {
+      return problem(
+        res,
+        500,
+        ProblemJsonError.toProblemJson(
+          ProblemJsonError.fromTemplate(
+            { type: 'VIOLATIONS', title: 'Request/Response not valid', status: 500 },
+            'The engine answered outside the contract and the mock runs with --strict.',
+            { validation: errors },
+          ),
+        ),
+        extra,
+      );
+    }
+    const raw = upstreamResponses.get(output);
+    if (raw) return writeUpstream(res, raw, extra);
+    // Mocked by Prism (the engine answered 501): the live rate-limit headers are the engine's, not the spec's examples.
+    const live: Record<string, string> = {};
+    for (const [k, v] of Object.entries(p.response?.headers ?? {})) if (k.startsWith('x-ratelimit-') && typeof v === 'string') live[k] = v;
+    const mocked: Record<string, string> = {};
+    for (const [k, v] of Object.entries(output.headers ?? {})) if (!(k.toLowerCase() in live)) mocked[k] = v;
+    const payload = typeof output.body === 'string' ? output.body : JSON.stringify(output.body ?? null);
+    res.writeHead(output.statusCode, { 'content-type': 'application/json', ...mocked, ...live, ...CORS, ...extra, 'x-mock-source': 'prism' });
+    res.end(payload);
+  }
+}

@@ -1,0 +1,125 @@
+// Patients: list (pagination, external_id lookup, free-text search), create, get, update, delete.
+import type { components } from '../../generated/types.ts';
+import { ExternalIdConflict, type EngineContext, type EngineDeps, type EngineModule } from '../engine/deps.ts';
+import { listPage, newPatientId, pageBody, queryOf, seedRows, type PageQuery } from './common.ts';
+import { PROVIDERS, type Provider } from './providers.ts';
+
+export type Patient = components['schemas']['Patient'];
+type PatientUpdate = components['schemas']['PatientUpdate'];
+// openapi-typescript widens PatientCreate's "one of the names is required" anyOf to `unknown`; its fields are
+// PatientUpdate's (the validator has already enforced the anyOf).
+type PatientCreate = PatientUpdate;
+export const PATIENTS = 'patients';
+
+/** List items leave out pronouns, notes and consent. */
+export function listItem(p: Patient): components['schemas']['PatientListItem'] {
+  const { pronouns: _p, notes: _n, consent: _c, ...item } = p;
+  return item;
+}
+
+/** The display name: as given, else first and/or last name. */
+function displayName(name: string | undefined, first?: string | null, last?: string | null): string {
+  return name ?? [first, last].filter(Boolean).join(' ');
+}
+
+/** An empty mrn means "none", stored as null. */
+const mrnOf = (m: string | null | undefined) => (m ? m : null);
+
+const SEARCHED = ['name', 'first_name', 'last_name', 'mrn', 'email', 'date_of_birth'] as const;
+
+/** 400 when provider_id is not a provider of the organization (a foreign one is indistinguishable from a missing one). */
+export function checkProvider(c: EngineContext, deps: EngineDeps, providerId: string): Response | undefined {
+  if (deps.store.collection<Provider>(PROVIDERS).get(c.get('auth').organization_id, providerId)) return undefined;
+  return deps.responses.validation(c, { provider_id: 'is not a provider of the organization' });
+}
+
+export const patientsModule: EngineModule = {
+  name: 'patients',
+  seed(seed, deps) {
+    const coll = deps.store.collection<Patient>(PATIENTS);
+    seedRows<Patient>(seed, 'patients', 'Patient', deps, (org, row) => coll.insert(org, row));
+  },
+  routes(app, deps) {
+    const coll = deps.store.collection<Patient>(PATIENTS);
+    const notFound = (c: EngineContext) => deps.responses.error(c, 404, 'Patient not found');
+
+    app.get('/patients', (c) => {
+      const q = queryOf<PageQuery & { external_id?: string; search?: string }>(c, deps);
+      if (q instanceof Response) return q;
+      const org = c.get('auth').organization_id;
+      if (q.external_id !== undefined) {
+        const hit = coll.findByExternalId(org, q.external_id);
+        return hit ? c.json(pageBody([listItem(hit)], { page: 1, limit: q.limit }, 1)) : deps.responses.error(c, 404, 'No patient with this external_id');
+      }
+      const needle = q.search?.toLowerCase();
+      const filter = needle ? (p: Patient) => SEARCHED.some((f) => p[f]?.toLowerCase().includes(needle)) : undefined;
+      const { rows, total } = listPage(coll, org, q, filter);
+      return c.json(pageBody(rows.map(listItem), q, total));
+    });
+
+    app.post('/patients', async (c) => {
+      const read = await deps.responses.readJson(c, 'createPatient');
+      if (read instanceof Response) return read;
+      const body = read.body as PatientCreate;
+      const auth = c.get('auth');
+      const providerId = body.provider_id ?? auth.provider_id;
+      const refused = checkProvider(c, deps, providerId);
+      if (refused) return refused;
+      let id = newPatientId();
+      while (coll.orgOf(id)) id = newPatientId();
+      const row: Patient = {
+        id,
+        name: displayName(body.name, body.first_name, body.last_name),
+        first_name: body.first_name ?? null,
+        last_name: body.last_name ?? null,
+        date_of_birth: body.date_of_birth ?? null,
+        gender: body.gender ?? null,
+        phone: body.phone ?? null,
+        email: body.email ?? null,
+        address: body.address ?? null,
+        mrn: mrnOf(body.mrn),
+        created_at: deps.clock.now().toISOString(),
+        pronouns: null,
+        notes: null,
+        // The create body has no consent field: a patient created through the API has not consented.
+        consent: false,
+        external_id: body.external_id ?? null,
+        provider_id: providerId,
+      };
+      try {
+        return c.json({ data: coll.insert(auth.organization_id, row) }, 201);
+      } catch (e) {
+        if (e instanceof ExternalIdConflict) return deps.responses.conflict(c, e.existing);
+        throw e;
+      }
+    });
+
+    app.get('/patients/:patientId', (c) => {
+      const p = coll.get(c.get('auth').organization_id, c.req.param('patientId'));
+      return p ? c.json({ data: p }) : notFound(c);
+    });
+
+    app.patch('/patients/:patientId', async (c) => {
+      const org = c.get('auth').organization_id;
+      const read = await deps.responses.readJson(c, 'updatePatient');
+      if (read instanceof Response) return read;
+      const old = coll.get(org, c.req.param('patientId'));
+      if (!old) return notFound(c);
+      // external_id is immutable: sent on PATCH it is silently ignored.
+      const { external_id: _ignored, ...patch } = read.body as PatientUpdate;
+      if (patch.provider_id !== undefined) {
+        const refused = checkProvider(c, deps, patch.provider_id);
+        if (refused) return refused;
+      }
+      const next: Patient = { ...old, ...patch, mrn: 'mrn' in patch ? mrnOf(patch.mrn) : old.mrn };
+      // A name that was built from the first/last names follows them unless a name is sent.
+      if (patch.name === undefined && old.name === displayName(undefined, old.first_name, old.last_name))
+        next.name = displayName(undefined, next.first_name, next.last_name) || old.name;
+      return c.json({ data: coll.put(org, next) });
+    });
+
+    app.delete('/patients/:patientId', (c) =>
+      coll.delete(c.get('auth').organization_id, c.req.param('patientId')) ? c.json({ success: true }) : notFound(c),
+    );
+  },
+};

@@ -1,0 +1,138 @@
+// startMock(): the mock as a library (tests, the conformance suite, the CLI). Three modes:
+//   default      Prism's validation proxy on the public port, the engine on an internal loopback port;
+//   engine-only  the engine alone on the public port (no Prism hop; load work);
+//   static       Prism's plain mock from the spec, no engine, no state.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createAdaptorServer, type ServerType } from '@hono/node-server';
+import type { EngineModule, SeedFile } from './engine/deps.ts';
+import { createEngine, DEFAULT_RATE_LIMIT, type Engine } from './engine/engine.ts';
+import type { RateLimitConfig } from './engine/rate-limit.ts';
+import { API_BASE } from './engine/spec.ts';
+import { checkSeed, readSeedFile } from './seed/load.ts';
+
+export type MockMode = 'default' | 'engine-only' | 'static';
+
+export interface MockOptions {
+  port?: number;
+  host?: string;
+  /** A seed file path, or a seed object; the default seed when omitted. */
+  seed?: string | SeedFile;
+  timeScale?: number;
+  rateLimit?: RateLimitConfig;
+  strict?: boolean;
+  mode?: MockMode;
+  state?: string;
+  allowPrivateWebhooks?: boolean;
+  /** Contract violations (default mode) are reported here; stderr when omitted, nowhere when quiet. */
+  onViolation?: (line: string) => void;
+  quiet?: boolean;
+  /** Replaces the resource modules (tests of the platform itself). */
+  modules?: readonly EngineModule[];
+}
+
+export interface RunningMock {
+  /** Base URL of the API, e.g. http://127.0.0.1:4010/ext-api/v1. */
+  url: string;
+  /** Base URL of the control API, e.g. http://127.0.0.1:4010/__mock (none in static mode). */
+  controlUrl: string;
+  mode: MockMode;
+  seed: SeedFile;
+  rateLimit: RateLimitConfig;
+  /** The engine (absent in static mode), for in-process tests. */
+  engine?: Engine;
+  close(): Promise<void>;
+}
+
+function listen(server: Server | ServerType, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: Server | ServerType): Promise<void> {
+  return new Promise((resolve) => {
+    (server as Server).closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}
+
+const origin = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const host = options.host ?? '127.0.0.1';
+  const mode = options.mode ?? 'default';
+  const seed = typeof options.seed === 'object' ? checkSeed(options.seed) : readSeedFile(options.seed);
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const onViolation = options.onViolation ?? (options.quiet ? undefined : (l: string) => console.error(`[contract violation] ${l}`));
+
+  if (mode === 'static') {
+    const { startStaticPrism } = await import('./prism/static.ts');
+    const s = await startStaticPrism(options.port ?? 4010, host);
+    return { url: `${origin(host, s.port)}${API_BASE}`, controlUrl: `${origin(host, s.port)}/__mock`, mode, seed, rateLimit, close: s.close };
+  }
+
+  const config = { publicBaseUrl: '' };
+  const engine = await createEngine({
+    seed,
+    timeScale: options.timeScale,
+    rateLimit,
+    statePath: options.state,
+    allowPrivateWebhooks: options.allowPrivateWebhooks,
+    config,
+    mode,
+    modules: options.modules,
+  });
+  const servers: Array<Server | ServerType> = [];
+  try {
+    let port: number;
+    if (mode === 'engine-only') {
+      const pub = createAdaptorServer({ fetch: engine.app.fetch });
+      servers.push(pub);
+      port = await listen(pub, options.port ?? 4010, host);
+    } else {
+      const engineServer = createAdaptorServer({ fetch: engine.app.fetch });
+      servers.push(engineServer);
+      const enginePort = await listen(engineServer, 0, '127.0.0.1');
+      const [{ createValidatingProxy }, { prismOperations }, { createUpstream }, { prismLogger }] = await Promise.all([
+        import('./prism/proxy.ts'),
+        import('./prism/operations.ts'),
+        import('./prism/raw-forward.ts'),
+        import('./prism/silent-logger.ts'),
+      ]);
+      const upstream = createUpstream('127.0.0.1', enginePort);
+      const proxy = createValidatingProxy({
+        operations: await prismOperations(),
+        upstream,
+        strict: options.strict ?? false,
+        logger: prismLogger(false) as never,
+        onViolation,
+      });
+      proxy.on('close', () => upstream.agent.destroy());
+      servers.push(proxy);
+      port = await listen(proxy, options.port ?? 4010, host);
+    }
+    const base = origin(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port);
+    config.publicBaseUrl = `${base}${API_BASE}`;
+    return {
+      url: `${base}${API_BASE}`,
+      controlUrl: `${base}/__mock`,
+      mode,
+      seed,
+      rateLimit,
+      engine,
+      async close() {
+        for (const s of servers.reverse()) await closeServer(s);
+        await engine.close();
+      },
+    };
+  } catch (e) {
+    for (const s of servers) await closeServer(s).catch(() => {});
+    await engine.close();
+    throw e;
+  }
+}

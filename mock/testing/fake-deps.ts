@@ -1,0 +1,233 @@
+// An in-memory implementation of mock/engine/deps.ts for module tests: no server, no disk, no auth. The store,
+// clock, faults and events are fakes (controllable, recording); validation and responses are the platform's own,
+// compiled from the bundled spec, so that a module's 400s look exactly as they will in the engine.
+import { Hono } from 'hono';
+import { loadBundle } from '../../spec/bundle.ts';
+import { createResponses } from '../engine/responses.ts';
+import { createValidator } from '../engine/validator.ts';
+import {
+  ExternalIdConflict,
+  type AuthInfo,
+  type BlobStore,
+  type Clock,
+  type Collection,
+  type EngineApp,
+  type EngineDeps,
+  type EngineEnv,
+  type EngineModule,
+  type Events,
+  type FaultKind,
+  type SeedFile,
+  type Store,
+  type Validator,
+} from '../engine/deps.ts';
+
+// ---------- store ----------
+
+class MemoryCollection<T extends { id: string }> implements Collection<T> {
+  private rows = new Map<string, { org: string; row: T }>();
+  get(org: string, id: string) {
+    const hit = this.rows.get(id);
+    return hit && hit.org === org ? structuredClone(hit.row) : undefined;
+  }
+  all(org: string) {
+    return [...this.rows.values()].filter((r) => r.org === org).map((r) => structuredClone(r.row));
+  }
+  page(org: string, offset: number, limit: number) {
+    return this.all(org).slice(offset, offset + limit);
+  }
+  count(org: string) {
+    return this.all(org).length;
+  }
+  findByExternalId(org: string, externalId: string) {
+    return this.all(org).find((r) => (r as { external_id?: unknown }).external_id === externalId);
+  }
+  insert(org: string, row: T) {
+    const ext = (row as { external_id?: unknown }).external_id;
+    if (typeof ext === 'string') {
+      const existing = this.findByExternalId(org, ext);
+      if (existing) throw new ExternalIdConflict({ id: existing.id, external_id: ext });
+    }
+    this.rows.set(row.id, { org, row: structuredClone(row) });
+    return row;
+  }
+  put(org: string, row: T) {
+    const old = this.rows.get(row.id);
+    const ext = old ? (old.row as { external_id?: unknown }).external_id : undefined;
+    const next = old ? ({ ...row, external_id: ext } as T) : row;
+    this.rows.set(row.id, { org, row: structuredClone(next) });
+    return next;
+  }
+  delete(org: string, id: string) {
+    const hit = this.rows.get(id);
+    if (!hit || hit.org !== org) return false;
+    return this.rows.delete(id);
+  }
+  orgOf(id: string) {
+    return this.rows.get(id)?.org;
+  }
+}
+
+export function createMemoryStore(): Store {
+  const collections = new Map<string, MemoryCollection<{ id: string }>>();
+  const blobs = new Map<string, Uint8Array>();
+  const blobStore: BlobStore = {
+    put: (id, bytes) => void blobs.set(id, bytes.slice()),
+    get: (id) => blobs.get(id)?.slice(),
+    delete: (id) => void blobs.delete(id),
+  };
+  return {
+    collection<T extends { id: string }>(name: string) {
+      if (!collections.has(name)) collections.set(name, new MemoryCollection());
+      return collections.get(name) as unknown as Collection<T>;
+    },
+    blobs: blobStore,
+  };
+}
+
+// ---------- clock, faults, events ----------
+
+export interface FakeClock extends Clock {
+  /** Moves now() forward without firing anything (for windows such as idempotency). */
+  shift(ms: number): void;
+  /** Timers scheduled and not yet run or cancelled. */
+  pending(): number;
+  close(): void;
+}
+
+export function createClock(timeScale: number): FakeClock {
+  let offset = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    timeScale,
+    now: () => new Date(Date.now() + offset),
+    shift: (ms) => void (offset += ms),
+    after(ms, fn) {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        fn();
+      }, Math.max(0, ms * timeScale));
+      timers.add(t);
+      return () => {
+        clearTimeout(t);
+        timers.delete(t);
+      };
+    },
+    pending: () => timers.size,
+    close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
+
+export function createFaults() {
+  const counts = new Map<string, number>();
+  return {
+    set(kind: Exclude<FaultKind, 'http'>, count = 1) {
+      counts.set(kind, count);
+    },
+    take(kind: Exclude<FaultKind, 'http'>) {
+      const n = counts.get(kind) ?? 0;
+      if (n <= 0) return false;
+      counts.set(kind, n - 1);
+      return true;
+    },
+  };
+}
+
+export type RecordedEvent =
+  | { type: 'note'; org: string; kind: string; note: Parameters<Events['note']>[2]; source: string | null }
+  | { type: 'document'; org: string; doc: Parameters<Events['documentStatusChanged']>[1] };
+
+export function createRecordingEvents() {
+  const log: RecordedEvent[] = [];
+  const events: Events = {
+    note: (org, kind, note, source) => void log.push({ type: 'note', org, kind, note, source }),
+    documentStatusChanged: (org, doc) => void log.push({ type: 'document', org, doc }),
+  };
+  return { events, log };
+}
+
+// ---------- the harness ----------
+
+let compiled: Validator | undefined;
+/** Compiling the spec takes a while: one validator serves every harness of a test file. */
+const sharedValidator = () => (compiled ??= createValidator(loadBundle()));
+
+export interface Harness {
+  deps: EngineDeps;
+  clock: FakeClock;
+  faults: ReturnType<typeof createFaults>;
+  events: RecordedEvent[];
+  /** A request against /ext-api/v1 (path relative to it) as `org` (default 'org-1'). */
+  api(path: string, init?: RequestInit & { org?: string }): Promise<Response>;
+  /** A request against /__mock. */
+  control(path: string, init?: RequestInit): Promise<Response>;
+  app: Hono;
+  /** Runs every module's seed(), in order. */
+  seed(seed: SeedFile): Promise<void>;
+  close(): void;
+}
+
+export function createHarness(modules: EngineModule[], opts: { timeScale?: number; validator?: Validator } = {}): Harness {
+  const validator = opts.validator ?? sharedValidator();
+  const clock = createClock(opts.timeScale ?? 0.001);
+  const faults = createFaults();
+  const recorded = createRecordingEvents();
+  const deps: EngineDeps = {
+    store: createMemoryStore(),
+    validator,
+    responses: createResponses(validator),
+    clock,
+    faults,
+    events: recorded.events,
+    config: { publicBaseUrl: 'http://127.0.0.1:4010/ext-api/v1' },
+  };
+  const api: EngineApp = new Hono<EngineEnv>();
+  api.use(async (c, next) => {
+    const org = c.req.header('x-test-org') ?? 'org-1';
+    const auth: AuthInfo = { key_id: 'k', organization_id: org, provider_id: 'provider-1', scopes: ['*'] };
+    c.set('auth', auth);
+    await next();
+  });
+  const control = new Hono();
+  for (const m of modules) {
+    m.routes?.(api, deps);
+    m.control?.(control, deps);
+  }
+  const app = new Hono();
+  app.route('/ext-api/v1', api);
+  app.route('/__mock', control);
+  app.onError((err, c) => c.json({ error: `unhandled: ${err.message}` }, 500));
+  const base = 'http://127.0.0.1';
+  return {
+    deps,
+    clock,
+    faults,
+    events: recorded.log,
+    app,
+    api: (path, init = {}) => {
+      const { org, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (org) headers.set('x-test-org', org);
+      return Promise.resolve(app.request(`${base}/ext-api/v1${path}`, { ...rest, headers }));
+    },
+    control: (path, init) => Promise.resolve(app.request(`${base}/__mock${path}`, init)),
+    seed: async (seed) => {
+      for (const m of modules) await m.seed?.(seed, deps);
+    },
+    close: () => clock.close(),
+  };
+}
+
+/** Polls until `check` returns a value other than undefined/false, at most `timeoutMs`. */
+export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
