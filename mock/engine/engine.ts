@@ -48,7 +48,12 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const faults = createFaults();
   const config = opts.config ?? { publicBaseUrl: `http://127.0.0.1:4010${API_BASE}` };
   const base = { store, validator, responses: createResponses(validator), clock, faults, config };
-  const events = createEvents({ deps: base, allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false });
+  // Organizations come from the seed even when state is restored from --state (then modules resume, not seed).
+  const events = createEvents({
+    deps: base,
+    allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false,
+    organizations: opts.seed.organizations.map((o) => o.id),
+  });
   const deps: EngineDeps = { ...base, events: events.events };
   const modules = [...(opts.modules ?? resourceModules), events.module];
   const keyring = createKeyring(opts.seed.keys);

@@ -91,7 +91,7 @@ export function registerControl(app: Hono, deps: EngineDeps) {
     const checked = deps.validator.schema('NoteExport')(toExport(edited));
     if (!checked.ok) return invalid(c, checked.details);
     notes.put(org, edited);
-    deps.events.note(org, 'NOTE_UPDATED', { id, session_id: note.session_id, patient_id: note.patient_id, template_id: note.template_id ?? '' }, null);
+    deps.events.note(org, 'NOTE_UPDATED', { id, session_id: note.session_id, patient_id: note.patient_id, template_id: note.template_id }, null);
     return c.json({ data: toDetail(deps, org, edited, new Set()) });
   });
 }

@@ -32,8 +32,11 @@ export interface SessionRow {
   regen_runs: number;
 }
 
-/** A note: the export shape plus what filters need and the API never returns. */
-export type NoteRow = NoteExport & { provider_id: string; regenerated_run: number };
+/**
+ * A note: the export shape plus what filters need and the API never returns. Every note of the mock has a
+ * template, because the note events' `template_id` is a required UUID.
+ */
+export type NoteRow = NoteExport & { template_id: string; provider_id: string; regenerated_run: number };
 
 /** Clinical history per patient, for the note's patient context. */
 export type HistoryRow = ClientHistory & { id: string };

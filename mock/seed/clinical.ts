@@ -6,7 +6,7 @@ import type { SeedDocument } from '../documents/seed.ts';
 import { normalizeText, simulatedOcr } from '../documents/extract-text.ts';
 import { makeCorruptPdf, makeDocx, makePdf, makePng } from '../documents/sample-files.ts';
 import type { SeedClientHistory, SeedNote, SeedSession, SeedTemplate } from '../notes/seed.ts';
-import { uuid, type Rng } from './generate.ts';
+import { uuid, type Rng } from './random.ts';
 
 type Row = { id: string; organization_id: string };
 type PatientRow = Row & { name?: string | null };

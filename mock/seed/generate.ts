@@ -1,61 +1,15 @@
 // The deterministic seed generator: same code, same seed file, byte for byte. `tsx mock/seed/generate.ts --write`
 // rewrites mock/seed/default.json; the bench calls generateSeed({ patients: 100_000 }).
 // Keys are derived from the spec's scopes (x-required-scopes), never listed by hand.
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { components } from '../../generated/types.ts';
 import type { SeedFile } from '../engine/deps.ts';
 import { specIndex } from '../engine/spec.ts';
+import { clinicalSeed } from './clinical.ts';
+import { createRng, digits, hex, npi, patientId, pick, uuid, type Rng } from './random.ts';
 
 type Row<T> = T & { organization_id: string };
-export type Rng = () => number;
-
-/** mulberry32: small, fast, deterministic. */
-export function createRng(seed = 20261102): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
-const digits = (rng: Rng, n: number) => Array.from({ length: n }, () => Math.floor(rng() * 10)).join('');
-const hex = (rng: Rng, n: number) => Array.from({ length: n }, () => Math.floor(rng() * 16).toString(16)).join('');
-
-export function uuid(rng: Rng): string {
-  const h = hex(rng, 32).split('');
-  h[12] = '4';
-  h[16] = '89ab'[Math.floor(rng() * 4)]!;
-  const s = h.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
-}
-
-/** A 19-digit patient id. */
-export const patientId = (rng: Rng) => `${1 + Math.floor(rng() * 9)}${digits(rng, 18)}`;
-
-/** Luhn check over the NPI with the 80840 prefix (the NPI standard). */
-export function npiCheckDigit(nine: string): number {
-  const s = `80840${nine}`;
-  let sum = 0;
-  for (let i = 0; i < s.length; i++) {
-    let d = Number(s[s.length - 1 - i]);
-    if (i % 2 === 0) (d *= 2), d > 9 && (d -= 9);
-    sum += d;
-  }
-  return (10 - (sum % 10)) % 10;
-}
-export function isValidNpi(npi: string): boolean {
-  return /^\d{10}$/.test(npi) && npiCheckDigit(npi.slice(0, 9)) === Number(npi[9]);
-}
-export function npi(rng: Rng): string {
-  const nine = `1${digits(rng, 8)}`; // type-I NPIs begin with 1
-  return `${nine}${npiCheckDigit(nine)}`;
-}
-
 const FIRST = ['Ada', 'Grace', 'Alan', 'Katherine', 'Linus', 'Margaret', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John', 'Radia', 'Ken', 'Shafi', 'Tim', 'Hedy', 'Dennis', 'Joan', 'Niklaus', 'Sophie'];
 const LAST = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Torvalds', 'Hamilton', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Backus', 'Perlman', 'Thompson', 'Goldwasser', 'Berners-Lee', 'Lamarr', 'Ritchie', 'Clarke', 'Wirth', 'Wilson'];
 const CITIES: Array<[string, string, string]> = [['Springfield', 'IL', '62701'], ['Portland', 'OR', '97201'], ['Austin', 'TX', '73301'], ['Madison', 'WI', '53703']];
@@ -155,7 +109,7 @@ export async function generateSeed(size: SeedSize = {}): Promise<SeedFile> {
   for (let i = 0; i < 4; i++) makeAppointment(orgs[1]!.id, i);
 
   const core: SeedFile = { organizations: orgs, keys: makeKeys(rng, orgs, providers), providers, patients, appointments };
-  return { ...core, ...(await clinicalSections(core, rng)) };
+  return { ...core, ...(await clinicalSeed(core, rng)) };
 }
 
 /**
@@ -183,14 +137,6 @@ function makeKeys(rng: Rng, orgs: Array<{ id: string }>, providers: Array<{ id: 
     k(a.id, 'revoked', ['*'], 'revoked'),
     k(b.id, 'org2_all', ['*']),
   ];
-}
-
-/** The documents/notes helper's sections (documents, sessions, notes, templates), when that module is present. */
-async function clinicalSections(core: SeedFile, rng: Rng): Promise<Record<string, unknown>> {
-  const file = new URL('./clinical.ts', import.meta.url);
-  if (!existsSync(file)) return {};
-  const mod = (await import(file.href)) as { clinicalSeed?: (core: SeedFile, rng: Rng) => Record<string, unknown> | Promise<Record<string, unknown>> };
-  return mod.clinicalSeed ? await mod.clinicalSeed(core, rng) : {};
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
