@@ -752,7 +752,10 @@ export interface components {
             file_type: string;
             /** @description Size in bytes. */
             file_size: number;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Absolute URL of the stored file.
+             */
             public_url?: string | null;
             /** Format: date-time */
             upload_date: string;
@@ -772,7 +775,7 @@ export interface components {
              */
             file: string;
             external_id?: components["schemas"]["ExternalId"];
-            /** @description Mentioned by the guide; when sent it must equal the path's patient id. */
+            /** @description Mentioned by the guide; when sent it must equal the path's patient id (another value is a 400). */
             patient_id?: components["schemas"]["PatientIdValue"];
         };
         DocumentUploadResult: {
@@ -783,6 +786,7 @@ export interface components {
              */
             message: string;
         };
+        /** @description Body of the extract endpoint, either answer. ExtractStarted (200) narrows `success` to true, ExtractNotStarted (503) to false with `error` and `details`. */
         ExtractResult: {
             data: components["schemas"]["Document"];
             success: boolean;
@@ -791,6 +795,51 @@ export interface components {
             error?: string;
             /** @description A reason for the failure. */
             details?: string;
+        };
+        /**
+         * @description The 200 answer of the extract endpoint; a run was started and `success` is true.
+         * @example {
+         *       "data": {
+         *         "id": "2c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f",
+         *         "filename": "referral-letter.pdf",
+         *         "file_type": "application/pdf",
+         *         "file_size": 48213,
+         *         "upload_date": "2026-11-02T16:05:12.345Z",
+         *         "status": "pending",
+         *         "has_extracted_text": false
+         *       },
+         *       "success": true,
+         *       "message": "Text extraction started."
+         *     }
+         */
+        ExtractStarted: components["schemas"]["ExtractResult"] & {
+            /** @constant */
+            success?: true;
+        };
+        /**
+         * @description The 503 answer of the extract endpoint; no run was started, `success` is false and `error`/`details` say why.
+         * @example {
+         *       "data": {
+         *         "id": "2c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f",
+         *         "filename": "referral-letter.pdf",
+         *         "file_type": "application/pdf",
+         *         "file_size": 48213,
+         *         "upload_date": "2026-11-02T16:05:12.345Z",
+         *         "status": "failed",
+         *         "extraction_error": "The stored file is unavailable.",
+         *         "has_extracted_text": false
+         *       },
+         *       "success": false,
+         *       "message": "Text extraction could not be started.",
+         *       "error": "Extraction could not be started",
+         *       "details": "The extraction queue is unavailable."
+         *     }
+         */
+        ExtractNotStarted: components["schemas"]["ExtractResult"] & {
+            /** @constant */
+            success?: false;
+            error: string;
+            details: string;
         };
         /**
          * @example {
@@ -1149,8 +1198,15 @@ export interface components {
             };
             content?: never;
         };
-        /** @description 408, 429 and 5xx are retried (up to 3 attempts in all); 3xx and other statuses are failures. */
+        /** @description 408, 429 and 5xx are retried (up to 3 attempts in all, backoff 1 s then 2 s, capped at 5 s) and do not count as delivered; a retry carries the identical payload. */
         WebhookRetried: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description A 3xx is an error: the redirect is not followed and the delivery does not count as delivered. Other 4xx are failures too; only 408 and 429 are retried. */
+        WebhookRedirectRefused: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1162,7 +1218,7 @@ export interface components {
         Page: number;
         /** @description Page size. */
         Limit: number;
-        /** @description Look up one resource by its external identifier; bypasses pagination; 404 on a miss. */
+        /** @description Look up one resource by its external identifier; bypasses pagination; 404 on a miss. A hit answers the normal list shape with a one-item `data` array; on a paginated list its meta is `{page: 1, limit: <the requested or default limit>, total_pages: 1}`. */
         ExternalIdLookup: components["schemas"]["ExternalId"];
         /** @description Patient id, a string of digits. */
         PatientId: components["schemas"]["PatientIdValue"];
@@ -1232,7 +1288,7 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Look up one resource by its external identifier; bypasses pagination; 404 on a miss. */
+                /** @description Look up one resource by its external identifier; bypasses pagination; 404 on a miss. A hit answers the normal list shape with a one-item `data` array; on a paginated list its meta is `{page: 1, limit: <the requested or default limit>, total_pages: 1}`. */
                 external_id?: components["parameters"]["ExternalIdLookup"];
                 /** @description Free text matched against name, first name, last name, MRN, email or date of birth. */
                 search?: string;
@@ -1400,7 +1456,7 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Look up one resource by its external identifier; bypasses pagination; 404 on a miss. */
+                /** @description Look up one resource by its external identifier; bypasses pagination; 404 on a miss. A hit answers the normal list shape with a one-item `data` array; on a paginated list its meta is `{page: 1, limit: <the requested or default limit>, total_pages: 1}`. */
                 external_id?: components["parameters"]["ExternalIdLookup"];
                 /** @description Only appointments whose `start_at` falls on this date (UTC). */
                 date?: string;
@@ -1583,7 +1639,7 @@ export interface operations {
     listDocuments: {
         parameters: {
             query?: {
-                /** @description Look up one resource by its external identifier; bypasses pagination; 404 on a miss. */
+                /** @description Look up one resource by its external identifier; bypasses pagination; 404 on a miss. A hit answers the normal list shape with a one-item `data` array; on a paginated list its meta is `{page: 1, limit: <the requested or default limit>, total_pages: 1}`. */
                 external_id?: components["parameters"]["ExternalIdLookup"];
             };
             header?: never;
@@ -1677,7 +1733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExtractResult"];
+                    "application/json": components["schemas"]["ExtractStarted"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -1694,7 +1750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExtractResult"];
+                    "application/json": components["schemas"]["ExtractNotStarted"];
                 };
             };
         };
@@ -1728,7 +1784,7 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Individual (type-I) NPI of one provider. */
+                /** @description Individual (type-I) NPI of one provider. Bypasses pagination: a hit answers a one-item `data` array with meta `{page: 1, limit: <the requested or default limit>, total_pages: 1}`; no match answers 404. */
                 npi?: components["schemas"]["Npi"];
             };
             header?: never;
@@ -1957,7 +2013,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Repeated requests with the same key for the same session collapse onto one regeneration; deduplicated for at least one hour. Meant for retries after a timeout or lost response. */
+                /** @description Repeated requests with the same key for the same session collapse onto one regeneration; deduplicated for at least one hour. Meant for retries after a timeout or lost response. A repeat is answered with the same 202 body as the first request. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1990,7 +2046,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegenerateAccepted"];
                 };
             };
-            /** @description Invalid request. */
+            /** @description Invalid request; `{error}`, with `details` when field errors are known. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2055,6 +2111,9 @@ export interface operations {
         responses: {
             200: components["responses"]["WebhookAcknowledged"];
             408: components["responses"]["WebhookRetried"];
+            429: components["responses"]["WebhookRetried"];
+            "3XX": components["responses"]["WebhookRedirectRefused"];
+            "5XX": components["responses"]["WebhookRetried"];
         };
     };
     noteRegeneratedWebhook: {
@@ -2068,6 +2127,9 @@ export interface operations {
         responses: {
             200: components["responses"]["WebhookAcknowledged"];
             408: components["responses"]["WebhookRetried"];
+            429: components["responses"]["WebhookRetried"];
+            "3XX": components["responses"]["WebhookRedirectRefused"];
+            "5XX": components["responses"]["WebhookRetried"];
         };
     };
     noteUpdatedWebhook: {
@@ -2081,6 +2143,9 @@ export interface operations {
         responses: {
             200: components["responses"]["WebhookAcknowledged"];
             408: components["responses"]["WebhookRetried"];
+            429: components["responses"]["WebhookRetried"];
+            "3XX": components["responses"]["WebhookRedirectRefused"];
+            "5XX": components["responses"]["WebhookRetried"];
         };
     };
     documentStatusChangedWebhook: {
@@ -2113,6 +2178,9 @@ export interface operations {
         responses: {
             200: components["responses"]["WebhookAcknowledged"];
             408: components["responses"]["WebhookRetried"];
+            429: components["responses"]["WebhookRetried"];
+            "3XX": components["responses"]["WebhookRedirectRefused"];
+            "5XX": components["responses"]["WebhookRetried"];
         };
     };
 }
@@ -2148,6 +2216,8 @@ export type Document = components["schemas"]["Document"];
 export type DocumentUpload = components["schemas"]["DocumentUpload"];
 export type DocumentUploadResult = components["schemas"]["DocumentUploadResult"];
 export type ExtractResult = components["schemas"]["ExtractResult"];
+export type ExtractStarted = components["schemas"]["ExtractStarted"];
+export type ExtractNotStarted = components["schemas"]["ExtractNotStarted"];
 export type Provider = components["schemas"]["Provider"];
 export type NoteListItem = components["schemas"]["NoteListItem"];
 export type Codes = components["schemas"]["Codes"];
