@@ -84,7 +84,7 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
 }
 
 export function banner(m: RunningMock, opts: MockOptions): string {
-  const orgName = new Map(m.seed.organizations.map((o) => [o.id, o.name]));
+  const orgName = new Map(m.organizations.map((o) => [o.id, o.name]));
   const mode =
     m.mode === 'static'
       ? 'static (Prism plain mock from the spec; no state, no control API)'
@@ -105,9 +105,9 @@ export function banner(m: RunningMock, opts: MockOptions): string {
     '',
     '  API keys (header X-API-Key):',
   ];
-  for (const k of m.seed.keys)
+  for (const k of m.keys)
     lines.push(`    ${k.key}  ${(orgName.get(k.organization_id) ?? k.organization_id).padEnd(28)} ${k.state.padEnd(8)} ${k.scopes.join(' ')}`);
-  const first = m.seed.keys.find((k) => k.state === 'active');
+  const first = m.keys.find((k) => k.state === 'active');
   if (first) lines.push('', `  try: curl -H 'X-API-Key: ${first.key}' ${m.url}/patients`);
   return lines.join('\n');
 }

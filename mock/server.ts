@@ -37,7 +37,11 @@ export interface RunningMock {
   /** Base URL of the control API, e.g. http://127.0.0.1:4010/__mock (none in static mode). */
   controlUrl: string;
   mode: MockMode;
-  seed: SeedFile;
+  /** The seed's organizations and keys (the banner); always resident. */
+  organizations: SeedFile['organizations'];
+  keys: SeedFile['keys'];
+  /** The whole seed; a seed file is read again when asked for (the engine does not keep it resident). */
+  readonly seed: SeedFile;
   rateLimit: RateLimitConfig;
   /** The engine (absent in static mode), for in-process tests. */
   engine?: Engine;
@@ -63,22 +67,38 @@ function closeServer(server: Server | ServerType): Promise<void> {
 
 const origin = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+/** Adds `seed` as a getter: read on demand, kept only while someone holds it. */
+function withSeed(m: Omit<RunningMock, 'seed'>, load: () => SeedFile): RunningMock {
+  let cached: WeakRef<SeedFile> | undefined;
+  return Object.defineProperty(m as RunningMock, 'seed', {
+    enumerable: true,
+    get() {
+      let s = cached?.deref();
+      if (!s) cached = new WeakRef((s = load()));
+      return s;
+    },
+  });
+}
+
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? '127.0.0.1';
   const mode = options.mode ?? 'default';
-  const seed = typeof options.seed === 'object' ? checkSeed(options.seed) : readSeedFile(options.seed);
+  const given = options.seed;
+  const loadSeed = typeof given === 'object' ? ((s: SeedFile) => () => s)(checkSeed(given)) : () => readSeedFile(given);
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const onViolation = options.onViolation ?? (options.quiet ? undefined : (l: string) => console.error(`[contract violation] ${l}`));
 
   if (mode === 'static') {
     const { startStaticPrism } = await import('./prism/static.ts');
+    const { organizations, keys } = loadSeed(); // a bad seed file is refused in every mode
     const s = await startStaticPrism(options.port ?? 4010, host);
-    return { url: `${origin(host, s.port)}${API_BASE}`, controlUrl: `${origin(host, s.port)}/__mock`, mode, seed, rateLimit, close: s.close };
+    const m = { url: `${origin(host, s.port)}${API_BASE}`, controlUrl: `${origin(host, s.port)}/__mock`, mode, organizations, keys, rateLimit, close: s.close };
+    return withSeed(m, loadSeed);
   }
 
   const config = { publicBaseUrl: '' };
   const engine = await createEngine({
-    seed,
+    seed: loadSeed,
     timeScale: options.timeScale,
     rateLimit,
     statePath: options.state,
@@ -118,18 +138,19 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     }
     const base = origin(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port);
     config.publicBaseUrl = `${base}${API_BASE}`;
-    return {
+    return withSeed({
       url: `${base}${API_BASE}`,
       controlUrl: `${base}/__mock`,
       mode,
-      seed,
+      organizations: engine.organizations,
+      keys: engine.keys,
       rateLimit,
       engine,
       async close() {
         for (const s of servers.reverse()) await closeServer(s);
         await engine.close();
       },
-    };
+    }, loadSeed);
   } catch (e) {
     for (const s of servers) await closeServer(s).catch(() => {});
     await engine.close();

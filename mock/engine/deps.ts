@@ -13,7 +13,7 @@ export interface AuthInfo {
 }
 
 /** `operationId` (the spec's id of the matched operation) is set by the platform before any API route runs. */
-export type EngineEnv = { Variables: { auth: AuthInfo; operationId: string } };
+export type EngineEnv = { Variables: { auth: AuthInfo; operationId: string; /** hex digest of the presented key */ keyDigest?: string } };
 export type EngineApp = Hono<EngineEnv>;
 export type EngineContext = Context<EngineEnv>;
 

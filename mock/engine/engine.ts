@@ -22,7 +22,11 @@ import { createValidator } from './validator.ts';
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { requests: 600, seconds: 60 };
 
 export interface EngineOptions {
-  seed: SeedFile;
+  /**
+   * The seed, or a function that reads it: then the engine keeps only its organizations and keys, and reads the
+   * seed again on reset (a large seed is not held twice, once parsed and once as rows).
+   */
+  seed: SeedFile | (() => SeedFile);
   timeScale?: number;
   rateLimit?: RateLimitConfig;
   statePath?: string;
@@ -35,12 +39,18 @@ export interface EngineOptions {
 
 export interface Engine {
   app: Hono;
+  organizations: SeedFile['organizations'];
+  keys: SeedFile['keys'];
   deps: EngineDeps;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function createEngine(opts: EngineOptions): Promise<Engine> {
+  const given = opts.seed;
+  const loadSeed = typeof given === 'function' ? given : () => given;
+  const first = loadSeed();
+  const { organizations, keys } = first;
   const spec = specIndex();
   const validator = createValidator(spec.bundle);
   const store = createStore({ statePath: opts.statePath });
@@ -52,17 +62,17 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const events = createEvents({
     deps: base,
     allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false,
-    organizations: opts.seed.organizations.map((o) => o.id),
+    organizations: organizations.map((o) => o.id),
   });
   const deps: EngineDeps = { ...base, events: events.events };
   const modules = [...(opts.modules ?? resourceModules), events.module];
-  const keyring = createKeyring(opts.seed.keys);
+  const keyring = createKeyring(keys);
   const limiter = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
 
-  const seedAll = async () => {
+  const seedAll = async (seed: SeedFile) => {
     try {
       await store.batch(async () => {
-        for (const m of modules) await m.seed?.(opts.seed, deps);
+        for (const m of modules) await m.seed?.(seed, deps);
       });
     } catch (e) {
       if (e instanceof SeedError) throw e;
@@ -70,14 +80,14 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     }
   };
   if (store.restored) for (const m of modules) m.resume?.(deps);
-  else await seedAll();
+  else await seedAll(first);
 
   const reset = async () => {
     clock.cancelAll();
     faults.clear();
     limiter.reset();
     store.clear();
-    await seedAll();
+    await seedAll(loadSeed());
   };
 
   const api = new Hono<EngineEnv>();
@@ -87,7 +97,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
 
   const control = new Hono();
   control.use('*', loopbackOnly);
-  controlRoutes(control, { keys: opts.seed.keys, faults, reset, mode: opts.mode ?? 'engine-only' });
+  controlRoutes(control, { keys, faults, reset, mode: opts.mode ?? 'engine-only' });
   for (const m of modules) m.control?.(control, deps);
 
   const app = new Hono();
@@ -103,6 +113,8 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
 
   return {
     app,
+    organizations,
+    keys,
     deps,
     reset,
     async close() {

@@ -1,5 +1,7 @@
-// API keys: only their SHA-256 digests are kept; a presented key is hashed and its digest compared in constant time.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// API keys: only their SHA-256 digests are kept; a presented key is hashed (once per request) and looked up by its
+// digest, then compared in constant time. Lookup by digest leaks nothing about the secret: timing can only depend on
+// the digest, which an attacker cannot steer towards a stored one.
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { AuthInfo, SeedFile } from './deps.ts';
 
 export type KeyState = SeedFile['keys'][number]['state'];
@@ -14,32 +16,33 @@ export type KeyCheck = { ok: true; auth: AuthInfo } | { ok: false; reason: 'miss
 
 export interface Keyring {
   check(raw: string | undefined): KeyCheck;
-  /** Stable, non-secret identity of a presented key (its digest), for rate limiting. */
+  /** Stable, non-secret identity of a presented key (its hex digest), for rate limiting. */
   digestOf(raw: string): string;
+  /** check() for a key whose digest is already known (digestOf): one hash per request. */
+  checkDigest(hex: string): KeyCheck;
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest();
+const sha256 = (s: string) => hash('sha256', s, 'hex');
+const MISSING: KeyCheck = Object.freeze({ ok: false, reason: 'missing' });
+const UNKNOWN: KeyCheck = Object.freeze({ ok: false, reason: 'unknown' });
 
 export function createKeyring(keys: SeedFile['keys']): Keyring {
-  const byDigest = new Map<string, StoredKey>();
+  const byDigest = new Map<string, StoredKey & { result: KeyCheck }>();
   for (const k of keys) {
-    const digest = sha256(k.key);
-    byDigest.set(digest.toString('hex'), {
-      digest,
-      state: k.state,
-      info: { key_id: digest.toString('hex').slice(0, 16), organization_id: k.organization_id, provider_id: k.provider_id, scopes: Object.freeze([...k.scopes]) },
-    });
+    const hex = sha256(k.key);
+    const info: AuthInfo = { key_id: hex.slice(0, 16), organization_id: k.organization_id, provider_id: k.provider_id, scopes: Object.freeze([...k.scopes]) };
+    const result: KeyCheck = Object.freeze(k.state === 'active' ? { ok: true as const, auth: info } : { ok: false as const, reason: k.state });
+    byDigest.set(hex, { digest: Buffer.from(hex, 'latin1'), state: k.state, info, result });
   }
+  const checkDigest = (hex: string): KeyCheck => {
+    const stored = byDigest.get(hex);
+    if (!stored || !timingSafeEqual(stored.digest, Buffer.from(hex, 'latin1'))) return UNKNOWN;
+    return stored.result;
+  };
   return {
-    digestOf: (raw) => sha256(raw).toString('hex'),
-    check(raw) {
-      if (!raw) return { ok: false, reason: 'missing' };
-      const digest = sha256(raw);
-      const stored = byDigest.get(digest.toString('hex'));
-      if (!stored || !timingSafeEqual(stored.digest, digest)) return { ok: false, reason: 'unknown' };
-      if (stored.state !== 'active') return { ok: false, reason: stored.state };
-      return { ok: true, auth: stored.info };
-    },
+    digestOf: sha256,
+    checkDigest,
+    check: (raw) => (raw ? checkDigest(sha256(raw)) : MISSING),
   };
 }
 

@@ -2,6 +2,7 @@
 // injected http faults, operation lookup (404 / 405 with Allow), auth (401) and scope (403), path ids (400).
 // Routes the spec has but no module answers get 501, which Prism turns into a mocked response.
 import type { MiddlewareHandler } from 'hono';
+import { addHeaders } from './cors.ts';
 import type { EngineDeps, EngineEnv } from './deps.ts';
 import type { EngineFaults } from './faults.ts';
 import { hasScope, type Keyring } from './keys.ts';
@@ -24,21 +25,15 @@ export function peerAddress(c: { env: unknown }): string {
 export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: EngineFaults): MW {
   return async (c, next) => {
     const key = c.req.header('x-api-key');
-    const identity = key ? keyring.digestOf(key) : `peer:${peerAddress(c)}`;
-    const d = limiter.hit(identity, faults.take('rate-limited'));
+    // The key is hashed once per request: its digest is the rate-limit identity and what auth looks up.
+    const digest = key ? keyring.digestOf(key) : undefined;
+    if (digest) c.set('keyDigest', digest);
+    const d = limiter.hit(digest ?? `peer:${peerAddress(c)}`, faults.take('rate-limited'));
     if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
-    for (const [k, v] of Object.entries(d.headers)) c.header(k, v);
+    for (const k in d.headers) c.header(k, d.headers[k]);
     await next();
     // Routes that build their own Response (streams) still carry the headers.
-    if (!c.res.headers.has('X-RateLimit-Limit')) {
-      try {
-        for (const [k, v] of Object.entries(d.headers)) c.res.headers.set(k, v);
-      } catch {
-        const res = new Response(c.res.body, c.res);
-        for (const [k, v] of Object.entries(d.headers)) res.headers.set(k, v);
-        c.res = res;
-      }
-    }
+    if (!c.res.headers.has('X-RateLimit-Limit')) addHeaders(c, d.headers);
   };
 }
 
@@ -63,7 +58,8 @@ export function resolveOperation(spec: SpecIndex, deps: EngineDeps, keyring: Key
       c.header('Allow', m.allow.join(', '));
       return c.json({ error: `Method ${c.req.method} not allowed; allowed: ${m.allow.join(', ')}` }, 405);
     }
-    const check = keyring.check(c.req.header('x-api-key'));
+    const digest = c.get('keyDigest');
+    const check = digest ? keyring.checkDigest(digest) : keyring.check(c.req.header('x-api-key'));
     if (!check.ok) return deps.responses.error(c, 401, UNAUTHORIZED[check.reason]);
     if (!hasScope(check.auth.scopes, m.op.scopes))
       return deps.responses.error(c, 403, `Insufficient scope: ${m.op.scopes.join(', ')} required`);

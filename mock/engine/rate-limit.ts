@@ -22,23 +22,25 @@ export interface RateLimiter {
 const MAX_BUCKETS = 100_000;
 
 export function createRateLimiter(cfg: RateLimitConfig, now: () => number = Date.now): RateLimiter {
-  let buckets = new Map<string, { count: number; resetAt: number }>();
+  let buckets = new Map<string, { count: number; resetAt: number; resetHeader: string }>();
   const windowMs = cfg.seconds * 1000;
+  const limit = String(cfg.requests);
   return {
     hit(identity, forceLimited = false) {
       const t = now();
       let b = buckets.get(identity);
       if (!b || b.resetAt <= t) {
         if (!b && buckets.size >= MAX_BUCKETS) buckets = new Map();
-        b = { count: 0, resetAt: t + windowMs };
+        const resetAt = t + windowMs;
+        b = { count: 0, resetAt, resetHeader: String(Math.ceil(resetAt / 1000)) };
         buckets.set(identity, b);
       }
       const limited = forceLimited || b.count >= cfg.requests;
       if (!limited) b.count++;
       const headers: Record<string, string> = {
-        'X-RateLimit-Limit': String(cfg.requests),
+        'X-RateLimit-Limit': limit,
         'X-RateLimit-Remaining': String(Math.max(0, cfg.requests - b.count)),
-        'X-RateLimit-Reset': String(Math.ceil(b.resetAt / 1000)),
+        'X-RateLimit-Reset': b.resetHeader,
       };
       if (limited) headers['Retry-After'] = String(Math.max(1, Math.ceil((b.resetAt - t) / 1000)));
       return { headers, limited };

@@ -25,8 +25,8 @@ class OrgRows<T extends Row> {
 }
 
 class MemoryCollection<T extends Row> implements Collection<T> {
+  // No global id -> organization index: organizations are few, and an index would cost an entry per row.
   private orgs = new Map<string, OrgRows<T>>();
-  private owner = new Map<string, string>();
   constructor(
     private name: string,
     private journal: Journal | undefined,
@@ -53,7 +53,8 @@ class MemoryCollection<T extends Row> implements Collection<T> {
     return this.orgs.get(org)?.byExt.get(externalId);
   }
   orgOf(id: string) {
-    return this.owner.get(id);
+    for (const [org, o] of this.orgs) if (o.byId.has(id)) return org;
+    return undefined;
   }
   insert(org: string, row: T): T {
     const o = this.org(org, true)!;
@@ -62,7 +63,7 @@ class MemoryCollection<T extends Row> implements Collection<T> {
       const existing = o.byExt.get(ext);
       if (existing) throw new ExternalIdConflict({ id: existing.id, external_id: ext });
     }
-    if (o.byId.has(row.id) || this.owner.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
+    if (this.orgOf(row.id) !== undefined) throw new Error(`${this.name}: duplicate id ${row.id}`);
     this.journal?.append({ c: this.name, o: 'put', g: org, r: row });
     this.apply(org, row);
     return row;
@@ -91,7 +92,6 @@ class MemoryCollection<T extends Row> implements Collection<T> {
     } else o.rows.push(row);
     o.byId.set(row.id, row);
     if (row.external_id != null) o.byExt.set(row.external_id, row);
-    this.owner.set(row.id, org);
   }
   remove(org: string, id: string) {
     const o = this.orgs.get(org);
@@ -100,11 +100,9 @@ class MemoryCollection<T extends Row> implements Collection<T> {
     o.rows.splice(o.rows.indexOf(row), 1);
     o.byId.delete(id);
     if (row.external_id != null) o.byExt.delete(row.external_id);
-    this.owner.delete(id);
   }
   clear() {
     this.orgs.clear();
-    this.owner.clear();
   }
 }
 

@@ -2,7 +2,7 @@
 // and ids.
 import { randomBytes } from 'node:crypto';
 import type { Collection, EngineContext, EngineDeps, FieldErrors } from '../engine/deps.ts';
-import { SeedError, seedSection } from '../seed/load.ts';
+import { isOwnedSeed, SeedError, seedSection } from '../seed/load.ts';
 import type { SeedFile } from '../engine/deps.ts';
 
 export interface PageQuery {
@@ -45,14 +45,41 @@ export function seedRows<T extends { id: string }>(
 ): void {
   const orgs = new Set(seed.organizations.map((o) => o.id));
   const check = deps.validator.schema(schema);
-  seedSection<Record<string, unknown>>(seed, section).forEach((raw, i) => {
-    const { organization_id, ...row } = raw ?? {};
+  const rows = seedSection<Record<string, unknown> | undefined>(seed, section);
+  const release = isOwnedSeed(seed);
+  const intern = interner();
+  rows.forEach((raw, i) => {
+    if (release) rows[i] = undefined;
+    const { organization_id, ...row } = intern(raw ?? {}) as Record<string, unknown>;
     if (typeof organization_id !== 'string' || !orgs.has(organization_id))
       throw new SeedError(`seed: ${section}[${i}].organization_id must name an organization of the seed`);
     const r = check(row);
     if (!r.ok) throw new SeedError(`seed: ${section}[${i}] does not match ${schema}: ${describe(r.details)}`);
     insert(organization_id, row as unknown as T);
   });
+}
+
+/**
+ * Shares equal strings across the rows of one seed section (provider ids, names, cities repeat thousands of times in
+ * a large seed; each parsed copy would cost its own bytes). The table is bounded (values that repeat show up early)
+ * and lives only while the section is seeded.
+ */
+function interner(): <T>(value: T) => T {
+  const seen = new Map<string, string>();
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      if (v.length > 64) return v;
+      const s = seen.get(v);
+      if (s !== undefined) return s;
+      if (seen.size < 8192) seen.set(v, v);
+      return v;
+    }
+    if (v && typeof v === 'object')
+      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) v[i] = walk(v[i]);
+      else for (const k in v) (v as Record<string, unknown>)[k] = walk((v as Record<string, unknown>)[k]);
+    return v;
+  };
+  return walk as <T>(value: T) => T;
 }
 
 function describe(d: FieldErrors): string {

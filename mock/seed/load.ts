@@ -1,27 +1,31 @@
 // Reads a seed file (the default one or the user's --seed) and checks the part the platform owns: organizations
 // and keys. Each module checks its own sections when it seeds. Every problem is a SeedError with a clear message.
-import { readFileSync } from 'node:fs';
 import type { SeedFile } from '../engine/deps.ts';
+import { readJsonFile } from './read-json.ts';
 
 export class SeedError extends Error {}
 
 export const DEFAULT_SEED_URL = new URL('./default.json', import.meta.url);
 
 export function readSeedFile(path: string | URL = DEFAULT_SEED_URL): SeedFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new SeedError(`Cannot read seed file ${String(path)}: ${(e as Error).message}`);
-  }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = readJsonFile(path);
   } catch (e) {
-    throw new SeedError(`Seed file ${String(path)} is not valid JSON: ${(e as Error).message}`);
+    if (e instanceof SyntaxError) throw new SeedError(`Seed file ${String(path)} is not valid JSON: ${e.message}`);
+    throw new SeedError(`Cannot read seed file ${String(path)}: ${(e as Error).message}`);
   }
-  return checkSeed(json, String(path));
+  const seed = checkSeed(json, String(path));
+  owned.add(seed);
+  return seed;
 }
+
+const owned = new WeakSet<SeedFile>();
+/**
+ * True for a seed this module parsed (nobody else holds it): seeding may then drop each row of it once the row is in
+ * the store, so a large seed is never held twice, once parsed and once as rows.
+ */
+export const isOwnedSeed = (seed: SeedFile) => owned.has(seed);
 
 const STATES = ['active', 'expired', 'revoked'];
 
