@@ -7,6 +7,10 @@ import { MockControl } from './mock-control.ts';
 import { startBrokenProxy, variants, type VariantKeys } from './testing/broken-proxy.ts';
 import { main } from './cli.ts';
 import type { RunReport } from './model.ts';
+import { Register } from './register.ts';
+import { allChecks } from './checks/index.ts';
+import { responseChecks } from './checks/responses.ts';
+import { TamperingReceiver } from './testing/tampering-receiver.ts';
 
 let mock: RunningMock;
 let keys: VariantKeys;
@@ -53,6 +57,33 @@ describe('against the mock (Prism --strict)', () => {
     // Keys never appear in a report.
     const text = JSON.stringify(report);
     for (const k of [keys.main, keys.otherOrg, keys.expired, ...keys.scoped]) expect(text).not.toContain(k);
+    // The seeded notes and sessions let every notes and regeneration check run; the 409 waits for a control route.
+    const outcome = (name: string) => report.results.find((r) => r.name === name);
+    for (const name of ['note_include_parameter', 'note_list_items_without_detail_fields', 'session_notes', 'regenerate_accepted', 'regenerate_idempotency_key', 'regenerate_unavailable', 'note_created_event', 'note_updated_event', 'upload_limits_refused', 'patient_foreign_provider_refused', 'appointment_provider_defaults_to_key_owner'])
+      expect(outcome(name)?.outcome, name).toBe('passed');
+    expect(outcome('regenerate_session_not_ready')?.reason).toMatch(/GET \/__mock\/sessions/);
+  }, 60_000);
+
+  it('reports shape rules as checked by the schema checks, and every other rule with its reason', async () => {
+    const { report } = await runSuite({ ...base(mock.url), only: ['responses', 'webhooks'] });
+    const bySchema = new Map(report.coveredBySchemas.map((r) => [r.ruleId, r.check]));
+    // Field types, formats, enums and required fields of responses, and the webhook payload fields.
+    for (const id of ['APT-011', 'DOC-005', 'PAT-011', 'PRV-004', 'NOTE-002']) expect(bySchema.get(id), id).toBe('response_schema_conformance');
+    expect(bySchema.get('EVT-013')).toBe('note_created_event');
+    expect(bySchema.get('EVT-021')).toBe('webhook_payload_schema');
+    // A behaviour that happens to point at a response schema is not claimed.
+    expect(bySchema.has('DOC-012')).toBe(false);
+    const reasons = new Map(report.notChecked.map((r) => [r.ruleId, r.reason]));
+    for (const id of bySchema.keys()) expect(reasons.has(id), id).toBe(false);
+    for (const r of report.notChecked) expect(r.reason.length, r.ruleId).toBeGreaterThan(10);
+    const register = Register.load();
+    for (const r of register.rules.filter((x) => x.testable === 'not-from-outside' && reasons.has(x.id)))
+      expect(reasons.get(r.id), r.id).toMatch(/^not testable from outside/);
+    expect(reasons.get('XID-006')).toMatch(/not selected by --only/);
+    // Assumed shape rules are relaxed in the documented profile: reported as such, not as checked.
+    expect(reasons.get('NOTE-027')).toMatch(/assumed rule: checked by response_schema_conformance with --profile all/);
+    // The response checks cite the register's ids.
+    for (const id of ['ERR-017', 'ERR-018']) expect(report.results.find((r) => r.ruleId === id)?.outcome, id).toBe('passed');
   }, 60_000);
 
   it('passes with --profile all', async () => {
@@ -68,6 +99,28 @@ describe('against the mock (Prism --strict)', () => {
   }, 60_000);
 });
 
+describe('rule ids', () => {
+  const register = Register.load();
+  const cited = [...allChecks.flatMap((c) => [c.rule, ...(c.covers ?? [])]), ...responseChecks.flatMap((c) => [c.rule, ...(c.covers ?? [])])];
+
+  it('every rule id a check cites or covers is in spec/rules.yaml', () => {
+    expect(cited.filter((id) => !register.get(id))).toEqual([]);
+  });
+
+  it("every check's provenance is its rule's: stated where the rule is assumed, never contradicting the register", () => {
+    for (const c of allChecks) {
+      const rule = register.get(c.rule)!;
+      expect(c.provenance ?? rule.provenance, c.name).toBe(rule.provenance);
+      if (rule.provenance === 'assumed') expect(c.provenance, `${c.name} cites assumed ${c.rule}: say so`).toBe('assumed');
+    }
+  });
+
+  it('check names are unique', () => {
+    const names = allChecks.map((c) => c.name);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+  });
+});
+
 describe('against broken variants (each fails on its rule)', () => {
   const names = variants({ main: '', scoped: [], otherOrg: '', expired: '' });
   for (const probe of names)
@@ -75,7 +128,7 @@ describe('against broken variants (each fails on its rule)', () => {
       const variant = variants(keys).find((v) => v.name === probe.name)!;
       const proxy = await startBrokenProxy(new URL(mock.url).origin, variant);
       try {
-        const { report } = await runSuite({ ...base(`${proxy.origin}${new URL(mock.url).pathname}`), only: [variant.area] });
+        const { report } = await runSuite({ ...base(`${proxy.origin}${new URL(mock.url).pathname}`), only: [variant.area], profile: variant.profile ?? 'documented' });
         expect(failedRules(report)).toContain(variant.rule);
         expect(report.cleanup.leftovers).toEqual([]);
       } finally {
@@ -84,7 +137,44 @@ describe('against broken variants (each fails on its rule)', () => {
     }, 60_000);
 });
 
+describe('webhook checks against wrong deliveries (a receiver that alters what it records)', () => {
+  const cases: Array<[string, string, string, (j: Record<string, unknown>, i: number) => Record<string, unknown>]> = [
+    ['DOCUMENT_STATUS_CHANGED with a status outside its enum', 'webhook_payload_schema', 'EVT-007', (j) => (j.event === 'DOCUMENT_STATUS_CHANGED' ? { ...j, status: 'done' } : j)],
+    ['retries that do not carry the identical payload', 'webhook_retries_identical_payload', 'EVT-037', (j, i) => ({ ...j, crc_attempt: i })],
+    ['NOTE_CREATED whose note_url names another note', 'note_created_event', 'EVT-004', (j) => (j.event === 'NOTE_CREATED' ? { ...j, note_url: String(j.note_url).replace(/notes\/.*$/, 'notes/00000000-0000-4000-8000-000000000000') } : j)],
+    ['NOTE_UPDATED without template_id', 'note_updated_event', 'EVT-006', (j) => (j.event === 'NOTE_UPDATED' ? Object.fromEntries(Object.entries(j).filter(([k]) => k !== 'template_id')) : j)],
+  ];
+  for (const [label, check, rule, tamper] of cases)
+    it(`${label} → ${rule}`, async () => {
+      const { report } = await runSuite({ ...base(mock.url), only: [check], receiver: new TamperingReceiver(tamper) });
+      expect(failedRules(report)).toContain(rule);
+      expect(report.results.find((r) => r.name === check)?.outcome).toBe('failed');
+    }, 60_000);
+});
+
 describe('cli', () => {
+  it('runs as a real process: --help exits 0, bad usage exits 2 with the message on stderr', async () => {
+    const { spawn } = await import('node:child_process');
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn('npx', ['tsx', 'conformance/cli.ts', ...args], { cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    const [help, bad] = await Promise.all([run(['--help']), run(['--url', 'http://127.0.0.1:1/ext-api/v1', '--key', 'k', '--profile', 'some'])]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: clinical-records-conformance --url <base_url> --key <key>');
+    expect(help.stdout).toContain('Exit codes: 0 every executed check passed, 1 a check failed, 2 bad usage or unreachable target.');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('clinical-records-conformance: --profile must be documented or all, got "some"');
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    expect(bad.stdout).toBe('');
+  }, 60_000);
+
   const capture = () => {
     const lines: string[] = [];
     return { lines, write: (s: string) => lines.push(s) };

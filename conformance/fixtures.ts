@@ -20,6 +20,11 @@ export class Fixtures {
     return `${this.prefix}${label}-${++this.counter}`;
   }
 
+  /** One result per run for `name`, shared by the checks that need it (e.g. one oversized upload). */
+  shared<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return this.once(`shared:${name}`, fn);
+  }
+
   private once<T>(name: string, fn: () => Promise<T>): Promise<T> {
     let p = this.memo.get(name) as Promise<T> | undefined;
     if (!p) {

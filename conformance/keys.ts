@@ -38,6 +38,7 @@ export async function resolveKeys(inputs: KeyInputs, mock?: MockControl): Promis
   return {
     main: ref('main', mainValue, 'CLINICAL_RECORDS_KEY'),
     mainOrg: org,
+    mainProvider: mainMock?.provider_id,
     scoped,
     otherOrg: other ? ref('other-org', other, 'CLINICAL_RECORDS_OTHER_ORG_KEY') : undefined,
     expired: expired ? ref('expired', expired, 'CLINICAL_RECORDS_EXPIRED_KEY') : undefined,

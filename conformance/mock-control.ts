@@ -8,6 +8,14 @@ export interface MockKey {
   state: 'active' | 'expired' | 'revoked';
 }
 
+export interface MockSession {
+  id: string;
+  organization_id?: string;
+  transcriptStatus: string;
+  hasNote?: boolean;
+  ready?: boolean;
+}
+
 export class MockControl {
   readonly url: string;
 
@@ -49,6 +57,26 @@ export class MockControl {
   async fault(f: { kind: string; count?: number; method?: string; path?: string; status?: number }): Promise<void> {
     const r = await this.call('POST', '/faults', f);
     if (r.status >= 300) throw new Error(`POST ${this.url}/faults ${JSON.stringify(f)} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  }
+
+  /**
+   * Sessions as the control API lists them, or undefined when it has no such route (the API itself lists no
+   * sessions, so a session without a note cannot be found through it). Tolerates the shapes such a route may take.
+   */
+  async sessions(): Promise<MockSession[] | undefined> {
+    const r = await this.call<{ data?: Array<Record<string, unknown>> }>('GET', '/sessions').catch(() => undefined);
+    if (!r || r.status !== 200 || !Array.isArray(r.body?.data)) return undefined;
+    return r.body.data.map((s) => {
+      const transcript = s.transcript as { status?: unknown } | undefined;
+      const notes = s.notes ?? s.note_ids;
+      return {
+        id: String(s.id),
+        organization_id: typeof s.organization_id === 'string' ? s.organization_id : undefined,
+        transcriptStatus: String(s.transcript_status ?? transcript?.status ?? ''),
+        hasNote: typeof s.has_note === 'boolean' ? s.has_note : typeof s.note_count === 'number' ? s.note_count > 0 : Array.isArray(notes) ? notes.length > 0 : undefined,
+        ready: typeof s.ready === 'boolean' ? s.ready : undefined,
+      };
+    });
   }
 
   async clearFaults(): Promise<void> {

@@ -33,6 +33,8 @@ export interface Keys {
   main: KeyRef;
   /** The main key's organization, when known (from the mock's key list). */
   mainOrg?: string;
+  /** The provider that owns the main key, when known (from the mock's key list). */
+  mainProvider?: string;
   /** Keys with a known scope set, e.g. ['patients:read'] → key. */
   scoped: Array<{ scopes: string[]; key: KeyRef }>;
   otherOrg?: KeyRef;
@@ -46,8 +48,17 @@ export interface CheckDef {
   /** snake_case, the name of the check in every report (Schemathesis style). */
   name: string;
   area: Area;
-  /** Id of the one rule of spec/rules.yaml behind the check. */
+  /** Id of the one rule of spec/rules.yaml behind the check: every failure of the check cites it. */
   rule: string;
+  /**
+   * The rule's provenance, stated where a check tests an assumption of the kit (so a reader of the check sees it).
+   * When given it must equal the register's (conformance.test.ts); reports always take the register's.
+   */
+  provenance?: Provenance;
+  /** Further rules the check exercises (reported as covered by it; failures still cite `rule`). */
+  covers?: string[];
+  /** Payload schemas (pointers such as #/components/schemas/NoteEvent) the check validates in full. */
+  payloadSchemas?: string[];
   needs?: { keys?: KeyNeed[]; mock?: boolean; write?: boolean; receiver?: boolean };
   /** Uses global mock state (faults): runs alone, after the others. */
   exclusive?: boolean;
@@ -84,6 +95,14 @@ export interface NotChecked {
   reason: string;
 }
 
+/** A rule checked by no named check of its own but by schema validation of every response (or payload). */
+export interface CoveredBySchema {
+  ruleId: string;
+  rule: string;
+  provenance: Provenance;
+  check: string;
+}
+
 export interface RunReport {
   target: string;
   runId: string;
@@ -92,6 +111,8 @@ export interface RunReport {
   seconds: number;
   results: CheckResult[];
   notChecked: NotChecked[];
+  /** Rules about the shape of responses or payloads, checked through the schema checks. */
+  coveredBySchemas: CoveredBySchema[];
   cleanup: { created: number; removed: number; leftovers: string[] };
   interrupted: boolean;
 }

@@ -36,7 +36,7 @@ export class Receiver {
           json = undefined;
         }
         const status = this.script.shift() ?? 200;
-        this.deliveries.push({ at: performance.now(), path: req.url ?? '/', headers: req.headers, body, json, answered: status });
+        this.record({ at: performance.now(), path: req.url ?? '/', headers: req.headers, body, json, answered: status });
         res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status < 300 ? 'ok' : 'retry');
         for (const w of this.waiters.splice(0)) w();
       });
@@ -48,6 +48,11 @@ export class Receiver {
     const addr = this.server.address();
     this.port = typeof addr === 'object' && addr ? addr.port : port;
     return this.port;
+  }
+
+  /** Keeps one delivery (a test subclass may alter it first, to play a service that sends wrong payloads). */
+  protected record(d: Delivery): void {
+    this.deliveries.push(d);
   }
 
   /** Waits until `pred` holds for the recorded deliveries, or the deadline passes. */

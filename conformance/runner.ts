@@ -14,6 +14,7 @@ import { toCurl } from './curl.ts';
 import { resolveKeys, type KeyInputs } from './keys.ts';
 import { responseChecks } from './checks/responses.ts';
 import { allChecks } from './checks/index.ts';
+import { schemaCoverages, shapeRule, schemaChecksRule } from './coverage.ts';
 import {
   AREAS,
   SkipCheck,
@@ -23,6 +24,7 @@ import {
   type CheckResult,
   type Failure,
   type Keys,
+  type CoveredBySchema,
   type NotChecked,
   type RunReport,
 } from './model.ts';
@@ -42,6 +44,8 @@ export interface RunOptions extends KeyInputs {
   signal?: AbortSignal;
   checks?: CheckDef[];
   register?: Register;
+  /** Test hook: the webhook receiver to use (e.g. one that tampers with what it records). */
+  receiver?: Receiver;
 }
 
 export class UnreachableTarget extends Error {}
@@ -109,7 +113,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   let receiver: Receiver | undefined;
   let receiverNote: string | undefined;
   if (opts.webhookReceiver || mock) {
-    receiver = new Receiver();
+    receiver = opts.receiver ?? new Receiver();
     try {
       await receiver.listen(opts.webhookReceiver?.port ?? 0, opts.webhookReceiver ? '0.0.0.0' : '127.0.0.1');
     } catch (err) {
@@ -256,20 +260,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   if (!opts.readOnly) await cleanup.run(http, keys.main);
   await receiver?.close();
 
-  const covered = new Set([...all.map((c) => c.rule), ...responseChecks.map((c) => c.rule)]);
-  const notChecked: NotChecked[] = register.rules
-    .filter((r) => !covered.has(r.id))
-    .map((r) => ({
-      ruleId: r.id,
-      rule: r.rule,
-      provenance: r.provenance,
-      reason:
-        r.testable === 'not-from-outside'
-          ? `not testable from outside${r.reason ? `: ${r.reason}` : ''}`
-          : r.testable === 'needs-mock-control' && !mock
-            ? 'needs --mock (mock control) and no check covers it yet'
-            : 'no check covers it yet',
-    }));
+  const { notChecked, coveredBySchemas } = coverage({ register, contract, all, selected, results, profile: opts.profile, mock: !!mock });
 
   const report: RunReport = {
     target: opts.url,
@@ -279,10 +270,64 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     seconds: (Date.now() - started) / 1000,
     results: sortResults(results),
     notChecked,
+    coveredBySchemas,
     cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
     interrupted: !!opts.signal?.aborted,
   };
   return { report: redactor.deep(report), redactor };
+}
+
+/**
+ * Rule by rule: checked by a named check that ran; else checked through schema validation of responses or payloads
+ * (coveredBySchemas); else not checked, with the reason (the skip reason of the checks that cite it, or why no check
+ * can: not testable from outside, no check yet).
+ */
+export function coverage(env: {
+  register: Register;
+  contract: Contract;
+  all: CheckDef[];
+  selected: CheckDef[];
+  results: CheckResult[];
+  profile: Profile;
+  mock: boolean;
+}): { notChecked: NotChecked[]; coveredBySchemas: CoveredBySchema[] } {
+  const { register, contract, all, selected, results, profile } = env;
+  const byName = new Map(results.map((r) => [r.name, r]));
+  const ran = (name: string) => {
+    const r = byName.get(name);
+    return !!r && r.outcome !== 'skipped';
+  };
+  const citing = (id: string) => all.filter((c) => c.rule === id || c.covers?.includes(id));
+  const payloadChecks = all.filter((c) => c.payloadSchemas?.length).map((c) => ({ check: c.name, schemas: c.payloadSchemas! }));
+  const schemaCov = schemaCoverages(contract, payloadChecks);
+  const responseRules = new Map(responseChecks.flatMap((c) => [c.rule, ...(c.covers ?? [])].map((id) => [id, c.name] as const)));
+  const notChecked: NotChecked[] = [];
+  const coveredBySchemas: CoveredBySchema[] = [];
+  for (const r of register.rules) {
+    const base = { ruleId: r.id, rule: r.rule, provenance: r.provenance };
+    if (responseRules.has(r.id) && ran(responseRules.get(r.id)!)) continue;
+    const checks = citing(r.id);
+    if (checks.some((c) => ran(c.name))) continue;
+    const bySchema = schemaCov.filter((s) => shapeRule(r, s.reachable));
+    const schemaRan = bySchema.find((s) => ran(s.check));
+    if (schemaRan && schemaChecksRule(r, profile)) {
+      coveredBySchemas.push({ ...base, check: schemaRan.check });
+      continue;
+    }
+    let reason: string;
+    const skipped = checks.map((c) => byName.get(c.name)).find((x) => x?.outcome === 'skipped');
+    if (skipped) reason = `${skipped.name} skipped: ${skipped.reason ?? 'skipped'}`;
+    else if (checks.length && !checks.some((c) => selected.includes(c))) reason = `not selected by --only (checked by ${checks.map((c) => c.name).join(', ')})`;
+    else if (bySchema.length && !schemaChecksRule(r, profile)) reason = `assumed rule: checked by ${bySchema[0]!.check} with --profile all`;
+    else if (bySchema.length) {
+      const s = byName.get(bySchema[0]!.check);
+      reason = `checked by ${bySchema[0]!.check}, which did not run${s?.reason ? `: ${s.reason}` : ''}`;
+    } else if (r.testable === 'not-from-outside') reason = `not testable from outside${r.reason ? `: ${r.reason}` : ''}`;
+    else if (r.testable === 'needs-mock-control') reason = `needs the mock control API (--mock) and no check covers it yet`;
+    else reason = 'no check covers it yet';
+    notChecked.push({ ...base, reason });
+  }
+  return { notChecked, coveredBySchemas };
 }
 
 function sortResults(results: CheckResult[]): CheckResult[] {

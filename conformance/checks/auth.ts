@@ -15,7 +15,7 @@ async function expect401Everywhere(ctx: CheckContext, key: KeyRef | undefined, r
 }
 
 export const authChecks: CheckDef[] = [
-  { name: 'missing_key_rejected', area: 'auth', rule: 'AUTH-001', run: (ctx) => expect401Everywhere(ctx, undefined) },
+  { name: 'missing_key_rejected', area: 'auth', rule: 'AUTH-001', covers: ['AUTH-003', 'ERR-002'], run: (ctx) => expect401Everywhere(ctx, undefined) },
   { name: 'invalid_key_rejected', area: 'auth', rule: 'AUTH-002', run: (ctx) => expect401Everywhere(ctx, undefined, 'crc-not-a-valid-key-0000000000') },
   { name: 'expired_key_rejected', area: 'auth', rule: 'AUTH-009', needs: { keys: ['expired'] }, run: (ctx) => expect401Everywhere(ctx, ctx.keys.expired) },
   { name: 'revoked_key_rejected', area: 'auth', rule: 'AUTH-010', needs: { keys: ['revoked'] }, run: (ctx) => expect401Everywhere(ctx, ctx.keys.revoked) },

@@ -20,6 +20,7 @@ export const externalIdChecks: CheckDef[] = [
     name: 'duplicate_external_id_conflict',
     area: 'external-id',
     rule: 'XID-006',
+    covers: ['XID-003', 'APT-021'],
     needs: { write: true },
     async run(ctx) {
       const p = await ctx.fixtures.createPatient('dup');
@@ -35,6 +36,7 @@ export const externalIdChecks: CheckDef[] = [
     name: 'external_id_immutable_on_patch',
     area: 'external-id',
     rule: 'XID-005',
+    covers: ['XID-004'],
     needs: { write: true },
     async run(ctx) {
       const p = await ctx.fixtures.createPatient('immutable');

@@ -15,6 +15,9 @@ import { regenerationChecks } from './regeneration.ts';
 import { rateLimitChecks } from './rate-limit.ts';
 import { webhookChecks } from './webhooks.ts';
 import { sequenceChecks } from './sequences.ts';
+import { appointmentChecks } from './appointments.ts';
+import { providerAssignmentChecks } from './providers-assignment.ts';
+import { uploadLimitChecks } from './documents.ts';
 
 export const allChecks: CheckDef[] = [
   ...probeChecks,
@@ -26,7 +29,10 @@ export const allChecks: CheckDef[] = [
   ...lookupChecks,
   ...paginationChecks,
   ...patientChecks,
+  ...appointmentChecks,
+  ...providerAssignmentChecks,
   ...documentChecks,
+  ...uploadLimitChecks,
   ...noteChecks,
   ...regenerationChecks,
   ...rateLimitChecks,

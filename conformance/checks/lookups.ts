@@ -8,6 +8,7 @@ export const lookupChecks: CheckDef[] = [
     name: 'external_id_lookup_hit',
     area: 'lookups',
     rule: 'XID-008',
+    covers: ['XID-001', 'XID-009', 'XID-011', 'XID-012'],
     needs: { write: true },
     async run(ctx) {
       const p = await ctx.fixtures.patient();
@@ -28,6 +29,7 @@ export const lookupChecks: CheckDef[] = [
     name: 'external_id_lookup_miss',
     area: 'lookups',
     rule: 'XID-010',
+    covers: ['ERR-005'],
     async run(ctx) {
       const p = await ctx.fixtures.patient();
       for (const path of ['/patients', '/appointments', `/patients/${String(p.id)}/documents`]) {
@@ -40,6 +42,7 @@ export const lookupChecks: CheckDef[] = [
     name: 'npi_lookup',
     area: 'lookups',
     rule: 'PRV-006',
+    covers: ['PRV-007'],
     async run(ctx) {
       const providers = await ctx.fixtures.providers();
       const first = providers[0];

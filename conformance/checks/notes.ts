@@ -8,6 +8,7 @@ export const noteChecks: CheckDef[] = [
     name: 'note_include_parameter',
     area: 'notes',
     rule: 'NOTE-017',
+    covers: ['NOTE-007', 'NOTE-008', 'NOTE-018', 'NOTE-019'],
     async run(ctx) {
       const note = await ctx.fixtures.firstNote();
       const path = `/notes/${String(note.id)}`;
@@ -66,6 +67,7 @@ export const noteChecks: CheckDef[] = [
     name: 'session_notes',
     area: 'notes',
     rule: 'NOTE-021',
+    covers: ['NOTE-022'],
     async run(ctx) {
       const note = await ctx.fixtures.firstNote();
       const ex = await ctx.send({ method: 'GET', path: `/sessions/${String(note.session_id)}/notes`, key: ctx.keys.main });

@@ -15,6 +15,7 @@ export const paginationChecks: CheckDef[] = [
     name: 'list_meta_defaults',
     area: 'pagination',
     rule: 'LIM-005',
+    covers: ['PAG-001', 'PAG-002'],
     async run(ctx) {
       for (const op of paginated(ctx)) {
         const ex = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main });
@@ -34,6 +35,7 @@ export const paginationChecks: CheckDef[] = [
     name: 'pages_walk_to_total_pages',
     area: 'pagination',
     rule: 'PAG-004',
+    covers: ['PAG-006'],
     async run(ctx) {
       for (const op of paginated(ctx)) {
         const limit = 20;
@@ -72,6 +74,32 @@ export const paginationChecks: CheckDef[] = [
       const p = await ctx.fixtures.patient();
       const ex = await ctx.send({ method: 'GET', path: `/patients/${String(p.id)}/documents`, key: ctx.keys.main });
       ctx.expect(ex.response.status === 200 && Array.isArray(body(ex).data) && !('meta' in body(ex)), { expected: '200 { data: [...] } without meta', actual: got(ex), exchange: ex });
+    },
+  },
+  {
+    name: 'page_and_limit_bounds',
+    area: 'pagination',
+    rule: 'PAG-007',
+    provenance: 'assumed',
+    async run(ctx) {
+      for (const op of paginated(ctx)) {
+        const schema = (name: string) => (ctx.contract.deref(ctx.contract.queryParam(op, name)?.schema) ?? {}) as { minimum?: number; maximum?: number };
+        const page = schema('page');
+        const limit = schema('limit');
+        const cases: Array<[string, Record<string, string | number>]> = [];
+        if (page.minimum !== undefined) cases.push([`page ${page.minimum - 1}`, { page: page.minimum - 1 }]);
+        if (limit.minimum !== undefined) cases.push([`limit ${limit.minimum - 1}`, { limit: limit.minimum - 1 }]);
+        if (limit.maximum !== undefined) cases.push([`limit ${limit.maximum + 1} (over the maximum)`, { limit: limit.maximum + 1 }]);
+        cases.push(['page 1.5 (not an integer)', { page: '1.5' }], ['limit "ten"', { limit: 'ten' }]);
+        for (const [label, query] of cases) {
+          const ex = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query });
+          ctx.expect(ex.response.status === 400, { expected: `400 for GET ${op.template} with ${label}`, actual: got(ex), exchange: ex });
+        }
+        if (limit.maximum !== undefined) {
+          const max = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { limit: limit.maximum } });
+          ctx.expect(max.response.status === 200, { expected: `200 for GET ${op.template} with limit ${limit.maximum} (the maximum)`, actual: got(max), exchange: max });
+        }
+      }
     },
   },
 ];

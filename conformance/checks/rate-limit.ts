@@ -7,6 +7,7 @@ export const rateLimitChecks: CheckDef[] = [
     name: 'rate_limited_429',
     area: 'rate-limit',
     rule: 'ERR-008',
+    covers: ['RATE-002', 'RATE-003', 'RATE-004'],
     needs: { mock: true },
     exclusive: true,
     async run(ctx) {

@@ -1,14 +1,29 @@
 // Regeneration: 202 { data: { session_id, status: 'queued' }, message }, the Idempotency-Key collapsing repeats,
 // 404 for a session not owned, 503 when it cannot be queued. A 202 regenerates someone's note, so those checks
 // run only against the mock (whose data is the run's to change).
-import type { CheckDef } from '../model.ts';
+import type { CheckContext, CheckDef } from '../model.ts';
+import type { MockSession } from '../mock-control.ts';
 import { body, got, objOf } from './util.ts';
+
+/** The route that would let the suite find a session that is not ready (it has no note, so no API lists it). */
+export const SESSIONS_ROUTE_HINT =
+  'GET /__mock/sessions answering {data: [{id, organization_id, transcript_status, has_note}]} (or {ready}) would unlock it';
+
+const notReady = (s: MockSession) => s.ready === false || (s.ready === undefined && (s.transcriptStatus !== 'completed' || s.hasNote === false));
+
+/** The Idempotency-Key header's schema, from the spec. */
+function idempotencySchema(ctx: CheckContext): { minLength?: number; maxLength?: number } {
+  const op = ctx.contract.byId('regenerateSessionNote');
+  const p = op.parameters.find((x) => x.in === 'header' && String(x.name).toLowerCase() === 'idempotency-key');
+  return (ctx.contract.deref(p?.schema) ?? {}) as { minLength?: number; maxLength?: number };
+}
 
 export const regenerationChecks: CheckDef[] = [
   {
     name: 'regenerate_accepted',
     area: 'regeneration',
     rule: 'REGEN-008',
+    covers: ['REGEN-001', 'REGEN-014'],
     needs: { mock: true },
     async run(ctx) {
       const note = await ctx.fixtures.firstNote();
@@ -44,10 +59,75 @@ export const regenerationChecks: CheckDef[] = [
       const path = `/sessions/${String(note.session_id)}/notes/regenerate`;
       const a = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': key } });
       const b = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': key } });
-      ctx.expect(a.response.status === 202 && b.response.status === a.response.status && JSON.stringify(body(a)) === JSON.stringify(body(b)), {
-        expected: 'the same answer for a repeat with the same Idempotency-Key',
+      ctx.expect(a.response.status === 202 && b.response.status === 202, {
+        expected: 'a repeat with the same Idempotency-Key accepted again (202), not refused',
         actual: `${got(a)} then ${got(b)}`,
         exchange: b,
+      });
+    },
+  },
+  {
+    name: 'regenerate_idempotent_repeat_same_body',
+    area: 'regeneration',
+    rule: 'REGEN-019',
+    provenance: 'assumed',
+    needs: { mock: true },
+    async run(ctx) {
+      const note = await ctx.fixtures.firstNote();
+      const key = `${ctx.prefix}same-body`;
+      const path = `/sessions/${String(note.session_id)}/notes/regenerate`;
+      const a = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': key } });
+      const b = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': key } });
+      ctx.expect(a.response.status === 202 && b.response.status === 202 && JSON.stringify(body(a)) === JSON.stringify(body(b)), {
+        expected: 'the same 202 body for a repeat with the same Idempotency-Key',
+        actual: `${got(a)} then ${got(b)}`,
+        exchange: b,
+      });
+    },
+  },
+  {
+    name: 'idempotency_key_length_bounds',
+    area: 'regeneration',
+    rule: 'REGEN-018',
+    provenance: 'assumed',
+    needs: { mock: true },
+    async run(ctx) {
+      const { minLength, maxLength } = idempotencySchema(ctx);
+      if (minLength === undefined && maxLength === undefined) return ctx.skip('the spec bounds no Idempotency-Key length');
+      const note = await ctx.fixtures.firstNote();
+      const path = `/sessions/${String(note.session_id)}/notes/regenerate`;
+      const tooShort = minLength !== undefined && minLength > 0 ? 'k'.repeat(minLength - 1) : undefined;
+      const tooLong = maxLength !== undefined ? 'k'.repeat(maxLength + 1) : undefined;
+      for (const [label, value] of [[`shorter than ${minLength}`, tooShort], [`longer than ${maxLength}`, tooLong]] as const) {
+        if (value === undefined) continue;
+        const ex = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': value } });
+        ctx.expect(ex.response.status === 400 && typeof body(ex).error === 'string', { expected: `400 { error } for an Idempotency-Key ${label} characters`, actual: got(ex), exchange: ex });
+      }
+      if (maxLength !== undefined) {
+        const longest = `${ctx.prefix}`.padEnd(maxLength, 'k');
+        const ok = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': longest } });
+        ctx.expect(ok.response.status === 202, { expected: `202 for an Idempotency-Key of exactly ${maxLength} characters`, actual: got(ok), exchange: ok });
+      }
+    },
+  },
+  {
+    name: 'regenerate_session_not_ready',
+    area: 'regeneration',
+    rule: 'REGEN-012',
+    covers: ['ERR-007'],
+    needs: { mock: true },
+    async run(ctx) {
+      const listed = await ctx.mock!.sessions();
+      if (!listed)
+        return ctx.skip(`a session that is not ready has no note, so no API route lists it, and the mock's control API lists no sessions: ${SESSIONS_ROUTE_HINT}`);
+      const mine = listed.filter((s) => s.organization_id === undefined || !ctx.keys.mainOrg || s.organization_id === ctx.keys.mainOrg);
+      const session = mine.find(notReady);
+      if (!session) return ctx.skip('the mock lists no session of this organization that is not ready for regeneration');
+      const ex = await ctx.send({ method: 'POST', path: `/sessions/${session.id}/notes/regenerate`, key: ctx.keys.main, json: {} });
+      ctx.expect(ex.response.status === 409 && typeof body(ex).error === 'string', {
+        expected: `409 { error } for session ${session.id} (transcript ${session.transcriptStatus || '?'}, ${session.hasNote === false ? 'no note' : 'note state unknown'})`,
+        actual: got(ex),
+        exchange: ex,
       });
     },
   },
@@ -64,6 +144,7 @@ export const regenerationChecks: CheckDef[] = [
     name: 'regenerate_unavailable',
     area: 'regeneration',
     rule: 'REGEN-013',
+    covers: ['ERR-009'],
     needs: { mock: true },
     exclusive: true,
     async run(ctx) {

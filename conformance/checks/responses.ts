@@ -13,6 +13,8 @@ export interface Finding {
 export interface ResponseCheckDef {
   name: string;
   rule: string;
+  /** Further rules the check exercises on every response (reported as covered by it). */
+  covers?: string[];
   inspect(ex: Exchange & { operation: Operation }, env: { contract: Contract; schemas: SchemaValidator; profile: Profile }): Finding | undefined;
 }
 
@@ -32,7 +34,7 @@ const opName = (op: Operation) => `${op.method} ${op.template} (${op.operationId
 export const responseChecks: ResponseCheckDef[] = [
   {
     name: 'not_a_server_error',
-    rule: 'RESP-002',
+    rule: 'ERR-018',
     inspect(ex) {
       const s = ex.response.status;
       if (s < 500 || documented(ex.operation, s)) return;
@@ -41,7 +43,7 @@ export const responseChecks: ResponseCheckDef[] = [
   },
   {
     name: 'status_code_conformance',
-    rule: 'RESP-001',
+    rule: 'ERR-017',
     inspect(ex, { profile }) {
       const s = ex.response.status;
       if (documented(ex.operation, s) || assumedClassTolerated(ex.operation, s, profile)) return;
@@ -83,6 +85,7 @@ export const responseChecks: ResponseCheckDef[] = [
   {
     name: 'rate_limit_headers',
     rule: 'RATE-001',
+    covers: ['LIM-008'],
     inspect(ex, { contract, schemas }) {
       const r = documented(ex.operation, ex.response.status);
       const headers = (r?.node.headers ?? {}) as JsonObject;

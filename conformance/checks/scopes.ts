@@ -16,6 +16,7 @@ export const scopeChecks: CheckDef[] = [
     name: 'missing_scope_forbidden',
     area: 'scopes',
     rule: 'AUTH-023',
+    covers: ['AUTH-022', 'AUTH-024', 'ERR-003'],
     needs: { keys: ['scoped'] },
     async run(ctx) {
       const values = await samplePaths(ctx);
@@ -35,6 +36,7 @@ export const scopeChecks: CheckDef[] = [
     name: 'granted_scope_allowed',
     area: 'scopes',
     rule: 'AUTH-021',
+    covers: ['AUTH-013', 'AUTH-015', 'AUTH-017', 'AUTH-019', 'AUTH-020'],
     needs: { keys: ['scoped'] },
     async run(ctx) {
       // Reads only: a key holding the read scope of a list is not refused.

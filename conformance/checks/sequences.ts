@@ -29,6 +29,7 @@ export const sequenceChecks: CheckDef[] = [
     name: 'patient_lifecycle',
     area: 'sequences',
     rule: 'PAT-024',
+    covers: ['PAT-023'],
     needs: { write: true },
     async run(ctx) {
       const p = await ctx.fixtures.createPatient('lifecycle');
@@ -39,6 +40,7 @@ export const sequenceChecks: CheckDef[] = [
     name: 'appointment_lifecycle',
     area: 'sequences',
     rule: 'APT-020',
+    covers: ['APT-018'],
     needs: { write: true },
     async run(ctx) {
       const p = await ctx.fixtures.patient();
@@ -51,6 +53,7 @@ export const sequenceChecks: CheckDef[] = [
     name: 'document_lifecycle',
     area: 'sequences',
     rule: 'DOC-024',
+    covers: ['DOC-021', 'DOC-022'],
     needs: { write: true },
     async run(ctx) {
       const p = await ctx.fixtures.patient();

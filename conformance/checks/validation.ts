@@ -56,7 +56,7 @@ export const validationChecks: CheckDef[] = [
   { name: 'unknown_field_rejected', area: 'validation', rule: 'GEN-010', needs: { write: true }, run: negative(['unknown-property']) },
   { name: 'missing_required_rejected', area: 'validation', rule: 'ERR-001', needs: { write: true }, run: negative(['missing-required']) },
   { name: 'wrong_type_rejected', area: 'validation', rule: 'ERR-001', needs: { write: true }, run: negative(['wrong-type']) },
-  { name: 'out_of_bounds_rejected', area: 'validation', rule: 'ERR-001', needs: { write: true }, run: negative(['out-of-bounds']) },
+  { name: 'out_of_bounds_rejected', area: 'validation', rule: 'ERR-001', covers: ['LIM-002', 'LIM-003', 'LIM-004'], needs: { write: true }, run: negative(['out-of-bounds']) },
   {
     name: 'valid_bodies_accepted',
     area: 'validation',
@@ -83,6 +83,7 @@ export const validationChecks: CheckDef[] = [
     name: 'malformed_json_rejected',
     area: 'validation',
     rule: 'ERR-012',
+    provenance: 'assumed',
     needs: { write: true },
     async run(ctx) {
       const ex = await ctx.send({ method: 'POST', path: '/patients', key: ctx.keys.main, bodyText: '{"name": "broken', headers: { 'Content-Type': 'application/json' } });

@@ -3,7 +3,7 @@
 // document's `failed` and `completed` events apart. With --mock the suite registers its own loopback receiver.
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Delivery } from '../receiver.ts';
-import { objOf, uploadDocument, followDocument } from './util.ts';
+import { got, listOf, objOf, uploadDocument, followDocument } from './util.ts';
 
 const WAIT_MS = 90_000;
 
@@ -44,6 +44,7 @@ export const webhookChecks: CheckDef[] = [
     name: 'webhook_payload_schema',
     area: 'webhooks',
     rule: 'EVT-007',
+    payloadSchemas: ['#/components/schemas/DocumentStatusChangedEvent'],
     needs: { receiver: true, write: true },
     exclusive: true,
     async run(ctx) {
@@ -64,6 +65,7 @@ export const webhookChecks: CheckDef[] = [
     name: 'webhook_retries_identical_payload',
     area: 'webhooks',
     rule: 'EVT-037',
+    covers: ['EVT-036'],
     needs: { receiver: true, write: true },
     exclusive: true,
     async run(ctx) {
@@ -86,6 +88,7 @@ export const webhookChecks: CheckDef[] = [
     name: 'webhook_dedupe_triple_distinct',
     area: 'webhooks',
     rule: 'EVT-042',
+    covers: ['EVT-008', 'EVT-009', 'EVT-010'],
     needs: { receiver: true, write: true, mock: true },
     exclusive: true,
     async run(ctx) {
@@ -101,4 +104,92 @@ export const webhookChecks: CheckDef[] = [
       }
     },
   },
+  {
+    name: 'note_created_event',
+    area: 'webhooks',
+    rule: 'EVT-004',
+    covers: ['EVT-003', 'EVT-016'],
+    payloadSchemas: ['#/components/schemas/NoteEvent'],
+    needs: { receiver: true, mock: true },
+    exclusive: true,
+    async run(ctx) {
+      const id = await register(ctx, 'NOTE_CREATED');
+      try {
+        const target = await finalizeTarget(ctx);
+        const r = await ctx.mock!.call<{ data?: Record<string, unknown>; error?: string }>('POST', `/sessions/${target.sessionId}/finalize`, target.templateId ? { template_id: target.templateId } : {});
+        const note = r.body?.data;
+        if (r.status !== 201 || !note?.id) return ctx.skip(`POST /__mock/sessions/${target.sessionId}/finalize answered ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+        await noteEvent(ctx, 'NOTE_CREATED', note);
+      } finally {
+        await unregister(ctx, id);
+      }
+    },
+  },
+  {
+    name: 'note_updated_event',
+    area: 'webhooks',
+    rule: 'EVT-006',
+    payloadSchemas: ['#/components/schemas/NoteEvent'],
+    needs: { receiver: true, mock: true },
+    exclusive: true,
+    async run(ctx) {
+      const id = await register(ctx, 'NOTE_UPDATED');
+      try {
+        const first = await ctx.fixtures.firstNote();
+        const r = await ctx.mock!.call<{ data?: Record<string, unknown> }>('PATCH', `/notes/${String(first.id)}`, { content: `Edited by the conformance suite, run ${ctx.runId}.` });
+        const note = r.body?.data;
+        if (r.status !== 200 || !note?.id) return ctx.skip(`PATCH /__mock/notes/${String(first.id)} answered ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+        await noteEvent(ctx, 'NOTE_UPDATED', note);
+      } finally {
+        await unregister(ctx, id);
+      }
+    },
+  },
 ];
+
+/**
+ * A session to finalize: one the control API lists as completed without a note, or else (no such route) a session
+ * that has notes, finalized with a template none of its notes uses (templates are named by the notes list).
+ */
+async function finalizeTarget(ctx: CheckContext): Promise<{ sessionId: string; templateId?: string }> {
+  const listed = await ctx.mock!.sessions();
+  const ready = listed?.find((s) => (!s.organization_id || !ctx.keys.mainOrg || s.organization_id === ctx.keys.mainOrg) && s.transcriptStatus === 'completed' && s.hasNote === false);
+  if (ready) return { sessionId: ready.id };
+  const ex = await ctx.send({ method: 'GET', path: '/notes', key: ctx.keys.main, query: { limit: 100 } });
+  const notes = listOf(ex);
+  const templates = [...new Set(notes.map((n) => String(n.template_id ?? '')).filter(Boolean))];
+  for (const sessionId of new Set(notes.map((n) => String(n.session_id)))) {
+    const used = new Set(notes.filter((n) => n.session_id === sessionId).map((n) => String(n.template_id)));
+    const free = templates.find((t) => !used.has(t));
+    if (free) return { sessionId, templateId: free };
+  }
+  return ctx.skip(`no session to finalize: the notes list (${got(ex).slice(0, 80)}) names no session with a template left to use`);
+}
+
+/** Waits for the note event of `note`, checks it against the NoteEvent schema and the note, and follows note_url. */
+async function noteEvent(ctx: CheckContext, event: string, note: Record<string, unknown>): Promise<void> {
+  const mine = (d: Delivery) => {
+    const j = d.json as { event?: string; note_id?: string } | undefined;
+    return j?.event === event && j.note_id === note.id;
+  };
+  await ctx.receiver!.waitFor((ds) => ds.some(mine), 20_000);
+  const deliveries = ctx.receiver!.deliveries.filter(mine);
+  if (!ctx.expect(deliveries.length >= 1, { expected: `a ${event} delivery for note ${String(note.id)}`, actual: 'none within 20 s' })) return;
+  const d = deliveries[0]!;
+  const errors = ctx.schemas.validate('#/components/schemas/NoteEvent', d.json);
+  ctx.expect(!errors.length, { expected: 'payload valid against NoteEvent', actual: `${errors.join('; ')} in ${d.body.slice(0, 300)}` });
+  const j = d.json as Record<string, unknown>;
+  const same = ['session_id', 'patient_id', 'template_id'].filter((k) => note[k] !== undefined && j[k] !== note[k]);
+  ctx.expect(!same.length, { expected: `session_id, patient_id, template_id of note ${String(note.id)}`, actual: `${same.map((k) => `${k} ${JSON.stringify(j[k])} (note: ${JSON.stringify(note[k])})`).join(', ')}` });
+  let url: URL | undefined;
+  try {
+    url = new URL(String(j.note_url));
+  } catch {
+    url = undefined;
+  }
+  const basePath = new URL(ctx.http.baseUrl).pathname.replace(/\/$/, '');
+  const rel = url && url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : undefined;
+  if (!ctx.expect(!!rel && rel === `/notes/${String(note.id)}`, { expected: `note_url an absolute URL of ${basePath}/notes/${String(note.id)}`, actual: JSON.stringify(j.note_url) })) return;
+  const fetched = await ctx.send({ method: 'GET', path: rel!, key: ctx.keys.main });
+  ctx.expect(fetched.response.status === 200 && objOf(fetched).id === note.id, { expected: `GET note_url answers 200 with note ${String(note.id)}`, actual: got(fetched), exchange: fetched });
+}

@@ -33,7 +33,7 @@ export function renderConsole(report: RunReport): string {
   const n = (o: string) => report.results.filter((r) => r.outcome === o).length;
   lines.push(
     '',
-    `${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped; ${report.notChecked.length} rules not checked (listed in the JSON/HTML reports); ${report.seconds.toFixed(1)} s; profile ${report.profile}; run ${report.runId}`,
+    `${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped; ${report.coveredBySchemas.length} more rules checked through the schema checks; ${report.notChecked.length} rules not checked, each with its reason (listed in the JSON/HTML reports); ${report.seconds.toFixed(1)} s; profile ${report.profile}; run ${report.runId}`,
     `cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed${report.cleanup.leftovers.length ? `; LEFT BEHIND: ${report.cleanup.leftovers.join('; ')}` : ''}`,
   );
   if (report.interrupted) lines.push('interrupted (Ctrl-C): results are partial');

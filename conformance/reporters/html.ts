@@ -23,6 +23,7 @@ ${r.failures
   .join('\n')}</table>`;
     })
     .join('\n');
+  const bySchema = report.coveredBySchemas.map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>checked by ${h(r.check)}</td></tr>`).join('\n');
   const notChecked = report.notChecked.map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>${h(r.reason)}</td></tr>`).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance report ${h(report.runId)}</title>
@@ -39,6 +40,9 @@ tr.detail td{background:#fff6f6;font-size:13px}pre,code{white-space:pre-wrap;wor
 <p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed. ${h(report.cleanup.leftovers.join('; '))}</p>
 <p>Curl lines read the key from <code>$CLINICAL_RECORDS_KEY</code> (others: <code>$CLINICAL_RECORDS_*_KEY</code>); keys are never written here.</p>
 ${rows}
+<h2>Rules checked through the schema checks</h2>
+<p>Rules about the shape of responses (field types, formats, enums, required fields) or webhook payloads, checked on every response or payload received rather than by a check of their own.</p>
+<table><tr><th>rule</th><th>provenance</th><th>how</th></tr>${bySchema}</table>
 <h2>Rules not checked</h2>
 <table><tr><th>rule</th><th>provenance</th><th>why</th></tr>${notChecked}</table>
 </body></html>

@@ -21,6 +21,8 @@ export interface Variant {
   /** The area to run with --only, and the rule id the suite must fail on. */
   area: string;
   rule: string;
+  /** `all` for a variant that breaks an assumed rule (its check runs only with --profile all). */
+  profile?: 'documented' | 'all';
   request?(req: ProxyRequest): void;
   response?(res: ProxyResponse, req: ProxyRequest): void;
 }
@@ -178,6 +180,71 @@ export function variants(keys: VariantKeys): Variant[] {
       rule: 'ERR-008',
       response(res) {
         if (res.status === 429) delete res.headers['retry-after'];
+      },
+    },
+    {
+      name: 'provider_id not defaulted to the key owner',
+      area: 'patients',
+      rule: 'PAT-017',
+      response(res, req) {
+        const b = jsonOf(res.body);
+        if (req.method === 'POST' && path(req) === '/patients' && res.status === 201 && b?.data) {
+          b.data.provider_id = '00000000-0000-4000-8000-000000000000';
+          setJson(res, b);
+        }
+      },
+    },
+    {
+      name: "another organization's provider_id accepted",
+      area: 'patients',
+      rule: 'PAT-018',
+      request(req) {
+        const b = jsonOf(req.body);
+        if (/^\/patients(\/\d+)?$/.test(path(req)) && b && typeof b === 'object' && 'provider_id' in b) {
+          delete b.provider_id;
+          if (req.method === 'PATCH') b.phone = '+1-555-0199';
+          req.body = Buffer.from(JSON.stringify(b));
+        }
+      },
+    },
+    {
+      name: 'appointment date filters ignored',
+      area: 'appointments',
+      rule: 'APT-027',
+      profile: 'all',
+      request(req) {
+        if (req.method !== 'GET' || path(req) !== '/appointments') return;
+        const u = new URL(req.url, 'http://proxy');
+        for (const k of ['date', 'start_date', 'end_date']) u.searchParams.delete(k);
+        req.url = u.pathname + u.search;
+      },
+    },
+    {
+      name: 'oversized upload accepted',
+      area: 'documents',
+      rule: 'DOC-032',
+      profile: 'all',
+      response(res) {
+        if (res.status === 413) res.status = 201;
+      },
+    },
+    {
+      name: 'page 0 accepted',
+      area: 'pagination',
+      rule: 'PAG-007',
+      profile: 'all',
+      request(req) {
+        req.url = req.url.replace(/([?&])page=0(&|$)/, '$1page=1$2');
+      },
+    },
+    {
+      name: 'Idempotency-Key length not bounded',
+      area: 'regeneration',
+      rule: 'REGEN-018',
+      profile: 'all',
+      request(req) {
+        const k = req.headers['idempotency-key'];
+        if (k !== undefined && k.length > 255) req.headers['idempotency-key'] = k.slice(0, 255);
       },
     },
     {
