@@ -8,12 +8,13 @@ export interface MockKey {
   state: 'active' | 'expired' | 'revoked';
 }
 
+/** A session as GET /__mock/sessions lists it (the API itself lists no sessions). */
 export interface MockSession {
   id: string;
-  organization_id?: string;
-  transcriptStatus: string;
-  hasNote?: boolean;
-  ready?: boolean;
+  organization_id: string;
+  transcript_status: string;
+  has_note: boolean;
+  ready: boolean;
 }
 
 export class MockControl {
@@ -59,24 +60,11 @@ export class MockControl {
     if (r.status >= 300) throw new Error(`POST ${this.url}/faults ${JSON.stringify(f)} answered ${r.status}: ${JSON.stringify(r.body)}`);
   }
 
-  /**
-   * Sessions as the control API lists them, or undefined when it has no such route (the API itself lists no
-   * sessions, so a session without a note cannot be found through it). Tolerates the shapes such a route may take.
-   */
-  async sessions(): Promise<MockSession[] | undefined> {
-    const r = await this.call<{ data?: Array<Record<string, unknown>> }>('GET', '/sessions').catch(() => undefined);
-    if (!r || r.status !== 200 || !Array.isArray(r.body?.data)) return undefined;
-    return r.body.data.map((s) => {
-      const transcript = s.transcript as { status?: unknown } | undefined;
-      const notes = s.notes ?? s.note_ids;
-      return {
-        id: String(s.id),
-        organization_id: typeof s.organization_id === 'string' ? s.organization_id : undefined,
-        transcriptStatus: String(s.transcript_status ?? transcript?.status ?? ''),
-        hasNote: typeof s.has_note === 'boolean' ? s.has_note : typeof s.note_count === 'number' ? s.note_count > 0 : Array.isArray(notes) ? notes.length > 0 : undefined,
-        ready: typeof s.ready === 'boolean' ? s.ready : undefined,
-      };
-    });
+  /** Every seeded organization's sessions with their readiness for regeneration. */
+  async sessions(): Promise<MockSession[]> {
+    const r = await this.call<{ data?: MockSession[] }>('GET', '/sessions');
+    if (r.status !== 200 || !Array.isArray(r.body?.data)) throw new Error(`GET ${this.url}/sessions answered ${r.status}`);
+    return r.body.data;
   }
 
   async clearFaults(): Promise<void> {

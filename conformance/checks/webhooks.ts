@@ -148,13 +148,12 @@ export const webhookChecks: CheckDef[] = [
 ];
 
 /**
- * A session to finalize: one the control API lists as completed without a note, or else (no such route) a session
- * that has notes, finalized with a template none of its notes uses (templates are named by the notes list).
+ * A session to finalize: one the control API lists as completed without a note, or else (a mock already run
+ * against) a session that has notes, finalized with a template none of its notes uses (the notes list names them).
  */
 async function finalizeTarget(ctx: CheckContext): Promise<{ sessionId: string; templateId?: string }> {
-  const listed = await ctx.mock!.sessions();
-  const ready = listed?.find((s) => (!s.organization_id || !ctx.keys.mainOrg || s.organization_id === ctx.keys.mainOrg) && s.transcriptStatus === 'completed' && s.hasNote === false);
-  if (ready) return { sessionId: ready.id };
+  const fresh = (await ctx.mock!.sessions()).find((s) => s.organization_id === ctx.keys.mainOrg && s.transcript_status === 'completed' && !s.has_note);
+  if (fresh) return { sessionId: fresh.id };
   const ex = await ctx.send({ method: 'GET', path: '/notes', key: ctx.keys.main, query: { limit: 100 } });
   const notes = listOf(ex);
   const templates = [...new Set(notes.map((n) => String(n.template_id ?? '')).filter(Boolean))];

@@ -175,6 +175,17 @@ export function variants(keys: VariantKeys): Variant[] {
       },
     },
     {
+      name: 'regenerate of a session that is not ready accepted',
+      area: 'regeneration',
+      rule: 'REGEN-012',
+      response(res, req) {
+        const m = /^\/sessions\/([^/]+)\/notes\/regenerate$/.exec(path(req));
+        if (!m || res.status !== 409) return;
+        res.status = 202;
+        setJson(res, { data: { session_id: m[1], status: 'queued' }, message: 'Note regeneration queued' });
+      },
+    },
+    {
       name: '429 without Retry-After',
       area: 'rate-limit',
       rule: 'ERR-008',

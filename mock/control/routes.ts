@@ -39,7 +39,7 @@ export function controlRoutes(app: Hono, target: ControlTarget): void {
     const details: Record<string, string> = {};
     const kind = body.kind as FaultKind;
     if (!FAULT_KINDS.includes(kind)) details.kind = `must be one of ${FAULT_KINDS.join(', ')}`;
-    const count = body.count ?? (kind === 'http' ? 1 : 1);
+    const count = body.count ?? 1;
     if (count !== null && !(Number.isInteger(count) && (count as number) >= 1)) details.count = 'must be an integer >= 1 or null';
     const allowed = kind === 'http' ? ['kind', 'count', 'method', 'path', 'status'] : ['kind', 'count'];
     for (const k of Object.keys(body)) if (!allowed.includes(k)) details[k] = 'unknown field';

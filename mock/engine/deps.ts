@@ -138,6 +138,8 @@ export interface EngineDeps {
   faults: Faults;
   events: Events;
   config: EngineConfig;
+  /** The seed's organization ids (kept even when state is restored from --state). */
+  organizations: readonly string[];
 }
 
 /** A seed file: the default one is mock/seed/default.json; users pass their own with --seed. */

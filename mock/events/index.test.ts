@@ -23,11 +23,12 @@ afterEach(async () => {
 });
 
 function setup(opts: Partial<EventsOptions> = {}) {
-  // The simulator uses only the clock and config of its deps; the rest is never touched here.
+  // The simulator uses only the clock, config and organizations of its deps; the rest is never touched here.
   const clock = createClock(0.01);
   const deps = {
     clock,
     config: { publicBaseUrl: 'http://127.0.0.1:4010/ext-api/v1' },
+    organizations: SEED.organizations.map((o) => o.id),
   } as unknown as Omit<EngineDeps, 'events'>;
   const sim = createEvents({ deps, allowPrivateWebhooks: true, ...opts });
   const control = new Hono();

@@ -15,8 +15,6 @@ export interface EventsOptions {
   deps: Omit<EngineDeps, 'events'>;
   /** --allow-private-webhooks: loopback and private receivers over plain http are allowed. */
   allowPrivateWebhooks: boolean;
-  /** Organizations, first is the default; otherwise taken from the seed when the module is seeded. */
-  organizations?: readonly string[];
   /** DNS resolution of receiver names (tests inject one). */
   resolve?: Resolver;
   /** Delivery tuning (tests); durations are simulated milliseconds, scaled by the clock. */
@@ -32,10 +30,10 @@ export function createEvents(opts: EventsOptions): {
 } {
   const { deps } = opts;
   const contract = eventsContract();
-  let organizations = opts.organizations;
   const registry = createRegistry({
     kinds: contract.kinds,
-    organizations: () => organizations,
+    // The seed's organizations, first is the default (known even when state is restored from --state).
+    organizations: () => deps.organizations,
     allowPrivate: opts.allowPrivateWebhooks,
     resolve: opts.resolve,
     now: () => deps.clock.now(),
@@ -80,9 +78,8 @@ export function createEvents(opts: EventsOptions): {
     control(app) {
       eventsControlRoutes(app, { registry, deliverer, kinds: contract.kinds });
     },
-    seed(seed) {
+    seed() {
       // Called on start and on reset: deliveries go, registrations stay.
-      if (!opts.organizations && Array.isArray(seed.organizations)) organizations = seed.organizations.map((o) => o.id);
       deliverer.clear();
     },
   };

@@ -1,10 +1,11 @@
-// Control routes (under /__mock, no key): finalize a session, which writes its note (NOTE_CREATED), and edit a
+// Control routes (under /__mock, no key): list sessions with their readiness (the API has no session list, and
+// tools need a ready and a not-ready session), finalize a session, which writes its note (NOTE_CREATED), and edit a
 // note (NOTE_UPDATED), as the web application would. Ids alone name the organization.
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { EngineDeps, FieldErrors } from '../engine/deps.ts';
 import { writeNote } from './content.ts';
-import { laterThan } from './regeneration.ts';
+import { isReady, laterThan, latestNote } from './regeneration.ts';
 import { EDITABLE, TRANSCRIPT_READY, collections, type NoteRow } from './rows.ts';
 import { toDetail, toExport } from './views.ts';
 
@@ -33,6 +34,23 @@ const invalid = (c: Context, details: FieldErrors) => c.json({ error: 'Validatio
 
 export function registerControl(app: Hono, deps: EngineDeps) {
   const { notes, sessions, templates } = collections(deps);
+
+  app.get('/sessions', (c) => {
+    const org = c.req.query('organization_id');
+    const orgs = org ? deps.organizations.filter((o) => o === org) : deps.organizations;
+    if (org && !orgs.length) return invalid(c, { organization_id: 'is not a seeded organization' });
+    const data = orgs.flatMap((o) =>
+      sessions.all(o).map((s) => ({
+        id: s.id,
+        organization_id: o,
+        patient_id: s.patient_id,
+        transcript_status: s.transcript.status,
+        has_note: latestNote(deps, o, s.id) !== undefined,
+        ready: isReady(deps, o, s),
+      })),
+    );
+    return c.json({ data });
+  });
 
   app.post('/sessions/:sessionId/finalize', async (c) => {
     const id = c.req.param('sessionId');

@@ -110,6 +110,20 @@ describe.each<[MockMode, boolean]>([
     expect((await api.call('POST', path, { body: { model: 'turbo' } })).status).toBe(400);
   });
 
+  it('control: GET /__mock/sessions tells ready from not ready, per organization', async () => {
+    type Row = { id: string; organization_id: string; transcript_status: string; has_note: boolean; ready: boolean };
+    const all = (await (await fetch(`${m.controlUrl}/sessions`)).json()) as { data: Row[] };
+    const byId = new Map(all.data.map((s) => [s.id, s]));
+    expect(byId.get(ready.id)).toMatchObject({ ready: true, has_note: true, transcript_status: 'completed' });
+    expect(byId.get(notReady.id)?.ready).toBe(false);
+    expect(new Set(all.data.map((s) => s.organization_id)).size).toBe(2);
+    const org = byId.get(ready.id)!.organization_id;
+    const one = (await (await fetch(`${m.controlUrl}/sessions?organization_id=${org}`)).json()) as { data: Row[] };
+    expect(one.data.length).toBeGreaterThan(0);
+    expect(one.data.every((s) => s.organization_id === org)).toBe(true);
+    expect((await fetch(`${m.controlUrl}/sessions?organization_id=nope`)).status).toBe(400);
+  });
+
   it('control: finalize creates a note; PATCH edits one', async () => {
     const fin = await fetch(`${m.controlUrl}/sessions/${notReady.id}/finalize`, { method: 'POST' });
     expect(fin.status).toBe(201);

@@ -183,6 +183,7 @@ export function createHarness(modules: EngineModule[], opts: { timeScale?: numbe
     faults,
     events: recorded.events,
     config: { publicBaseUrl: 'http://127.0.0.1:4010/ext-api/v1' },
+    organizations: ['org-1', 'org-2'],
   };
   const api: EngineApp = new Hono<EngineEnv>();
   api.use(async (c, next) => {
