@@ -47,7 +47,7 @@ function startProcess(args: string[], ready: RegExp, opts: { built?: boolean } =
 
 const startMock = (flags: string[], built = false) =>
   startProcess(
-    [built ? DIST_CLI : 'mock/cli.ts', '--port', '0', ...(flags.includes('--static') ? [] : ['--rate-limit', '1000000000/1']), ...flags],
+    [built ? DIST_CLI : 'mock/cli.ts', '--port', '0', '--rate-limit', '1000000000/1', ...flags],
     /API\s+(http:\/\/\S+)/,
     { built },
   );
@@ -96,11 +96,11 @@ async function main() {
 
   const results: Record<string, Awaited<ReturnType<typeof routes>>> = {};
   for (const [label, flags] of [
-    ['Prism static', ['--static']],
+    ['Prism static', []],
     ['default (Prism proxy + engine)', []],
     ['engine-only', ['--engine-only']],
   ] as const) {
-    const s = await startMock([...flags]);
+    const s = label === 'Prism static' ? await startProcess(['bench/prism-static.ts'], /API\s+(http:\/\/\S+)/) : await startMock([...flags]);
     results[label] = await routes(label, s, key, { patient: label === 'Prism static' ? '7281928374650192837' : patient });
     await stop(s);
   }

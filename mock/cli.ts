@@ -87,14 +87,14 @@ export function banner(m: RunningMock, opts: MockOptions): string {
   const orgName = new Map(m.organizations.map((o) => [o.id, o.name]));
   const mode =
     m.mode === 'static'
-      ? 'static (Prism plain mock from the spec; no state, no control API)'
+      ? 'static (Prism plain mock from the spec; no state; any X-API-Key value passes; control API: /health only)'
       : m.mode === 'engine-only'
         ? 'engine-only (no Prism in front)'
         : `default (Prism validation proxy${opts.strict ? ', strict' : ''} in front of the stateful engine)`;
   const lines = [
     'clinical-records-mock',
     `  API       ${m.url}`,
-    `  control   ${m.mode === 'static' ? '(none in static mode)' : m.controlUrl}`,
+    `  control   ${m.mode === 'static' ? `${m.controlUrl}/health only` : m.controlUrl}`,
     `  mode      ${mode}`,
     ...(m.mode === 'static'
       ? []

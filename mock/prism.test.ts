@@ -67,3 +67,29 @@ describe('rate limit from options', () => {
     expect((await get(b)).status).toBe(200);
   });
 });
+
+describe('--static: Prism plain mock behind the health front', () => {
+  let m: RunningMock;
+  beforeAll(async () => {
+    m = await startMock({ port: 0, mode: 'static', quiet: true });
+  });
+  afterAll(async () => {
+    await m?.close();
+  });
+  it('answers GET /__mock/health, and refuses the rest of the control API with the reason', async () => {
+    const health = await fetch(`${m.controlUrl}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok', mode: 'static' });
+    const keys = await fetch(`${m.controlUrl}/keys`);
+    expect(keys.status).toBe(404);
+    expect((await keys.json()).error).toMatch(/run without --static/);
+  });
+  it("mocks the API from the spec's examples: a key is required, any value passes, nothing is stored", async () => {
+    expect((await fetch(`${m.url}/providers`)).status).toBe(401);
+    const r = await fetch(`${m.url}/patients`, { headers: { 'x-api-key': 'anything' } });
+    expect(r.status).toBe(200);
+    const body = await r.json();
+    expect(Array.isArray(body.data)).toBe(true);
+    expect(typeof body.data[0].id).toBe('string');
+  });
+});

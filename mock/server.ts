@@ -34,7 +34,7 @@ export interface MockOptions {
 export interface RunningMock {
   /** Base URL of the API, e.g. http://127.0.0.1:4010/ext-api/v1. */
   url: string;
-  /** Base URL of the control API, e.g. http://127.0.0.1:4010/__mock (none in static mode). */
+  /** Base URL of the control API, e.g. http://127.0.0.1:4010/__mock (only /health in static mode). */
   controlUrl: string;
   mode: MockMode;
   /** The seed's organizations and keys (the banner); always resident. */
@@ -89,9 +89,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const onViolation = options.onViolation ?? (options.quiet ? undefined : (l: string) => console.error(`[contract violation] ${l}`));
 
   if (mode === 'static') {
-    const { startStaticPrism } = await import('./prism/static.ts');
+    const { startStaticMock } = await import('./prism/static.ts');
     const { organizations, keys } = loadSeed(); // a bad seed file is refused in every mode
-    const s = await startStaticPrism(options.port ?? 4010, host);
+    const s = await startStaticMock(options.port ?? 4010, host);
     const m = { url: `${origin(host, s.port)}${API_BASE}`, controlUrl: `${origin(host, s.port)}/__mock`, mode, organizations, keys, rateLimit, close: s.close };
     return withSeed(m, loadSeed);
   }
