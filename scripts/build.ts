@@ -1,7 +1,7 @@
 // `npm run build` (also `prepare`): compiles client/, generated/, spec/*.ts, mock/ and conformance/ into dist/ with
 // the folder layout kept (tsconfig.build.json), then copies the non-TypeScript assets the code reads at run time.
-// Type errors in client/ or generated/ fail the build; errors elsewhere are reported but, unless --strict, do not
-// stop it (tsc still emits), so a folder that is mid-work cannot block installing the client.
+// A type error anywhere fails the build. `--if-stale` (before `npm run mock` / `npm run conformance`, which run the
+// built binaries) does nothing when dist/ is newer than every source file, so a `git pull` is never run stale.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
-const strict = process.argv.includes('--strict');
+const STAMP = join(DIST, '.built');
+/** What dist/ is made from. */
+const SOURCES = ['client', 'generated', 'spec', 'mock', 'conformance', 'scripts/build.ts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 /** Folders whose assets ship: every file that is not TypeScript, a test, or test-only support. */
 const ASSET_DIRS = ['mock', 'conformance'];
 const SKIP = /(\.ts$|\.test\.|[\\/](testing|fixtures|node_modules)[\\/])/;
-/** Folders that must compile: the client and its types are what other repositories install. */
-const MUST_COMPILE = ['client/', 'generated/'];
 
 function* files(dir: string): Generator<string> {
   if (!existsSync(dir)) return;
@@ -30,6 +30,18 @@ function copy(from: string, to: string): void {
   copyFileSync(from, to);
 }
 
+function newestSource(): number {
+  let newest = 0;
+  for (const src of SOURCES) {
+    const p = join(ROOT, src);
+    if (!existsSync(p)) continue;
+    for (const f of statSync(p).isDirectory() ? files(p) : [p]) newest = Math.max(newest, statSync(f).mtimeMs);
+  }
+  return newest;
+}
+
+if (process.argv.includes('--if-stale') && existsSync(STAMP) && statSync(STAMP).mtimeMs >= newestSource()) process.exit(0);
+
 const start = performance.now();
 rmSync(DIST, { recursive: true, force: true });
 
@@ -38,16 +50,11 @@ const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin
   encoding: 'utf8',
 });
 const diagnostics = (tsc.stdout + tsc.stderr).trim();
-const errorFiles = new Set([...diagnostics.matchAll(/^([^\s(]+)\(\d+,\d+\): error/gm)].map((m) => m[1]!.split(sep).join('/')));
-const blocking = [...errorFiles].filter((f) => MUST_COMPILE.some((d) => f.startsWith(d)));
 if (tsc.error) throw tsc.error;
-if (diagnostics) process.stderr.write(diagnostics + '\n');
-if (blocking.length || (strict && tsc.status !== 0) || (tsc.status !== 0 && errorFiles.size === 0)) {
-  process.stderr.write(`build failed: tsc exit ${tsc.status}${blocking.length ? `; errors in ${blocking.join(', ')}` : ''}\n`);
+if (tsc.status !== 0) {
+  process.stderr.write(`${diagnostics}\nbuild failed: tsc exit ${tsc.status}\n`);
   process.exit(1);
 }
-if (errorFiles.size)
-  process.stderr.write(`build: WARNING type errors outside the client in ${[...errorFiles].join(', ')}; their dist/ output may not run\n`);
 
 // The bundled spec (the ./spec export, read by spec/bundle.ts and the mock) and its declaration.
 copy(join(ROOT, 'generated/openapi.json'), join(DIST, 'generated/openapi.json'));
@@ -78,7 +85,7 @@ for (const dir of ASSET_DIRS)
     assets++;
   }
 
-// Binaries: executable, and warn when one is missing or lacks its shebang.
+// Binaries: run by node (the sources' #! line runs them through tsx), and executable.
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
 for (const [name, target] of Object.entries(pkg.bin ?? {})) {
   const p = join(ROOT, target);
@@ -86,7 +93,9 @@ for (const [name, target] of Object.entries(pkg.bin ?? {})) {
     process.stderr.write(`build: WARNING bin ${name} -> ${target} was not built (its source is missing or did not compile)\n`);
     continue;
   }
-  if (!readFileSync(p, 'utf8').startsWith('#!')) process.stderr.write(`build: WARNING ${target} has no #! line\n`);
+  const js = readFileSync(p, 'utf8');
+  writeFileSync(p, `#!/usr/bin/env node\n${js.startsWith('#!') ? js.slice(js.indexOf('\n') + 1) : js}`);
   chmodSync(p, statSync(p).mode | 0o111);
 }
+writeFileSync(STAMP, '');
 console.log(`built dist/ (${assets} assets) in ${Math.round(performance.now() - start)} ms`);

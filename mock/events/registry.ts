@@ -91,7 +91,10 @@ export function createRegistry(opts: RegistryOptions) {
 
     const problems = Object.entries(details);
     if (problems.length) {
-      const error = problems.length === 1 ? `Invalid webhook: ${problems[0]![0]} ${problems[0]![1]}` : `Invalid webhook: ${problems.length} problems (see details)`;
+      // Destination reasons are whole sentences ("url must use https..."); field reasons follow the field's name.
+      const [field, reason] = problems[0]!;
+      const one = field === 'url' ? reason : `${field} ${reason}`;
+      const error = problems.length === 1 ? `Invalid webhook: ${one}` : `Invalid webhook: ${problems.length} problems (see details)`;
       return { ok: false, error, details };
     }
     const webhook: Webhook = {
