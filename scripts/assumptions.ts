@@ -22,9 +22,12 @@ function placeOf(pointer: string[]): string {
     if (!Number.isNaN(parameterIndex)) return `${name} › parameter`;
     return [name, tail(rest)].filter(Boolean).join(' › ');
   }
-  if (root === 'components') return [`${a?.replace(/s$/, '')} ${b}`, tail(rest)].filter(Boolean).join(' › ');
+  if (root === 'components') return [`${singular(a ?? '')} ${b}`, tail(rest)].filter(Boolean).join(' › ');
   return pointer.slice(0, -1).join(' › ');
 }
+
+/** components/<kind> names a kind in the plural: schemas, parameters, requestBodies, responses, headers, ... */
+const singular = (kind: string) => kind.replace(/ies$/, 'y').replace(/s$/, '');
 
 function* marks(node: Json, pointer: string[] = [], parameter = ''): Generator<{ place: string; reason: string }> {
   if (!node || typeof node !== 'object') return;
@@ -37,7 +40,18 @@ function* marks(node: Json, pointer: string[] = [], parameter = ''): Generator<{
   }
 }
 
-const cell = (s: string) => s.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+/**
+ * One table cell: one line, pipes escaped, and outside code spans `<`, `>`, `&` as entities, so that `<webhook>`
+ * shows instead of vanishing as HTML (inside a code span Markdown shows them as they are).
+ */
+const cell = (s: string) =>
+  s
+    .replace(/\s+/g, ' ')
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith('`') ? part : part.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')))
+    .join('')
+    .replace(/\|/g, '\\|')
+    .trim();
 
 export function renderAssumptions(): string {
   const rows = [...marks(loadBundle())].map((m) => `| ${cell(m.place)} | ${cell(m.reason)} |`);
