@@ -14,6 +14,7 @@ import { EXPOSED_HEADERS } from '../engine/cors.ts';
 import { API_BASE } from '../engine/spec.ts';
 import type { PrismOperations } from './operations.ts';
 import { pipeThrough, send, writeUpstream, type Upstream, type UpstreamResponse } from './raw-forward.ts';
+import { createRouteIndex } from './route-index.ts';
 
 /** Largest body buffered for Prism: a 10 MB upload plus its multipart framing. Larger ones stream to the engine. */
 const MAX_BUFFERED = 11 * 1024 * 1024;
@@ -38,6 +39,7 @@ export interface ProxyOptions {
 
 export function createValidatingProxy(opts: ProxyOptions): http.Server {
   const { upstream, logger } = opts;
+  const candidates = createRouteIndex(opts.operations);
   const pending = new WeakMap<object, Pending>();
   const upstreamResponses = new WeakMap<object, UpstreamResponse>();
 
@@ -125,6 +127,9 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, url: string, body: Buffer | undefined) {
     const method = (req.method ?? 'GET').toLowerCase();
     const u = new URL(url, 'http://mock.invalid');
+    const operations = candidates(method, u.pathname);
+    // Not an operation of the spec: the engine answers (404 / 405 with Allow, rate-limit headers included).
+    if (operations.length === 0) return writeUpstream(res, await send(upstream, req.method ?? 'GET', url, req.headers, body));
     const query: Record<string, string | string[]> = {};
     for (const k of new Set(u.searchParams.keys())) {
       const all = u.searchParams.getAll(k);
@@ -142,7 +147,7 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     const p: Pending = { method: req.method ?? 'GET', url, headers: req.headers, body };
     pending.set(input, p);
 
-    const result = (await prism.request(input as never, opts.operations as never)()) as
+    const result = (await prism.request(input as never, operations as never)()) as
       | { _tag: 'Left'; left: ProblemJsonError & { status?: number } }
       | { _tag: 'Right'; right: { output: { statusCode: number; headers?: Record<string, string>; body: unknown }; validations: { output: Array<{ severity: number; path?: string[]; message: string }> } } };
 
