@@ -50,13 +50,32 @@ export function seedRows<T extends { id: string }>(
   const intern = interner();
   rows.forEach((raw, i) => {
     if (release) rows[i] = undefined;
-    const { organization_id, ...row } = intern(raw ?? {}) as Record<string, unknown>;
+    const { organization_id, row } = withoutOrganization(intern(raw ?? {}) as Record<string, unknown>, release);
     if (typeof organization_id !== 'string' || !orgs.has(organization_id))
       throw new SeedError(`seed: ${section}[${i}].organization_id must name an organization of the seed`);
     const r = check(row);
     if (!r.ok) throw new SeedError(`seed: ${section}[${i}] does not match ${schema}: ${describe(r.details)}`);
     insert(organization_id, row as unknown as T);
   });
+}
+
+/**
+ * Splits a seed row into its organization and the row proper. A parsed row nobody else holds, whose
+ * `organization_id` is its last key (as the generator writes it), loses that key in place: V8 keeps such an object
+ * fast, and no copy is made, so a large seed leaves no second set of rows behind as old-generation garbage.
+ */
+function withoutOrganization(raw: Record<string, unknown>, owned: boolean): { organization_id: unknown; row: Record<string, unknown> } {
+  if (owned) {
+    let last: string | undefined;
+    for (const k in raw) last = k;
+    if (last === 'organization_id') {
+      const organization_id = raw.organization_id;
+      delete raw.organization_id;
+      return { organization_id, row: raw };
+    }
+  }
+  const { organization_id, ...row } = raw;
+  return { organization_id, row };
 }
 
 /**
