@@ -1,6 +1,7 @@
 // Data several checks share, fetched or created once per run: providers, the run's own patient, a note.
 // What the run creates carries the run prefix in external_id and is deleted at the end (cleanup.ts).
 import type { Http, KeyRef } from './http.ts';
+import { makePdf } from '../mock/documents/sample-files.ts';
 import { SkipCheck } from './model.ts';
 
 type Obj = Record<string, unknown>;
@@ -79,26 +80,5 @@ export class Fixtures {
   }
 }
 
-/** A one-page PDF whose text the extraction can read (offsets computed, so the xref table is exact). */
-export function tinyPdf(text = 'Conformance suite test document'): Uint8Array {
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 144] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    '',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  const stream = `BT /F1 12 Tf 20 100 Td (${text.replace(/[()\\]/g, '')}) Tj ET`;
-  objs[3] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n`;
-  for (const off of offsets) out += `${String(off).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(out);
-}
+/** A one-page PDF whose text the extraction can read. */
+export const tinyPdf = (text = 'Conformance suite test document'): Uint8Array => makePdf([text]);

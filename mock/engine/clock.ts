@@ -4,13 +4,16 @@ import type { Clock } from './deps.ts';
 
 export interface EngineClock extends Clock {
   cancelAll(): void;
+  /** Timers still waiting (tests). */
+  pending(): number;
 }
 
-export function createClock(timeScale = 1): EngineClock {
+/** `now` is replaceable so that tests can move the wall clock without touching the timers. */
+export function createClock(timeScale = 1, now: () => Date = () => new Date()): EngineClock {
   const timers = new Set<NodeJS.Timeout>();
   return {
     timeScale,
-    now: () => new Date(),
+    now,
     after(ms, fn) {
       const t = setTimeout(() => {
         timers.delete(t);
@@ -26,5 +29,6 @@ export function createClock(timeScale = 1): EngineClock {
       for (const t of timers) clearTimeout(t);
       timers.clear();
     },
+    pending: () => timers.size,
   };
 }

@@ -6,7 +6,7 @@ import type { Context, Hono } from 'hono';
 import type { EngineDeps, FieldErrors } from '../engine/deps.ts';
 import { writeNote } from './content.ts';
 import { isReady, laterThan, latestNote } from './regeneration.ts';
-import { EDITABLE, TRANSCRIPT_READY, collections, type NoteRow } from './rows.ts';
+import { EDITABLE, TRANSCRIPT_READY, collections, noteRow, type NoteRow } from './rows.ts';
 import { toDetail, toExport } from './views.ts';
 
 const MAX_CONTROL_BODY = 1024 * 1024;
@@ -70,24 +70,7 @@ export function registerControl(app: Hono, deps: EngineDeps) {
     const now = deps.clock.now().toISOString();
     const transcript = { ...session.transcript, status: TRANSCRIPT_READY };
     sessions.put(org, { ...session, transcript });
-    const note: NoteRow = {
-      id: randomUUID(),
-      patient_id: session.patient_id,
-      session_id: session.id,
-      note_type: template.note_type,
-      specialty: template.specialty,
-      template_id: template.id,
-      template_name: template.name,
-      created_at: now,
-      updated_at: now,
-      content: writeNote({ template, transcript }),
-      problems: [],
-      procedures: [],
-      icd10_codes: {},
-      cpt_codes: {},
-      provider_id: session.provider_id,
-      regenerated_run: 0,
-    };
+    const note = noteRow(session, template, { id: randomUUID(), created_at: now, updated_at: now, content: writeNote({ template, transcript }) });
     notes.insert(org, note);
     deps.events.note(org, 'NOTE_CREATED', { id: note.id, session_id: session.id, patient_id: note.patient_id, template_id: template.id }, 'session');
     return c.json({ data: toDetail(deps, org, note, new Set()) }, 201);

@@ -38,6 +38,32 @@ export interface SessionRow {
  */
 export type NoteRow = NoteExport & { template_id: string; provider_id: string; regenerated_run: number };
 
+/** A note written from a session with a template; what the note comes from fixes the rest. */
+export function noteRow(
+  session: Pick<SessionRow, 'id' | 'patient_id' | 'provider_id'>,
+  template: Pick<TemplateRow, 'id' | 'name' | 'note_type' | 'specialty'>,
+  written: Pick<NoteRow, 'id' | 'created_at' | 'updated_at' | 'content'> & Partial<Pick<NoteRow, 'problems' | 'procedures' | 'icd10_codes' | 'cpt_codes'>>,
+): NoteRow {
+  return {
+    id: written.id,
+    patient_id: session.patient_id,
+    session_id: session.id,
+    note_type: template.note_type,
+    specialty: template.specialty,
+    template_id: template.id,
+    template_name: template.name,
+    created_at: written.created_at,
+    updated_at: written.updated_at,
+    content: written.content,
+    problems: written.problems ?? [],
+    procedures: written.procedures ?? [],
+    icd10_codes: written.icd10_codes ?? {},
+    cpt_codes: written.cpt_codes ?? {},
+    provider_id: session.provider_id,
+    regenerated_run: 0,
+  };
+}
+
 /** Clinical history per patient, for the note's patient context. */
 export type HistoryRow = ClientHistory & { id: string };
 

@@ -3,7 +3,7 @@
 // seed states each fact once. Problems are SeedErrors naming the row.
 import type { EngineDeps, FieldErrors, SeedFile } from '../engine/deps.ts';
 import { SeedError, seedSection } from '../seed/load.ts';
-import { FIELDS, collections, pick, type ClientHistory, type NoteRow, type TemplateRow, type Transcript } from './rows.ts';
+import { FIELDS, collections, noteRow, pick, type ClientHistory, type TemplateRow, type Transcript } from './rows.ts';
 import { toExport } from './views.ts';
 
 export interface SeedTemplate extends TemplateRow {
@@ -78,24 +78,7 @@ export function loadNotesSeed(seed: SeedFile, deps: EngineDeps): void {
     const org = orgOf('notes', i, n?.organization_id);
     const session = c.sessions.get(org, n.session_id) ?? fail('notes', i, `names session ${n.session_id}, not a session of ${org}`);
     const template = c.templates.get(org, n.template_id ?? session.template_id) ?? fail('notes', i, 'names an unknown template');
-    const row: NoteRow = {
-      id: n.id,
-      patient_id: session.patient_id,
-      session_id: session.id,
-      note_type: template.note_type,
-      specialty: template.specialty,
-      template_id: template.id,
-      template_name: template.name,
-      created_at: n.created_at,
-      updated_at: n.updated_at ?? n.created_at,
-      content: n.content,
-      problems: n.problems ?? [],
-      procedures: n.procedures ?? [],
-      icd10_codes: n.icd10_codes ?? {},
-      cpt_codes: n.cpt_codes ?? {},
-      provider_id: session.provider_id,
-      regenerated_run: 0,
-    };
+    const row = noteRow(session, template, { ...n, updated_at: n.updated_at ?? n.created_at });
     const checked = checkNote(toExport(row));
     if (!checked.ok) fail('notes', i, `does not make a valid note: ${describe(checked.details)}`);
     c.notes.insert(org, row);

@@ -3,6 +3,7 @@
 // compiled from the bundled spec, so that a module's 400s look exactly as they will in the engine.
 import { Hono } from 'hono';
 import { loadBundle } from '../../spec/bundle.ts';
+import { createClock as createEngineClock } from '../engine/clock.ts';
 import { createResponses } from '../engine/responses.ts';
 import { createValidator } from '../engine/validator.ts';
 import {
@@ -97,28 +98,8 @@ export interface FakeClock extends Clock {
 
 export function createClock(timeScale: number): FakeClock {
   let offset = 0;
-  const timers = new Set<NodeJS.Timeout>();
-  return {
-    timeScale,
-    now: () => new Date(Date.now() + offset),
-    shift: (ms) => void (offset += ms),
-    after(ms, fn) {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        fn();
-      }, Math.max(0, ms * timeScale));
-      timers.add(t);
-      return () => {
-        clearTimeout(t);
-        timers.delete(t);
-      };
-    },
-    pending: () => timers.size,
-    close() {
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-    },
-  };
+  const clock = createEngineClock(timeScale, () => new Date(Date.now() + offset));
+  return { ...clock, shift: (ms) => void (offset += ms), close: () => clock.cancelAll() };
 }
 
 export function createFaults() {
