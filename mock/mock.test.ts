@@ -68,8 +68,11 @@ describe.each<[MockMode, boolean]>([
         await api.call('GET', '/patients/123'),
         await api.call('GET', '/patients?page=0'),
         await api.call('GET', '/nowhere'),
+        await api.call('GET', '/notes/export?format=ndjson'), // a streamed body
+        await api.call('DELETE', '/providers'), // 405
       ];
       for (const r of replies) {
+        expect(r.headers.get('access-control-allow-origin')).toBe('*');
         expect(Number(r.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
         expect(r.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
         expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1); // RATE-005

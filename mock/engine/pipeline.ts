@@ -2,7 +2,7 @@
 // injected http faults, operation lookup (404 / 405 with Allow), auth (401) and scope (403), path ids (400).
 // Routes the spec has but no module answers get 501, which Prism turns into a mocked response.
 import type { MiddlewareHandler } from 'hono';
-import { addHeaders } from './cors.ts';
+import { responseHeaders } from './cors.ts';
 import type { EngineDeps, EngineEnv } from './deps.ts';
 import type { EngineFaults } from './faults.ts';
 import { hasScope, type Keyring } from './keys.ts';
@@ -30,10 +30,8 @@ export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: Engine
     if (digest) c.set('keyDigest', digest);
     const d = limiter.hit(digest ?? `peer:${peerAddress(c)}`, faults.take('rate-limited'));
     if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
-    for (const k in d.headers) c.header(k, d.headers[k]);
-    await next();
-    // Routes that build their own Response (streams) still carry the headers.
-    if (!c.res.headers.has('X-RateLimit-Limit')) addHeaders(c, d.headers);
+    responseHeaders(c, d.headers);
+    return next();
   };
 }
 
