@@ -7,7 +7,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseFlags, UsageError } from './cli.ts';
 
 const CLI = new URL('./cli.ts', import.meta.url).pathname;
-const TSX = new URL('../node_modules/.bin/tsx', import.meta.url).pathname;
 
 describe('flags', () => {
   it('parses every flag', () => {
@@ -33,7 +32,8 @@ describe('flags', () => {
 
 function run(args: string[]): ChildProcess & { output: () => string } {
   let out = '';
-  const child = spawn(TSX, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // node itself, with tsx as a loader: the tsx binary would run the mock in a grandchild that kill -9 does not reach.
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   return Object.assign(child, { output: () => out });
