@@ -11,24 +11,15 @@ import { Register } from './register.ts';
 import { allChecks } from './checks/index.ts';
 import { responseChecks } from './checks/responses.ts';
 import { TamperingReceiver } from './testing/tampering-receiver.ts';
+import { failureLines, suiteOptions } from './testing/check-file.ts';
 
 let mock: RunningMock;
 let keys: VariantKeys;
 
-const base = (url: string): RunOptions => ({
-  url,
-  mock: true,
-  scopedKeys: [],
-  profile: 'documented',
-  only: [],
-  concurrency: 6,
-  timeoutMs: 10_000,
-  readOnly: false,
-});
+const base = (url: string): RunOptions => ({ ...suiteOptions(url), profile: 'documented' });
 
 const failedRules = (r: RunReport) => [...new Set(r.results.filter((x) => x.outcome === 'failed').map((x) => x.ruleId))];
-const failures = (r: RunReport) =>
-  r.results.filter((x) => x.outcome === 'failed').flatMap((x) => x.failures.slice(0, 2).map((f) => `${x.name} [${x.ruleId}] ${f.message}: expected ${f.expected}, got ${f.actual.slice(0, 200)}`));
+const failures = failureLines;
 
 beforeAll(async () => {
   mock = await startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
@@ -96,6 +87,22 @@ describe('against the mock (Prism --strict)', () => {
     expect(report.cleanup.created).toBe(0);
     expect(report.results.find((r) => r.name === 'patient_lifecycle')?.reason).toMatch(/read-only/);
   }, 60_000);
+
+  it('--read-only, even with --mock, gets no write accepted: every POST, PATCH, PUT or DELETE it sends is refused', async () => {
+    const accepted: string[] = [];
+    const recorder = { name: 'recorder', area: '', rule: '', response: (res: { status: number }, req: { method: string; url: string }) => {
+      if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method) && res.status < 300) accepted.push(`${req.method} ${req.url} -> ${res.status}`);
+    } };
+    const proxy = await startBrokenProxy(new URL(mock.url).origin, recorder);
+    try {
+      const { report } = await runSuite({ ...base(`${proxy.origin}${new URL(mock.url).pathname}`), readOnly: true, profile: 'all' });
+      expect(failures(report)).toEqual([]);
+      expect(report.results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(30);
+      expect(accepted).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
 });
 
 describe('rule ids', () => {

@@ -1,5 +1,6 @@
 // One HTTP client for every check: bounded concurrency and time, and every exchange handed to the response
 // checks (status, content type, schema, rate-limit headers, no 5xx) whatever the check that caused it.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Contract, Operation } from './contract.ts';
 
 /** An API key and the shell variable its curl lines use instead of its value. */
@@ -23,6 +24,8 @@ export interface RequestSpec {
   /** A raw body sent as is (malformed JSON). */
   bodyText?: string;
   form?: { fields: Record<string, string>; file?: { name: string; type: string; bytes: Uint8Array } };
+  /** The check wants the 429 itself: never pause and resend on it. */
+  acceptRateLimited?: boolean;
 }
 
 export interface SentRequest {
@@ -55,6 +58,20 @@ export interface Exchange {
 
 export class TransportError extends Error {}
 
+/** A 429 is waited out and resent only when the window is genuinely spent and reopens soon enough. */
+const MAX_RATE_LIMIT_WAIT_S = 65;
+
+/**
+ * Seconds to wait before resending after `res`, or undefined when it is not a spent rate-limit window (an
+ * injected 429 leaves X-RateLimit-Remaining above 0, and a check that asked for a 429 must see it).
+ */
+export function rateLimitWait(res: ReceivedResponse): number | undefined {
+  if (res.status !== 429 || res.headers['x-ratelimit-remaining'] !== '0') return undefined;
+  const ra = res.headers['retry-after'] ?? '';
+  const s = /^\d+$/.test(ra) ? Number(ra) : Math.ceil((Date.parse(ra) - Date.now()) / 1000);
+  return Number.isFinite(s) && s <= MAX_RATE_LIMIT_WAIT_S ? Math.max(1, s) : undefined;
+}
+
 type Listener = (ex: Exchange) => void;
 
 /** A counting semaphore: at most `n` requests in flight across all checks. */
@@ -79,16 +96,20 @@ export class Http {
   private readonly gate: Gate;
   private readonly listeners: Listener[] = [];
   readonly exchanges: Exchange[] = [];
+  /** Pauses for the target's own rate limit (a staging key shared by a long run), reported to the user. */
+  readonly pacing = { pauses: 0, seconds: 0 };
 
   constructor(
     readonly baseUrl: string,
     private readonly contract: Contract,
-    opts: { concurrency: number; timeoutMs: number },
+    opts: { concurrency: number; timeoutMs: number; signal?: AbortSignal },
   ) {
+    this.signal = opts.signal;
     this.gate = new Gate(Math.max(1, opts.concurrency));
     this.timeoutMs = opts.timeoutMs;
   }
   private readonly timeoutMs: number;
+  private readonly signal?: AbortSignal;
 
   onExchange(l: Listener): void {
     this.listeners.push(l);
@@ -100,7 +121,21 @@ export class Http {
     return u.toString();
   }
 
+  /**
+   * Sends one request. A 429 of a spent window is recorded like any exchange, waited out (Retry-After, bounded)
+   * and the request resent once, so a long run against a rate-limited target does not fail checks spuriously.
+   */
   async send(check: string, spec: RequestSpec): Promise<Exchange> {
+    const ex = await this.sendOnce(check, spec);
+    const wait = spec.acceptRateLimited ? undefined : rateLimitWait(ex.response);
+    if (wait === undefined || this.signal?.aborted) return ex;
+    this.pacing.pauses++;
+    this.pacing.seconds += wait;
+    await sleep(wait * 1000, undefined, { signal: this.signal }).catch(() => undefined);
+    return this.signal?.aborted ? ex : this.sendOnce(check, spec);
+  }
+
+  private async sendOnce(check: string, spec: RequestSpec): Promise<Exchange> {
     const url = this.url(spec.path, spec.query);
     const headers: Record<string, string> = { Accept: '*/*', ...(spec.headers ?? {}) };
     if (spec.key) headers['X-API-Key'] = spec.key.value;

@@ -115,6 +115,8 @@ export interface RunReport {
   coveredBySchemas: CoveredBySchema[];
   cleanup: { created: number; removed: number; leftovers: string[] };
   interrupted: boolean;
+  /** Pauses taken because the target's rate-limit window was spent (429, X-RateLimit-Remaining 0). */
+  pacing: { pauses: number; seconds: number };
 }
 
 export class SkipCheck extends Error {}

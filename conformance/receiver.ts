@@ -56,20 +56,8 @@ export class Receiver {
   }
 
   /** Waits until `pred` holds for the recorded deliveries, or the deadline passes. */
-  async waitFor(pred: (d: Delivery[]) => boolean, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (!pred(this.deliveries)) {
-      const left = deadline - Date.now();
-      if (left <= 0) return false;
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, Math.min(left, 250));
-        this.waiters.push(() => {
-          clearTimeout(t);
-          r();
-        });
-      });
-    }
-    return true;
+  waitFor(pred: (d: Delivery[]) => boolean, timeoutMs: number): Promise<boolean> {
+    return waitUntil(() => pred(this.deliveries), timeoutMs, this.waiters, 250);
   }
 
   async close(): Promise<void> {
@@ -77,4 +65,24 @@ export class Receiver {
     this.server.closeAllConnections?.();
     await new Promise<void>((r) => this.server!.close(() => r()));
   }
+}
+
+/**
+ * Waits until `pred` holds or `timeoutMs` passes, looking again on each arrival (whoever records one calls and
+ * empties `waiters`) and at least every `pollMs`. Also the waiting of the webhook checks' own probe.
+ */
+export async function waitUntil(pred: () => boolean, timeoutMs: number, waiters: Array<() => void>, pollMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (!pred()) {
+    const left = deadline - performance.now();
+    if (left <= 0) return false;
+    await new Promise<void>((r) => {
+      const t = setTimeout(r, Math.min(left, pollMs));
+      waiters.push(() => {
+        clearTimeout(t);
+        r();
+      });
+    });
+  }
+  return true;
 }

@@ -70,7 +70,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const redactor = new Redactor();
   const runId = `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(3).toString('hex')}`;
   const prefix = `crc-${runId}-`;
-  const http = new Http(opts.url, contract, { concurrency: opts.concurrency, timeoutMs: opts.timeoutMs });
+  const http = new Http(opts.url, contract, { concurrency: opts.concurrency, timeoutMs: opts.timeoutMs, signal: opts.signal });
 
   // Reachability first: any HTTP answer will do; a transport error is exit 2.
   try {
@@ -273,6 +273,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     coveredBySchemas,
     cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
     interrupted: !!opts.signal?.aborted,
+    pacing: { ...http.pacing },
   };
   return { report: redactor.deep(report), redactor };
 }

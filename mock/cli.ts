@@ -13,7 +13,7 @@ const USAGE = `Usage: clinical-records-mock [options]
   --host <address>         address to bind (default 127.0.0.1)
   --seed <file>            your own seed file, same format as mock/seed/default.json
   --time-scale <factor>    multiplies every simulated duration (1 = as documented, 0.01 = 100x faster)
-  --rate-limit <n>/<s>     requests per key per window of s seconds (default 600/60)
+  --rate-limit <n>/<s>     requests per key per window of s seconds (default 1200/60)
   --strict                 a response that breaks the contract becomes an error and is logged
   --static                 Prism's plain mock from the spec: no engine, no state
   --engine-only            the engine alone, without Prism in front (load work)

@@ -18,6 +18,10 @@ import { sequenceChecks } from './sequences.ts';
 import { appointmentChecks } from './appointments.ts';
 import { providerAssignmentChecks } from './providers-assignment.ts';
 import { uploadLimitChecks } from './documents.ts';
+import { contractSurfaceChecks } from './contract-surface.ts';
+import { resourceFieldChecks } from './resource-fields.ts';
+import { asyncOperationChecks } from './async-operations.ts';
+import { webhookDeliveryChecks } from './webhook-delivery.ts';
 
 export const allChecks: CheckDef[] = [
   ...probeChecks,
@@ -38,4 +42,8 @@ export const allChecks: CheckDef[] = [
   ...rateLimitChecks,
   ...webhookChecks,
   ...sequenceChecks,
+  ...contractSurfaceChecks,
+  ...resourceFieldChecks,
+  ...asyncOperationChecks,
+  ...webhookDeliveryChecks,
 ];

@@ -18,7 +18,7 @@ export const regenerationChecks: CheckDef[] = [
     area: 'regeneration',
     rule: 'REGEN-008',
     covers: ['REGEN-001', 'REGEN-014'],
-    needs: { mock: true },
+    needs: { mock: true, write: true },
     async run(ctx) {
       const note = await ctx.fixtures.firstNote();
       const session = String(note.session_id);
@@ -46,7 +46,7 @@ export const regenerationChecks: CheckDef[] = [
     name: 'regenerate_idempotency_key',
     area: 'regeneration',
     rule: 'REGEN-003',
-    needs: { mock: true },
+    needs: { mock: true, write: true },
     async run(ctx) {
       const note = await ctx.fixtures.firstNote();
       const key = `${ctx.prefix}idem`;
@@ -65,7 +65,7 @@ export const regenerationChecks: CheckDef[] = [
     area: 'regeneration',
     rule: 'REGEN-019',
     provenance: 'assumed',
-    needs: { mock: true },
+    needs: { mock: true, write: true },
     async run(ctx) {
       const note = await ctx.fixtures.firstNote();
       const key = `${ctx.prefix}same-body`;
@@ -84,7 +84,7 @@ export const regenerationChecks: CheckDef[] = [
     area: 'regeneration',
     rule: 'REGEN-018',
     provenance: 'assumed',
-    needs: { mock: true },
+    needs: { mock: true, write: true },
     async run(ctx) {
       const { minLength, maxLength } = idempotencySchema(ctx);
       if (minLength === undefined && maxLength === undefined) return ctx.skip('the spec bounds no Idempotency-Key length');
@@ -109,7 +109,7 @@ export const regenerationChecks: CheckDef[] = [
     area: 'regeneration',
     rule: 'REGEN-012',
     covers: ['ERR-007'],
-    needs: { mock: true },
+    needs: { mock: true, write: true },
     async run(ctx) {
       // A session that is not ready has no note, so no API route lists it: the mock's control API does.
       const session = (await ctx.mock!.sessions()).find((s) => s.organization_id === ctx.keys.mainOrg && !s.ready);
@@ -136,7 +136,7 @@ export const regenerationChecks: CheckDef[] = [
     area: 'regeneration',
     rule: 'REGEN-013',
     covers: ['ERR-009'],
-    needs: { mock: true },
+    needs: { mock: true, write: true },
     exclusive: true,
     async run(ctx) {
       const note = await ctx.fixtures.firstNote();

@@ -63,13 +63,14 @@ export async function followDocument(
   const deadline = Date.now() + maxMs;
   let last: Obj | undefined;
   let exchange: Exchange | undefined;
-  for (let wait = 20; Date.now() < deadline; wait = Math.min(wait * 2, 1000)) {
+  // Always at least one look, however small maxMs (a 1 ms bound is "what is it now?").
+  for (let wait = 20; ; wait = Math.min(wait * 2, 1000)) {
     exchange = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main, query: { external_id: externalId } });
     last = listOf(exchange)[0];
     const s = typeof last?.status === 'string' ? last.status : undefined;
     if (s && statuses.at(-1) !== s) statuses.push(s);
-    if (s === 'completed' || s === 'failed') break;
-    await ctx.sleep(wait);
+    if (s === 'completed' || s === 'failed' || Date.now() >= deadline) break;
+    await ctx.sleep(Math.min(wait, Math.max(0, deadline - Date.now())));
   }
   return { statuses, last, exchange };
 }

@@ -36,6 +36,8 @@ export function renderConsole(report: RunReport): string {
     `${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped; ${report.coveredBySchemas.length} more rules checked through the schema checks; ${report.notChecked.length} rules not checked, each with its reason (listed in the JSON/HTML reports); ${report.seconds.toFixed(1)} s; profile ${report.profile}; run ${report.runId}`,
     `cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed${report.cleanup.leftovers.length ? `; LEFT BEHIND: ${report.cleanup.leftovers.join('; ')}` : ''}`,
   );
+  if (report.pacing.pauses)
+    lines.push(`rate limit: the target's window was spent ${report.pacing.pauses} time(s); paused ${report.pacing.seconds} s in all and resent (use a key of its own for the suite, or a higher limit)`);
   if (report.interrupted) lines.push('interrupted (Ctrl-C): results are partial');
   return lines.join('\n');
 }

@@ -35,17 +35,26 @@ export interface VariantKeys {
   expired: string;
 }
 
-const jsonOf = (b: Buffer): any => {
+// Small helpers the variants (here and in the check files' tests) are written with.
+export const jsonOf = (b: Buffer): any => {
   try {
     return JSON.parse(b.toString('utf8'));
   } catch {
     return undefined;
   }
 };
-const setJson = (res: ProxyResponse, v: unknown) => {
-  res.body = Buffer.from(JSON.stringify(v));
+export const setJson = (r: { body: Buffer }, v: unknown) => {
+  r.body = Buffer.from(JSON.stringify(v));
 };
-const path = (req: ProxyRequest) => req.url.split('?')[0]!.replace(/^\/ext-api\/v1/, '');
+/** The path under the base address, without the query: /patients/123. */
+export const apiPath = (req: ProxyRequest) => req.url.split('?')[0]!.replace(/^\/ext-api\/v1/, '');
+export const is = (req: ProxyRequest, method: string, re: RegExp) => req.method === method && re.test(apiPath(req));
+/** Replaces the response with a JSON one. */
+export const answer = (res: ProxyResponse, status: number, v: unknown) => {
+  res.status = status;
+  res.headers['content-type'] = 'application/json';
+  setJson(res, v);
+};
 
 export function variants(keys: VariantKeys): Variant[] {
   return [
@@ -122,7 +131,7 @@ export function variants(keys: VariantKeys): Variant[] {
       area: 'patients',
       rule: 'GEN-008',
       response(res, req) {
-        if (!path(req).startsWith('/patients')) return;
+        if (!apiPath(req).startsWith('/patients')) return;
         res.body = Buffer.from(res.body.toString('utf8').replace(/"id":"(\d+)"/g, '"id":$1'));
       },
     },
@@ -140,7 +149,7 @@ export function variants(keys: VariantKeys): Variant[] {
       rule: 'DOC-019',
       response(res, req) {
         const b = jsonOf(res.body);
-        if (path(req).endsWith('/extract') && b && 'success' in b) {
+        if (apiPath(req).endsWith('/extract') && b && 'success' in b) {
           delete b.success;
           setJson(res, b);
         }
@@ -152,7 +161,7 @@ export function variants(keys: VariantKeys): Variant[] {
       rule: 'PRV-008',
       response(res, req) {
         const b = jsonOf(res.body);
-        if (/^\/providers\/[^/]+$/.test(path(req)) && b?.data?.id) {
+        if (/^\/providers\/[^/]+$/.test(apiPath(req)) && b?.data?.id) {
           b.data.id = '00000000-0000-4000-8000-000000000000';
           setJson(res, b);
         }
@@ -163,7 +172,7 @@ export function variants(keys: VariantKeys): Variant[] {
       area: 'notes',
       rule: 'NOTE-020',
       response(res, req) {
-        if (path(req) === '/notes/export' && /format=csv/.test(req.url)) res.headers['content-type'] = 'text/plain';
+        if (apiPath(req) === '/notes/export' && /format=csv/.test(req.url)) res.headers['content-type'] = 'text/plain';
       },
     },
     {
@@ -171,7 +180,7 @@ export function variants(keys: VariantKeys): Variant[] {
       area: 'regeneration',
       rule: 'REGEN-011',
       response(res, req) {
-        if (path(req).endsWith('/regenerate') && res.status === 404) res.status = 409;
+        if (apiPath(req).endsWith('/regenerate') && res.status === 404) res.status = 409;
       },
     },
     {
@@ -179,7 +188,7 @@ export function variants(keys: VariantKeys): Variant[] {
       area: 'regeneration',
       rule: 'REGEN-012',
       response(res, req) {
-        const m = /^\/sessions\/([^/]+)\/notes\/regenerate$/.exec(path(req));
+        const m = /^\/sessions\/([^/]+)\/notes\/regenerate$/.exec(apiPath(req));
         if (!m || res.status !== 409) return;
         res.status = 202;
         setJson(res, { data: { session_id: m[1], status: 'queued' }, message: 'Note regeneration queued' });
@@ -199,7 +208,7 @@ export function variants(keys: VariantKeys): Variant[] {
       rule: 'PAT-017',
       response(res, req) {
         const b = jsonOf(res.body);
-        if (req.method === 'POST' && path(req) === '/patients' && res.status === 201 && b?.data) {
+        if (req.method === 'POST' && apiPath(req) === '/patients' && res.status === 201 && b?.data) {
           b.data.provider_id = '00000000-0000-4000-8000-000000000000';
           setJson(res, b);
         }
@@ -211,7 +220,7 @@ export function variants(keys: VariantKeys): Variant[] {
       rule: 'PAT-018',
       request(req) {
         const b = jsonOf(req.body);
-        if (/^\/patients(\/\d+)?$/.test(path(req)) && b && typeof b === 'object' && 'provider_id' in b) {
+        if (/^\/patients(\/\d+)?$/.test(apiPath(req)) && b && typeof b === 'object' && 'provider_id' in b) {
           delete b.provider_id;
           if (req.method === 'PATCH') b.phone = '+1-555-0199';
           req.body = Buffer.from(JSON.stringify(b));
@@ -224,7 +233,7 @@ export function variants(keys: VariantKeys): Variant[] {
       rule: 'APT-027',
       profile: 'all',
       request(req) {
-        if (req.method !== 'GET' || path(req) !== '/appointments') return;
+        if (req.method !== 'GET' || apiPath(req) !== '/appointments') return;
         const u = new URL(req.url, 'http://proxy');
         for (const k of ['date', 'start_date', 'end_date']) u.searchParams.delete(k);
         req.url = u.pathname + u.search;
@@ -263,7 +272,7 @@ export function variants(keys: VariantKeys): Variant[] {
       area: 'sequences',
       rule: 'PAT-024',
       request(req) {
-        if (req.method === 'DELETE' && /^\/patients\/\d+$/.test(path(req))) {
+        if (req.method === 'DELETE' && /^\/patients\/\d+$/.test(apiPath(req))) {
           req.method = 'GET';
           req.headers['x-crc-fake-delete'] = '1';
         }
@@ -275,11 +284,12 @@ export function variants(keys: VariantKeys): Variant[] {
   ];
 }
 
-const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
 
-function flat(h: IncomingHttpHeaders): Record<string, string> {
+/** Node's incoming headers as one string each, hop-by-hop ones dropped (they are the proxy's own). */
+export function plainHeaders(h: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined && !HOP.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(h)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -289,7 +299,7 @@ export async function startBrokenProxy(target: string, variant?: Variant): Promi
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));
     incoming.on('end', async () => {
-      const req: ProxyRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: flat(incoming.headers), body: Buffer.concat(chunks) };
+      const req: ProxyRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: plainHeaders(incoming.headers), body: Buffer.concat(chunks) };
       try {
         if (!req.url.startsWith('/__mock')) variant?.request?.(req);
         const r = await fetch(target + req.url, {
@@ -301,7 +311,7 @@ export async function startBrokenProxy(target: string, variant?: Variant): Promi
         });
         const res: ProxyResponse = { status: r.status, headers: {}, body: Buffer.from(await r.arrayBuffer()) };
         r.headers.forEach((v, k) => {
-          if (!HOP.has(k) && k !== 'content-encoding') res.headers[k] = v;
+          if (!HOP_BY_HOP.has(k) && k !== 'content-encoding') res.headers[k] = v;
         });
         if (!req.url.startsWith('/__mock')) variant?.response?.(res, req);
         outgoing.writeHead(res.status, { ...res.headers, 'content-length': String(res.body.length) }).end(res.body);
@@ -310,10 +320,14 @@ export async function startBrokenProxy(target: string, variant?: Variant): Promi
       }
     });
   });
+  return serveOnLoopback(server);
+}
+
+/** Listens on 127.0.0.1 at a free port; `close` drops open connections too, so a test never waits on them. */
+export async function serveOnLoopback(server: Server): Promise<{ origin: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as { port: number }).port;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -11,6 +11,7 @@ import { MEDIA_TYPES, csvCell } from './export.ts';
 import { notesModule } from './module.ts';
 import { FIELDS } from './rows.ts';
 import { IDEMPOTENCY_WINDOW_MS, REGENERATION_MS } from './regeneration.ts';
+import { parseCsv } from './csv-reader.ts';
 
 type S = components['schemas'];
 let seed: SeedFile;
@@ -302,25 +303,3 @@ describe('control routes', () => {
     expect(h.events).toMatchObject([{ kind: 'NOTE_UPDATED', note: { id }, source: null }]);
   });
 });
-
-/** A strict RFC 4180 reader for the tests. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(cell), (cell = '');
-    else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    } else cell += ch;
-  }
-  if (cell || row.length) row.push(cell), rows.push(row);
-  return rows;
-}

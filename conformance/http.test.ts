@@ -1,0 +1,68 @@
+// Pacing: a spent rate-limit window is waited out and the request resent; an injected or wanted 429 is kept.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Contract } from './contract.ts';
+import { Http, rateLimitWait, type ReceivedResponse } from './http.ts';
+
+const res429 = (headers: Record<string, string>): ReceivedResponse => ({ status: 429, headers, text: '', mediaType: 'application/json' });
+
+describe('rateLimitWait', () => {
+  it('waits Retry-After only when the window is spent, and never longer than the bound', () => {
+    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0', 'retry-after': '7' }))).toBe(7);
+    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0', 'retry-after': '0' }))).toBe(1);
+    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '12', 'retry-after': '7' }))).toBeUndefined();
+    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0', 'retry-after': '3600' }))).toBeUndefined();
+    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0' }))).toBeUndefined();
+    expect(rateLimitWait({ ...res429({ 'x-ratelimit-remaining': '0', 'retry-after': '1' }), status: 503 })).toBeUndefined();
+  });
+});
+
+describe('Http.send against a rate-limited target', () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
+
+  /** Answers the first `limited` requests 429 with the given remaining count, then 200. */
+  async function target(limited: number, remaining: string): Promise<string> {
+    let n = 0;
+    server = createServer((req, res) => {
+      const spent = n++ < limited;
+      res.writeHead(spent ? 429 : 200, {
+        'Content-Type': 'application/json',
+        'X-RateLimit-Remaining': spent ? remaining : '9',
+        ...(spent ? { 'Retry-After': '1' } : {}),
+      });
+      res.end(JSON.stringify(spent ? { error: 'Rate limit exceeded. Please retry after the window resets.' } : { data: [] }));
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/ext-api/v1`;
+  }
+
+  it('records the 429, pauses for Retry-After and resends once', async () => {
+    const http = new Http(await target(1, '0'), new Contract(), { concurrency: 1, timeoutMs: 5000 });
+    const t = performance.now();
+    const ex = await http.send('c', { method: 'GET', path: '/providers' });
+    expect(ex.response.status).toBe(200);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(900);
+    expect(http.exchanges.map((e) => e.response.status)).toEqual([429, 200]);
+    expect(http.pacing).toEqual({ pauses: 1, seconds: 1 });
+  });
+
+  it('keeps an injected 429 (window not spent) and one the check asked for', async () => {
+    const http = new Http(await target(2, '5'), new Contract(), { concurrency: 1, timeoutMs: 5000 });
+    expect((await http.send('c', { method: 'GET', path: '/providers' })).response.status).toBe(429);
+    await new Promise<void>((r) => server!.close(() => r()));
+    const http2 = new Http(await target(1, '0'), new Contract(), { concurrency: 1, timeoutMs: 5000 });
+    expect((await http2.send('c', { method: 'GET', path: '/providers', acceptRateLimited: true })).response.status).toBe(429);
+    expect(http.pacing.pauses + http2.pacing.pauses).toBe(0);
+  });
+
+  it('stops pausing when the run is interrupted', async () => {
+    const abort = new AbortController();
+    const http = new Http(await target(1, '0'), new Contract(), { concurrency: 1, timeoutMs: 5000, signal: abort.signal });
+    setTimeout(() => abort.abort(), 50);
+    const t = performance.now();
+    expect((await http.send('c', { method: 'GET', path: '/providers' })).response.status).toBe(429);
+    expect(performance.now() - t).toBeLessThan(800);
+  });
+});

@@ -1,0 +1,136 @@
+// The harness every check file's test shares: one mock for the file (loopback, time-scale 0.01, Prism --strict, no
+// rate limit in the way), the three runs each file must pass (--profile all, documented, --read-only) and the proof
+// that one check fails on exactly its rule. Test-only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../mock/server.ts';
+import { runSuite, type RunOptions } from '../runner.ts';
+import { MockControl } from '../mock-control.ts';
+import type { CheckDef, RunReport } from '../model.ts';
+import { startBrokenProxy, type Variant } from './broken-proxy.ts';
+
+/** What a variant changes: its request and response transformers. */
+export type Breaks = Omit<Variant, 'name' | 'area' | 'rule'>;
+
+export const suiteOptions = (url: string): RunOptions => ({
+  url,
+  mock: true,
+  scopedKeys: [],
+  profile: 'all',
+  only: [],
+  concurrency: 6,
+  timeoutMs: 10_000,
+  readOnly: false,
+});
+
+/** The failures of a run, one readable line each (an empty list when it passed). */
+export const failureLines = (r: RunReport) =>
+  r.results.filter((x) => x.outcome === 'failed').flatMap((x) => x.failures.slice(0, 2).map((f) => `${x.name} [${x.ruleId}] ${f.message}: expected ${f.expected}, got ${f.actual.slice(0, 200)}`));
+
+export interface CheckFile {
+  mock(): RunningMock;
+  /** The mock's active `*` key of the first organization. */
+  mainKey(): string;
+  /** The base URL of the mock behind a proxy origin (or of the mock itself). */
+  urlVia(origin?: string): string;
+  /** Runs the one check and asserts it failed, every failure citing `rule`, and nothing was left behind. */
+  expectFails(check: string, rule: string, opts?: Partial<RunOptions>): Promise<void>;
+}
+
+/**
+ * Starts the file's mock and declares the three runs against it: every check passes with --profile all; in the
+ * documented profile assumed rules are skipped (and the checks in `documentedSkips` with a reason matching theirs);
+ * with --read-only and no --mock, writing checks and mock-only checks are skipped, the rest pass, nothing is created.
+ */
+export function describeCheckFile(title: string, checks: CheckDef[], documentedSkips: Record<string, RegExp> = {}): CheckFile {
+  let mock: RunningMock;
+  let mainKey = '';
+  const names = checks.map((c) => c.name);
+
+  beforeAll(async () => {
+    mock = await startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
+    mainKey = (await new MockControl(mock.url, 5_000).keys()).find((k) => k.state === 'active' && k.scopes.includes('*'))!.key;
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  describe(`${title} against the mock`, () => {
+    it('all pass with --profile all and leave nothing behind', async () => {
+      const { report } = await runSuite({ ...suiteOptions(mock.url), only: names });
+      expect(failureLines(report)).toEqual([]);
+      const mine = report.results.filter((r) => names.includes(r.name));
+      expect(mine.length).toBe(names.length);
+      expect(mine.filter((r) => r.outcome !== 'passed').map((r) => `${r.name}: ${r.reason}`)).toEqual([]);
+      expect(report.cleanup.leftovers).toEqual([]);
+      expect(report.cleanup.removed).toBe(report.cleanup.created);
+    }, 30_000);
+
+    it('documented profile: assumed rules skipped, the rest pass', async () => {
+      const { report } = await runSuite({ ...suiteOptions(mock.url), only: names, profile: 'documented' });
+      expect(failureLines(report)).toEqual([]);
+      for (const c of checks) {
+        const r = report.results.find((x) => x.name === c.name)!;
+        if (c.provenance === 'assumed') expect(r.reason, c.name).toMatch(/assumed rule/);
+        else if (documentedSkips[c.name]) expect(r.reason, c.name).toMatch(documentedSkips[c.name]!);
+        else expect(r.outcome, c.name).toBe('passed');
+      }
+    }, 30_000);
+
+    it('--read-only without --mock: checks that write or need the mock are skipped, the rest pass, nothing is created', async () => {
+      const { report } = await runSuite({ ...suiteOptions(mock.url), only: names, readOnly: true, mock: false, key: mainKey });
+      expect(failureLines(report)).toEqual([]);
+      expect(report.cleanup.created).toBe(0);
+      for (const c of checks) {
+        const r = report.results.find((x) => x.name === c.name)!;
+        if (c.needs?.write) expect(r.reason, c.name).toMatch(/read-only/);
+        else if (c.needs?.mock) expect(r.reason, c.name).toMatch(/needs --mock/);
+        else expect(r.outcome, c.name).toBe('passed');
+      }
+    }, 30_000);
+  });
+
+  const file: CheckFile = {
+    mock: () => mock,
+    mainKey: () => mainKey,
+    urlVia: (origin) => (origin ? `${origin}${new URL(mock.url).pathname}` : mock.url),
+    async expectFails(check, rule, opts = {}) {
+      expect(checks.find((c) => c.name === check)?.rule, check).toBe(rule);
+      const { report } = await runSuite({ ...suiteOptions(mock.url), ...opts, only: [check] });
+      const result = report.results.find((r) => r.name === check)!;
+      expect(result.outcome, JSON.stringify(result)).toBe('failed');
+      expect(result.failures.every((f) => f.ruleId === rule)).toBe(true);
+      expect(report.cleanup.leftovers).toEqual([]);
+    },
+  };
+  return file;
+}
+
+/**
+ * One test per broken variant: a loopback proxy in front of the mock applies it, and the check must fail on its rule;
+ * plus a test that every check of the file has a variant (or is in `provenElsewhere`).
+ */
+export function describeBrokenVariants(
+  title: string,
+  file: CheckFile,
+  checks: CheckDef[],
+  broken: Array<[check: string, rule: string, breaks: Breaks | (() => Breaks)]>,
+  provenElsewhere: string[] = [],
+): void {
+  describe(`${title} against broken variants (each fails on its rule)`, () => {
+    it('every check of the file has a broken variant', () => {
+      const covered = [...broken.map(([b]) => b), ...provenElsewhere];
+      expect(checks.map((c) => c.name).filter((n) => !covered.includes(n))).toEqual([]);
+    });
+
+    for (const [check, rule, breaks] of broken)
+      it(`${check} fails on ${rule}`, async () => {
+        const area = checks.find((c) => c.name === check)?.area ?? '';
+        const proxy = await startBrokenProxy(new URL(file.mock().url).origin, { name: check, area, rule, ...(typeof breaks === 'function' ? breaks() : breaks) });
+        try {
+          await file.expectFails(check, rule, { url: file.urlVia(proxy.origin) });
+        } finally {
+          await proxy.close();
+        }
+      }, 20_000);
+  });
+}
