@@ -156,6 +156,11 @@ describe('webhook checks against wrong deliveries (a receiver that alters what i
       expect(failedRules(report)).toContain(rule);
       expect(report.results.find((r) => r.name === check)?.outcome).toBe('failed');
     }, 60_000);
+
+  it('deliveries that arrive as PUT → EVT-032', async () => {
+    const { report } = await runSuite({ ...base(mock.url), only: ['received_delivery_is_post'], receiver: new TamperingReceiver((j) => j, { method: 'PUT' }) });
+    expect(failedRules(report)).toEqual(['EVT-032']);
+  }, 60_000);
 });
 
 describe('cli', () => {

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 
 export interface Delivery {
   at: number;
+  method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
@@ -36,7 +37,7 @@ export class Receiver {
           json = undefined;
         }
         const status = this.script.shift() ?? 200;
-        this.record({ at: performance.now(), path: req.url ?? '/', headers: req.headers, body, json, answered: status });
+        this.record({ at: performance.now(), method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body, json, answered: status });
         res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status < 300 ? 'ok' : 'retry');
         for (const w of this.waiters.splice(0)) w();
       });

@@ -62,6 +62,25 @@ export const webhookChecks: CheckDef[] = [
     },
   },
   {
+    // The delivery-method rule where only deliveries can be seen (a deployment with --webhook-receiver); with --mock,
+    // webhook_delivery_is_post also watches the retries.
+    name: 'received_delivery_is_post',
+    area: 'webhooks',
+    rule: 'EVT-032',
+    needs: { receiver: true, write: true },
+    exclusive: true,
+    async run(ctx) {
+      const id = await register(ctx, 'DOCUMENT_STATUS_CHANGED');
+      try {
+        const { docId, deliveries } = await documentEvents(ctx, 1, false);
+        ctx.expect(deliveries.length >= 1, { expected: `a DOCUMENT_STATUS_CHANGED delivery for ${docId}`, actual: 'none' });
+        for (const d of deliveries) ctx.expect(d.method === 'POST', { expected: 'the delivery sent as POST', actual: `${d.method} ${d.path}` });
+      } finally {
+        await unregister(ctx, id);
+      }
+    },
+  },
+  {
     name: 'webhook_retries_identical_payload',
     area: 'webhooks',
     rule: 'EVT-037',

@@ -8,15 +8,21 @@ type Payload = Record<string, unknown>;
 export class TamperingReceiver extends Receiver {
   private n = 0;
 
-  /** `tamper` gets each parsed payload (and its arrival index) and returns the payload to record instead. */
-  constructor(private readonly tamper: (json: Payload, index: number) => Payload) {
+  /**
+   * `tamper` gets each parsed payload (and its arrival index) and returns the payload to record instead;
+   * `recordAs` overrides other fields of every delivery (e.g. the method it came with).
+   */
+  constructor(
+    private readonly tamper: (json: Payload, index: number) => Payload,
+    private readonly recordAs: Partial<Pick<Delivery, 'method'>> = {},
+  ) {
     super();
   }
 
   protected override record(d: Delivery): void {
     if (d.json && typeof d.json === 'object') {
       const json = this.tamper(structuredClone(d.json as Payload), this.n++);
-      super.record({ ...d, json, body: JSON.stringify(json) });
-    } else super.record(d);
+      super.record({ ...d, ...this.recordAs, json, body: JSON.stringify(json) });
+    } else super.record({ ...d, ...this.recordAs });
   }
 }
