@@ -43,10 +43,19 @@ export class SchemaValidator {
     return compiled;
   }
 
-  /** Validates a value against the schema at a pointer of the bundle; returns error lines (empty when valid). */
-  validate(pointer: string, value: unknown): string[] {
+  /**
+   * Validates a value against the schema at a pointer of the bundle; returns error lines (empty when valid),
+   * only those of `keywords` when given (e.g. additionalProperties and required: is every object closed).
+   */
+  validate(pointer: string, value: unknown, keywords?: string[]): string[] {
     const fn = this.cache.get(pointer) ?? this.compile(pointer);
     if (fn(value)) return [];
-    return (fn.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`.trim());
+    return (fn.errors ?? [])
+      .filter((e) => !keywords || keywords.includes(e.keyword))
+      .slice(0, 8)
+      .map((e) => {
+        const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+        return `${e.instancePath || '(root)'} ${e.message ?? ''}${extra ? ` (${extra})` : ''}`.trim();
+      });
   }
 }

@@ -6,12 +6,14 @@
 // changes someone's note, so those checks run only with --mock; the ones that watch a note run alone (exclusive),
 // each on a ready session with exactly one note, so no other check's regeneration moves what they watch.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Exchange } from '../http.ts';
 import type { Delivery } from '../receiver.ts';
-import { tinyPdf } from '../fixtures.ts';
+import { MESSAGES } from '../../mock/documents/messages.ts';
+import { register, unregister } from './webhooks.ts';
 import { parseCsv } from '../../mock/notes/csv-reader.ts';
-import { body, enumOf, followDocument, got, listOf, objOf, type Obj } from './util.ts';
+import { body, createAppointment, enumOf, farFuture, followDocument, got, listOf, objOf, uploadDocument, type Obj } from './util.ts';
 
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -22,20 +24,6 @@ const TERMINAL = new Set(['completed', 'failed']);
 const RANK: Record<string, number> = { pending: 0, processing: 1, completed: 2, failed: 2 };
 /** The source's "text-extraction-started wording" (DOC-026): the exact text is not quoted. */
 const STARTED_WORDING = /extraction\b[^.]*\bstart/i;
-/** The kit's wordings (DOC-036; the spec's x-assumption on DocumentUploadResult.message). */
-const MESSAGE_QUEUED = 'Document uploaded successfully. Text extraction started.';
-const MESSAGE_NOT_QUEUED = 'Document uploaded successfully.';
-
-/** A PDF upload whose text is `text` (the filename and external_id never carry it). */
-function uploadText(ctx: CheckContext, patientId: string, externalId: string, text: string): Promise<Exchange> {
-  return ctx.send({
-    method: 'POST',
-    path: `/patients/${patientId}/documents`,
-    key: ctx.keys.main,
-    form: { fields: { external_id: externalId }, file: { name: 'conformance.pdf', type: 'application/pdf', bytes: tinyPdf(text) } },
-  });
-}
-
 function lookupDocument(ctx: CheckContext, patientId: string, externalId: string): Promise<Exchange> {
   return ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main, query: { external_id: externalId } });
 }
@@ -67,7 +55,7 @@ function trackedUploads(ctx: CheckContext): Promise<{ patientId: string; token: 
     const uploads: TrackedUpload[] = [];
     for (let i = 0; i < 3; i++) {
       const externalId = ctx.externalId('async-doc');
-      const upload = await uploadText(ctx, patientId, externalId, `Conformance extraction text ${token}`);
+      const upload = await uploadDocument(ctx, patientId, externalId, { text: `Conformance extraction text ${token}` });
       const right = await lookupDocument(ctx, patientId, externalId);
       const first = typeof objOf(upload).status === 'string' ? String(objOf(upload).status) : undefined;
       const rightStatus = listOf(right)[0]?.status;
@@ -215,40 +203,14 @@ function invalidRegenerations(ctx: CheckContext): Promise<Array<[string, Exchang
   });
 }
 
-// ----- webhooks (loopback receiver registered through the mock) -----
-
-async function registerWebhook(ctx: CheckContext, event: string): Promise<string | undefined> {
-  const url = `http://127.0.0.1:${ctx.receiver!.port}/hooks/${ctx.runId}`;
-  const r = await ctx.mock!.call<{ data?: { id?: string } }>('POST', '/webhooks', {
-    name: `${ctx.prefix}${event}-async`,
-    url,
-    event,
-    ...(ctx.keys.mainOrg ? { organization_id: ctx.keys.mainOrg } : {}),
-  });
-  if (r.status >= 300) return ctx.skip(`the mock refused a loopback webhook (${r.status} ${json(r.body)}); start it with --allow-private-webhooks`);
-  return r.body.data?.id;
-}
-
 // ----- notes -----
-
-/** Deep equality of JSON values, object keys in any order. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a as Obj);
-    const kb = Object.keys(b as Obj);
-    return ka.length === kb.length && ka.every((k) => sameJson((a as Obj)[k], (b as Obj)[k]));
-  }
-  return false;
-}
 
 /** Does a CSV cell hold `value` (null/absent empty, arrays and objects JSON-encoded, the rest as text)? */
 function cellHolds(cell: string | undefined, value: unknown): boolean {
   if (value === null || value === undefined) return cell === '';
   if (typeof value === 'object') {
     try {
-      return sameJson(JSON.parse(cell ?? ''), value);
+      return isDeepStrictEqual(JSON.parse(cell ?? ''), value);
     } catch {
       return false;
     }
@@ -307,7 +269,7 @@ export const asyncOperationChecks: CheckDef[] = [
       const watched: Array<{ externalId: string; terminal: Obj }> = [];
       const follow = async (label: string) => {
         const externalId = ctx.externalId(`terminal-${label}`);
-        const up = await uploadText(ctx, pid, externalId, 'Conformance terminal status');
+        const up = await uploadDocument(ctx, pid, externalId, { text: 'Conformance terminal status' });
         if (!ctx.expect(up.response.status === 201, { expected: '201 for a PDF upload', actual: got(up), exchange: up })) return;
         const t0 = performance.now();
         const f = await followDocument(ctx, pid, externalId, ctx.timeoutMs);
@@ -432,7 +394,7 @@ export const asyncOperationChecks: CheckDef[] = [
       const p = await ctx.fixtures.patient();
       const pid = String(p.id);
       const externalId = ctx.externalId('extract-codes');
-      const up = await uploadText(ctx, pid, externalId, 'Conformance extract endpoint');
+      const up = await uploadDocument(ctx, pid, externalId, { text: 'Conformance extract endpoint' });
       if (!ctx.expect(up.response.status === 201, { expected: '201 for a PDF upload', actual: got(up), exchange: up })) return;
       const id = String(objOf(up).id);
       await followDocument(ctx, pid, externalId, ctx.timeoutMs);
@@ -469,7 +431,7 @@ export const asyncOperationChecks: CheckDef[] = [
       const { patientId, uploads } = await trackedUploads(ctx);
       const queued = created(ctx, uploads).filter((u) => u.queued);
       for (const u of queued)
-        ctx.expect(body(u.upload).message === MESSAGE_QUEUED, { expected: `message ${json(MESSAGE_QUEUED)} for a queued upload`, actual: json(body(u.upload).message), exchange: u.upload });
+        ctx.expect(body(u.upload).message === MESSAGES.uploadedQueued, { expected: `message ${json(MESSAGES.uploadedQueued)} for a queued upload`, actual: json(body(u.upload).message), exchange: u.upload });
       if (!ctx.mock) {
         if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout), and without --mock no upload can be made not to queue`);
         return;
@@ -477,12 +439,12 @@ export const asyncOperationChecks: CheckDef[] = [
       await ctx.mock.fault({ kind: 'extraction-not-queued', count: 1 });
       let up: Exchange;
       try {
-        up = await uploadText(ctx, patientId, ctx.externalId('not-queued'), 'Conformance not queued');
+        up = await uploadDocument(ctx, patientId, ctx.externalId('not-queued'), { text: 'Conformance not queued' });
       } finally {
         await ctx.mock.clearFaults();
       }
-      ctx.expect(up.response.status === 201 && body(up).message === MESSAGE_NOT_QUEUED, {
-        expected: `201 with message ${json(MESSAGE_NOT_QUEUED)} for an upload whose extraction was not queued`,
+      ctx.expect(up.response.status === 201 && body(up).message === MESSAGES.uploaded, {
+        expected: `201 with message ${json(MESSAGES.uploaded)} for an upload whose extraction was not queued`,
         actual: got(up),
         exchange: up,
       });
@@ -599,7 +561,8 @@ export const asyncOperationChecks: CheckDef[] = [
       const schema = ctx.contract.resolve('#/components/schemas/NoteExport') as { properties: Obj };
       const fields = Object.keys(schema.properties);
       const itemFields = Object.keys((ctx.contract.resolve('#/components/schemas/NoteListItem') as { properties: Obj }).properties);
-      const extra = ['content', 'problems', 'procedures', 'icd10_codes', 'cpt_codes'];
+      // What an export adds to its list item: the body and codes (the spec's NoteExport fields beyond NoteListItem's).
+      const extra = fields.filter((f) => !itemFields.includes(f));
       const get = (format?: string) => ctx.send({ method: 'GET', path: '/notes/export', key: ctx.keys.main, query: format ? { format } : {} });
       const plain = await get();
       const asJson = await get('json');
@@ -619,7 +582,7 @@ export const asyncOperationChecks: CheckDef[] = [
       for (const item of listOf(await notesPage(ctx, {}))) {
         const n = byId.get(String(item.id));
         if (!n || n.updated_at !== item.updated_at) continue;
-        const differ = itemFields.filter((f) => !sameJson(n[f] ?? null, item[f] ?? null));
+        const differ = itemFields.filter((f) => !isDeepStrictEqual(n[f] ?? null, item[f] ?? null));
         const beyond = Object.keys(n).filter((k) => !itemFields.includes(k) && !extra.includes(k));
         ctx.expect(!differ.length && !beyond.length && extra.every((k) => k in n), {
           expected: `export of note ${String(item.id)}: its list item's fields (same values), plus ${extra.join(', ')}, nothing else`,
@@ -654,12 +617,12 @@ export const asyncOperationChecks: CheckDef[] = [
       // csv: a header naming every NoteExport field in schema order, then one note a row.
       const rows = parseCsv(csv.response.text, { lenient: true });
       const [header, ...records] = rows;
-      ctx.expect(csv.response.status === 200 && csv.response.mediaType === 'text/csv' && sameJson(header, fields), {
+      ctx.expect(csv.response.status === 200 && csv.response.mediaType === 'text/csv' && isDeepStrictEqual(header, fields), {
         expected: `200 text/csv with the header ${fields.join(',')}`,
         actual: `${csv.response.status} ${csv.response.mediaType} header ${json(header)}`,
         exchange: csv,
       });
-      if (!sameJson(header, fields)) return;
+      if (!isDeepStrictEqual(header, fields)) return;
       ctx.expect(records.length === data.length, { expected: `one row per note (${data.length})`, actual: `${records.length} rows`, exchange: csv });
       for (const r of records.slice(0, 50)) {
         const n = byId.get(r[0] ?? '');
@@ -688,12 +651,7 @@ export const asyncOperationChecks: CheckDef[] = [
       // frequency: a free-text recurrence is accepted and kept.
       const p = await ctx.fixtures.patient();
       const frequency = `every third Tuesday ${ctx.runId}`;
-      const a = await ctx.send({
-        method: 'POST',
-        path: '/appointments',
-        key: ctx.keys.main,
-        json: { patient_id: String(p.id), start_at: new Date(Date.UTC(2093, 0, 1, 9) + Math.floor(Math.random() * 2000) * 86_400_000).toISOString(), duration_minutes: 30, external_id: ctx.externalId('free-text'), repeat_rule: { frequency } },
-      });
+      const a = await createAppointment(ctx, String(p.id), { start_at: farFuture(), repeat_rule: { frequency } });
       const back = objOf(a).repeat_rule as Obj | undefined;
       ctx.expect(a.response.status >= 200 && a.response.status < 300 && back?.frequency === frequency, { expected: `2xx with repeat_rule.frequency ${json(frequency)} kept`, actual: got(a), exchange: a });
       // role and specialty: whatever the providers carry is text.
@@ -845,7 +803,7 @@ export const asyncOperationChecks: CheckDef[] = [
     exclusive: true,
     async run(ctx) {
       const [t] = await regenTarget(ctx, 1);
-      const hook = await registerWebhook(ctx, 'NOTE_REGENERATED');
+      const hook = await register(ctx, 'NOTE_REGENERATED');
       try {
         const from = ctx.receiver!.deliveries.length;
         const ex = await regenerate(ctx, t!.sessionId, { json: { model: 'fast' } });
@@ -866,7 +824,7 @@ export const asyncOperationChecks: CheckDef[] = [
         const errors = ctx.schemas.validate('#/components/schemas/NoteEvent', j);
         ctx.expect(!errors.length, { expected: 'payload valid against NoteEvent', actual: `${errors.join('; ')} in ${d!.body.slice(0, 300)}` });
       } finally {
-        if (hook) await ctx.mock!.call('DELETE', `/webhooks/${hook}`).catch(() => undefined);
+        await unregister(ctx, hook);
       }
     },
   },

@@ -106,7 +106,7 @@ export const documentChecks: CheckDef[] = [
 ];
 
 /** Upload limits read from the spec: the file's x-max-bytes and the encoding's allowed content types. */
-function uploadLimits(ctx: CheckContext): { maxBytes?: number; types: string[] } {
+export function uploadLimits(ctx: CheckContext): { maxBytes?: number; types: string[] } {
   const file = ctx.contract.resolve('#/components/schemas/DocumentUpload/properties/file') as { 'x-max-bytes'?: number } | undefined;
   const op = ctx.contract.byId('uploadDocument');
   const enc = ctx.contract.resolve(`${op.pointer}/requestBody/content/multipart~1form-data/encoding/file`) as { contentType?: string } | undefined;
@@ -114,7 +114,7 @@ function uploadLimits(ctx: CheckContext): { maxBytes?: number; types: string[] }
 }
 
 /** One oversized and one plain-text upload per run, shared by the checks that judge them. */
-function limitUploads(ctx: CheckContext) {
+export function limitUploads(ctx: CheckContext) {
   return ctx.fixtures.shared('upload-limits', async () => {
     const { maxBytes, types } = uploadLimits(ctx);
     const p = await ctx.fixtures.patient();

@@ -1,7 +1,7 @@
 // Lookups: external_id (patients, appointments, documents) and npi (providers) bypass pagination and answer a
 // one-item data array, or 404 on a miss.
 import type { CheckDef } from '../model.ts';
-import { createAppointment, got, listOf, objOf, uploadDocument } from './util.ts';
+import { createAppointment, got, listOf, objOf, unusedNpi, uploadDocument } from './util.ts';
 
 export const lookupChecks: CheckDef[] = [
   {
@@ -56,19 +56,3 @@ export const lookupChecks: CheckDef[] = [
     },
   },
 ];
-
-/** A Luhn-valid NPI (80840 prefix) not in `taken`. */
-function unusedNpi(taken: string[]): string {
-  for (let base = 999999990; ; base--) {
-    const nine = String(base).slice(0, 9);
-    const digits = `80840${nine}`.split('').map(Number);
-    let sum = 0;
-    for (let i = digits.length - 1, dbl = true; i >= 0; i--, dbl = !dbl) {
-      let d = digits[i]!;
-      if (dbl) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-      sum += d;
-    }
-    const npi = nine + String((10 - (sum % 10)) % 10);
-    if (!taken.includes(npi)) return npi;
-  }
-}

@@ -3,8 +3,7 @@
 // list checks read page, limit and the lookups back from meta. What a check creates carries the run prefix.
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Exchange } from '../http.ts';
-import { tinyPdf } from '../fixtures.ts';
-import { body, createAppointment, enumOf, got, isValidationError, listOf, objOf, uploadDocument, type Obj } from './util.ts';
+import { body, createAppointment, enumOf, farFuture, got, isValidationError, listOf, objOf, uploadDocument, type Obj } from './util.ts';
 
 const DIGITS = /^\d+$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -24,8 +23,6 @@ function same(back: unknown, sent: unknown): boolean {
   return back === sent;
 }
 const metaOf = (ex: Exchange) => body(ex).meta as { page?: unknown; limit?: unknown; total_pages?: unknown } | undefined;
-/** A far-future instant (2091..2099), so appointments of the run never meet other data. */
-const farFuture = () => new Date(Date.UTC(2091, 0, 1) + Math.floor(Math.random() * 3000) * 86_400_000 + 9 * 3_600_000).toISOString();
 /** A token no seeded or other record can hold. */
 const token = (ctx: CheckContext) => `crc${ctx.runId}${Math.random().toString(36).slice(2, 8)}`;
 
@@ -50,6 +47,13 @@ function patchAppointment(ctx: CheckContext, id: unknown, fields: Obj): Promise<
 }
 
 /** 2xx `{ data }` for a create; the documented profile does not insist on 201 (APT-028 is an assumption). */
+/** The create body's required fields and defaults, as the spec gives them. */
+function appointmentCreate(ctx: CheckContext): { required: string[]; defaults: Obj } {
+  const schema = ctx.contract.resolve('#/components/schemas/AppointmentCreate') as { required?: string[]; properties?: Record<string, { default?: unknown }> };
+  const defaults = Object.fromEntries(Object.entries(schema.properties ?? {}).flatMap(([k, v]) => ('default' in v ? [[k, v.default]] : [])));
+  return { required: schema.required ?? [], defaults };
+}
+
 const createdOk = (ex: Exchange) => ex.response.status >= 200 && ex.response.status < 300 && typeof objOf(ex).id === 'string';
 
 /**
@@ -101,16 +105,6 @@ function everyTransition(nodes: string[], start: string): string[] {
     else circuit.push(stack.pop()!);
   }
   return circuit.reverse();
-}
-
-/** A multipart upload to the patient's documents with extra form fields. */
-function uploadWith(ctx: CheckContext, patientId: string, fields: Record<string, string>): Promise<Exchange> {
-  return ctx.send({
-    method: 'POST',
-    path: `/patients/${patientId}/documents`,
-    key: ctx.keys.main,
-    form: { fields, file: { name: 'conformance.pdf', type: 'application/pdf', bytes: tinyPdf() } },
-  });
 }
 
 export const resourceFieldChecks: CheckDef[] = [
@@ -219,7 +213,7 @@ export const resourceFieldChecks: CheckDef[] = [
       const p = await ctx.fixtures.patient();
       const pid = String(p.id);
       const ext = ctx.externalId('form-patient');
-      const up = await uploadWith(ctx, pid, { external_id: ext, patient_id: pid });
+      const up = await uploadDocument(ctx, pid, ext, { fields: { external_id: ext, patient_id: pid } });
       if (!ctx.expect(up.response.status === 201 && typeof objOf(up).id === 'string', { expected: `201 for an upload whose form carries file, external_id and patient_id ${pid}`, actual: got(up), exchange: up })) return;
       const look = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: ext } });
       ctx.expect(look.response.status === 200 && listOf(look)[0]?.id === objOf(up).id, { expected: `the document ${String(objOf(up).id)} listed under patient ${pid}`, actual: got(look), exchange: look });
@@ -267,7 +261,7 @@ export const resourceFieldChecks: CheckDef[] = [
       const p = await ctx.fixtures.patient();
       const other = await ctx.fixtures.createPatient('other-patient');
       const ext = ctx.externalId('form-mismatch');
-      const up = await uploadWith(ctx, String(p.id), { external_id: ext, patient_id: String(other.id) });
+      const up = await uploadDocument(ctx, String(p.id), ext, { fields: { external_id: ext, patient_id: String(other.id) } });
       ctx.expect(isValidationError(up), { expected: `400 { error, details } for an upload to patient ${String(p.id)} whose form says patient_id ${String(other.id)}`, actual: got(up), exchange: up });
       for (const pid of [String(p.id), String(other.id)]) {
         const look = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: ext } });
@@ -632,16 +626,17 @@ export const resourceFieldChecks: CheckDef[] = [
       const prv = providers.find((x) => x.id !== ctx.keys.mainProvider) ?? providers[0];
       const statuses = enumOf(ctx, 'AppointmentStatus');
       const visits = enumOf(ctx, 'VisitType');
+      const { defaults } = appointmentCreate(ctx);
       const sent: Obj = {
         patient_id: String(p.id),
         appointment_type: 'Follow-up',
         // Not the defaults, so the values must come from the body.
-        visit_type: visits.find((v) => v !== 'In-Person') ?? visits[0],
+        visit_type: visits.find((v) => v !== defaults.visit_type) ?? visits[0],
         start_at: farFuture(),
         duration_minutes: 45,
         ...(prv ? { provider_id: prv.id } : {}),
         notes: 'Conformance: every create field',
-        status: statuses.find((s) => s !== 'SCHEDULED') ?? statuses[0],
+        status: statuses.find((s) => s !== defaults.status) ?? statuses[0],
         // repeat_rule's input shape is the kit's assumption (APT-024): sent with --profile all only.
         ...(ctx.profile === 'all' ? { repeat_rule: { frequency: 'weekly', interval: 2, end_date: '2099-12-31' } } : {}),
         external_id: ctx.externalId('all-fields'),
@@ -679,10 +674,13 @@ export const resourceFieldChecks: CheckDef[] = [
     needs: { write: true },
     async run(ctx) {
       const p = await ctx.fixtures.patient();
-      const minimal: Obj = { patient_id: String(p.id), start_at: farFuture(), duration_minutes: 30 };
+      const { required, defaults } = appointmentCreate(ctx);
+      const values: Obj = { patient_id: String(p.id), start_at: farFuture(), duration_minutes: 30 };
+      const minimal = Object.fromEntries(required.map((k) => [k, values[k]]));
       const ok = await ctx.send({ method: 'POST', path: '/appointments', key: ctx.keys.main, json: { ...minimal, external_id: ctx.externalId('minimal') } });
-      ctx.expect(createdOk(ok) && objOf(ok).visit_type === 'In-Person' && objOf(ok).status === 'SCHEDULED', {
-        expected: '2xx with visit_type "In-Person" and status "SCHEDULED" for a body of patient_id, start_at and duration_minutes only',
+      const off = Object.entries(defaults).filter(([k, v]) => objOf(ok)[k] !== v).map(([k]) => k);
+      ctx.expect(createdOk(ok) && !off.length, {
+        expected: `2xx with the defaults ${json(defaults)} for a body of ${required.join(', ')} only`,
         actual: got(ok),
         exchange: ok,
       });

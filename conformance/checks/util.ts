@@ -1,9 +1,10 @@
 // Small helpers the checks share: reading bodies, describing responses, sample path values.
 import { randomUUID } from 'node:crypto';
-import type { Exchange } from '../http.ts';
+import type { Exchange, KeyRef } from '../http.ts';
 import type { CheckContext } from '../model.ts';
 import type { Operation } from '../contract.ts';
 import { tinyPdf } from '../fixtures.ts';
+import { npiCheckDigit } from '../../mock/seed/random.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -11,6 +12,20 @@ export const dataOf = (ex: Exchange): unknown => (ex.response.json as { data?: u
 export const objOf = (ex: Exchange): Obj => (dataOf(ex) ?? {}) as Obj;
 export const listOf = (ex: Exchange): Obj[] => (Array.isArray(dataOf(ex)) ? (dataOf(ex) as Obj[]) : []);
 export const body = (ex: Exchange): Obj => (ex.response.json ?? {}) as Obj;
+
+export const is2xx = (ex: Exchange) => ex.response.status >= 200 && ex.response.status < 300;
+export const is4xx = (ex: Exchange) => ex.response.status >= 400 && ex.response.status < 500;
+
+/** A start_at years ahead (a random day), so the run's appointments never meet other data. */
+export const farFuture = () => new Date(Date.now() + 86_400_000 * (400 + Math.floor(Math.random() * 2000))).toISOString();
+
+/** A Luhn-valid NPI (80840 prefix) not in `taken`. */
+export function unusedNpi(taken: string[]): string {
+  for (let base = 999999999; ; base--) {
+    const npi = `${base}${npiCheckDigit(String(base))}`;
+    if (!taken.includes(npi)) return npi;
+  }
+}
 
 /** "404 {"error":"Not found"}" — what came back, short. */
 export function got(ex: Exchange): string {
@@ -43,12 +58,18 @@ export async function createAppointment(ctx: CheckContext, patientId: string, ex
   });
 }
 
-export async function uploadDocument(ctx: CheckContext, patientId: string, externalId = ctx.externalId('doc')): Promise<Exchange> {
+/** A one-page PDF upload; `text` is the PDF's text, `fields` replace the form's external_id field. */
+export async function uploadDocument(
+  ctx: CheckContext,
+  patientId: string,
+  externalId = ctx.externalId('doc'),
+  o: { text?: string; fileName?: string; fields?: Record<string, string>; key?: KeyRef } = {},
+): Promise<Exchange> {
   return ctx.send({
     method: 'POST',
     path: `/patients/${patientId}/documents`,
-    key: ctx.keys.main,
-    form: { fields: { external_id: externalId }, file: { name: 'conformance.pdf', type: 'application/pdf', bytes: tinyPdf() } },
+    key: o.key ?? ctx.keys.main,
+    form: { fields: o.fields ?? { external_id: externalId }, file: { name: o.fileName ?? 'conformance.pdf', type: 'application/pdf', bytes: tinyPdf(o.text) } },
   });
 }
 

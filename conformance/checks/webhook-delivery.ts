@@ -8,9 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { CheckContext, CheckDef } from '../model.ts';
-import { tinyPdf } from '../fixtures.ts';
 import { waitUntil } from '../receiver.ts';
-import { got, listOf, objOf, type Obj } from './util.ts';
+import { followDocument, got, listOf, objOf, uploadDocument, type Obj } from './util.ts';
 
 const DOC_EVENT = 'DOCUMENT_STATUS_CHANGED';
 const NOTE_EVENT = 'NOTE_UPDATED';
@@ -186,12 +185,7 @@ interface Doc {
 async function upload(ctx: CheckContext, o: { text?: string; fileName?: string; patientId?: string } = {}): Promise<Doc> {
   const patientId = o.patientId ?? String((await ctx.fixtures.patient()).id);
   const ext = ctx.externalId('hook-doc');
-  const ex = await ctx.send({
-    method: 'POST',
-    path: `/patients/${patientId}/documents`,
-    key: ctx.keys.main,
-    form: { fields: { external_id: ext }, file: { name: o.fileName ?? 'conformance.pdf', type: 'application/pdf', bytes: tinyPdf(o.text) } },
-  });
+  const ex = await uploadDocument(ctx, patientId, ext, o);
   const id = objOf(ex).id;
   if (ex.response.status !== 201 || typeof id !== 'string') return ctx.skip(`could not upload a document to cause ${DOC_EVENT}: ${got(ex)}`);
   return { docId: id, patientId, ext };
@@ -226,18 +220,6 @@ async function awaitThenLinger(ctx: CheckContext, probe: Probe, hook: Hook, doc:
   return true;
 }
 const bodies = (hs: Hit[]) => hs.map((x) => x.body.slice(0, 300)).join('\n');
-
-/** Polls a document until its extraction ends (or the budget passes). */
-async function settle(ctx: CheckContext, d: Doc): Promise<string | undefined> {
-  const deadline = Date.now() + budget(ctx);
-  let s: string | undefined;
-  for (let wait = 20; Date.now() < deadline; wait = Math.min(wait * 2, 500)) {
-    s = await docStatus(ctx, d);
-    if (s === 'completed' || s === 'failed') return s;
-    await ctx.sleep(wait);
-  }
-  return s;
-}
 
 /**
  * NOTE_UPDATED for the first note, without changing it: the mock's note edit (PATCH /__mock/notes/{id}, as the web
@@ -661,7 +643,7 @@ export const webhookDeliveryChecks: CheckDef[] = [
     async run(ctx) {
       await withProbe(ctx, ok200, async (probe, hook) => {
         const earlier = await upload(ctx);
-        const status = await settle(ctx, earlier);
+        const status = (await followDocument(ctx, earlier.patientId, earlier.ext, budget(ctx))).last?.status as string | undefined;
         if (status !== 'completed' && status !== 'failed') return ctx.skip(`document ${earlier.docId} is still ${status ?? 'unlisted'}: its event did not happen within ${budget(ctx) / 1000} s`);
         const h = await hook(DOC_EVENT, 'no-replay');
         const later = await upload(ctx);

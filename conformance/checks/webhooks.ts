@@ -7,7 +7,8 @@ import { got, listOf, objOf, uploadDocument, followDocument } from './util.ts';
 
 const WAIT_MS = 90_000;
 
-async function register(ctx: CheckContext, event: string): Promise<string | undefined> {
+/** With --mock, registers the run's receiver for `event` (the webhook's id); against a deployment, nothing. */
+export async function register(ctx: CheckContext, event: string): Promise<string | undefined> {
   if (!ctx.mock) return undefined; // against a deployment the user registered the webhook in the web application
   const url = `http://127.0.0.1:${ctx.receiver!.port}/hooks/${ctx.runId}`;
   const r = await ctx.mock.call<{ data?: { id?: string }; error?: string }>('POST', '/webhooks', {
@@ -17,7 +18,7 @@ async function register(ctx: CheckContext, event: string): Promise<string | unde
   return r.body.data?.id;
 }
 
-async function unregister(ctx: CheckContext, id: string | undefined) {
+export async function unregister(ctx: CheckContext, id: string | undefined) {
   if (ctx.mock && id) await ctx.mock.call('DELETE', `/webhooks/${id}`).catch(() => undefined);
 }
 
@@ -39,6 +40,18 @@ async function documentEvents(ctx: CheckContext, count: number, fail: boolean): 
   return { docId, deliveries: ctx.receiver!.deliveries.filter(forDoc(docId)) };
 }
 
+/** The DOCUMENT_STATUS_CHANGED deliveries of one upload (a failure of the check when none came). */
+async function uploadDeliveries(ctx: CheckContext): Promise<Delivery[]> {
+  const id = await register(ctx, 'DOCUMENT_STATUS_CHANGED');
+  try {
+    const { docId, deliveries } = await documentEvents(ctx, 1, false);
+    ctx.expect(deliveries.length >= 1, { expected: `a DOCUMENT_STATUS_CHANGED delivery for ${docId}`, actual: 'none' });
+    return deliveries;
+  } finally {
+    await unregister(ctx, id);
+  }
+}
+
 export const webhookChecks: CheckDef[] = [
   {
     name: 'webhook_payload_schema',
@@ -48,16 +61,9 @@ export const webhookChecks: CheckDef[] = [
     needs: { receiver: true, write: true },
     exclusive: true,
     async run(ctx) {
-      const id = await register(ctx, 'DOCUMENT_STATUS_CHANGED');
-      try {
-        const { docId, deliveries } = await documentEvents(ctx, 1, false);
-        ctx.expect(deliveries.length >= 1, { expected: `a DOCUMENT_STATUS_CHANGED delivery for ${docId}`, actual: 'none' });
-        for (const d of deliveries) {
-          const errors = ctx.schemas.validate('#/components/schemas/DocumentStatusChangedEvent', d.json);
-          ctx.expect(!errors.length, { expected: 'payload valid against DocumentStatusChangedEvent', actual: `${errors.join('; ')} in ${d.body.slice(0, 300)}` });
-        }
-      } finally {
-        await unregister(ctx, id);
+      for (const d of await uploadDeliveries(ctx)) {
+        const errors = ctx.schemas.validate('#/components/schemas/DocumentStatusChangedEvent', d.json);
+        ctx.expect(!errors.length, { expected: 'payload valid against DocumentStatusChangedEvent', actual: `${errors.join('; ')} in ${d.body.slice(0, 300)}` });
       }
     },
   },
@@ -70,14 +76,7 @@ export const webhookChecks: CheckDef[] = [
     needs: { receiver: true, write: true },
     exclusive: true,
     async run(ctx) {
-      const id = await register(ctx, 'DOCUMENT_STATUS_CHANGED');
-      try {
-        const { docId, deliveries } = await documentEvents(ctx, 1, false);
-        ctx.expect(deliveries.length >= 1, { expected: `a DOCUMENT_STATUS_CHANGED delivery for ${docId}`, actual: 'none' });
-        for (const d of deliveries) ctx.expect(d.method === 'POST', { expected: 'the delivery sent as POST', actual: `${d.method} ${d.path}` });
-      } finally {
-        await unregister(ctx, id);
-      }
+      for (const d of await uploadDeliveries(ctx)) ctx.expect(d.method === 'POST', { expected: 'the delivery sent as POST', actual: `${d.method} ${d.path}` });
     },
   },
   {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SeedDocument } from './seed.ts';
 import { startMock, type MockMode, type RunningMock } from '../server.ts';
 import { client } from '../testing/http.ts';
-import { MESSAGES } from './module.ts';
+import { MESSAGES } from './messages.ts';
 import { MAX_UPLOAD_BYTES } from './rows.ts';
 import { makeCorruptPdf, makeDocx, makePdf } from './sample-files.ts';
 

@@ -7,14 +7,7 @@ import { MAX_UPLOAD_BYTES, documentsOf, toApi as toApiWith, type DocumentRow } f
 import { loadDocumentSeed } from './seed.ts';
 import { MIME, sniff } from './sniff.ts';
 import { readUpload } from './upload.ts';
-
-/** Wordings of the upload and extract messages (the source does not quote them; see the spec's x-assumption). */
-export const MESSAGES = {
-  uploadedQueued: 'Document uploaded successfully. Text extraction started.',
-  uploaded: 'Document uploaded successfully.',
-  extractStarted: 'Text extraction started.',
-  extractNotStarted: 'Text extraction could not be started.',
-} as const;
+import { MESSAGES } from './messages.ts';
 
 const extractors = new WeakMap<EngineDeps, Extractor>();
 /** One extractor per engine instance (tests build many engines in one process). */
