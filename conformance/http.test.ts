@@ -48,6 +48,15 @@ describe('Http.send against a rate-limited target', () => {
     expect(http.pacing).toEqual({ pauses: 1, seconds: 1 });
   });
 
+  it('counts concurrent pauses of one spent window once in the paused time', async () => {
+    const http = new Http(await target(3, '0'), new Contract(), { concurrency: 3, timeoutMs: 5000 });
+    const all = await Promise.all([1, 2, 3].map(() => http.send('c', { method: 'GET', path: '/providers' })));
+    expect(all.map((ex) => ex.response.status)).toEqual([200, 200, 200]);
+    expect(http.pacing.pauses).toBe(3);
+    expect(http.pacing.seconds).toBeGreaterThanOrEqual(1);
+    expect(http.pacing.seconds).toBeLessThan(1.5);
+  });
+
   it('keeps an injected 429 (window not spent) and one the check asked for', async () => {
     const http = new Http(await target(2, '5'), new Contract(), { concurrency: 1, timeoutMs: 5000 });
     expect((await http.send('c', { method: 'GET', path: '/providers' })).response.status).toBe(429);

@@ -96,8 +96,12 @@ export class Http {
   private readonly gate: Gate;
   private readonly listeners: Listener[] = [];
   readonly exchanges: Exchange[] = [];
-  /** Pauses for the target's own rate limit (a staging key shared by a long run), reported to the user. */
+  /**
+   * Pauses for the target's own rate limit (a staging key shared by a long run), reported to the user: `seconds` is
+   * wall-clock time with some request waiting (concurrent waits overlap, so they are not summed).
+   */
   readonly pacing = { pauses: 0, seconds: 0 };
+  private pausedUntil = 0;
 
   constructor(
     readonly baseUrl: string,
@@ -130,7 +134,10 @@ export class Http {
     const wait = spec.acceptRateLimited ? undefined : rateLimitWait(ex.response);
     if (wait === undefined || this.signal?.aborted) return ex;
     this.pacing.pauses++;
-    this.pacing.seconds += wait;
+    const now = Date.now();
+    const until = now + wait * 1000;
+    this.pacing.seconds += Math.max(0, until - Math.max(now, this.pausedUntil)) / 1000;
+    this.pausedUntil = Math.max(this.pausedUntil, until);
     await sleep(wait * 1000, undefined, { signal: this.signal }).catch(() => undefined);
     return this.signal?.aborted ? ex : this.sendOnce(check, spec);
   }

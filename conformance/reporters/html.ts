@@ -35,7 +35,7 @@ tr.detail td{background:#fff6f6;font-size:13px}pre,code{white-space:pre-wrap;wor
 .summary span{margin-right:1.5em;font-size:16px}
 </style></head><body>
 <h1>Conformance report</h1>
-<p>Target <code>${h(report.target)}</code> · profile <b>${report.profile}</b> · run ${h(report.runId)} · ${h(report.startedAt)} · ${report.seconds.toFixed(1)} s${report.pacing.pauses ? ` · paused ${report.pacing.seconds} s for the target's rate limit` : ''}${report.interrupted ? ' · <b>interrupted</b>' : ''}</p>
+<p>Target <code>${h(report.target)}</code> · profile <b>${report.profile}</b> · run ${h(report.runId)} · ${h(report.startedAt)} · ${report.seconds.toFixed(1)} s${report.pacing.pauses ? ` · paused ${Math.round(report.pacing.seconds)} s for the target's rate limit` : ''}${report.interrupted ? ' · <b>interrupted</b>' : ''}</p>
 <p class="summary"><span>✓ ${n('passed')} passed</span><span>✗ ${n('failed')} failed</span><span>- ${n('skipped')} skipped</span><span>${report.notChecked.length} rules not checked</span></p>
 <p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed. ${h(report.cleanup.leftovers.join('; '))}</p>
 <p>Curl lines read the key from <code>$CLINICAL_RECORDS_KEY</code> (others: <code>$CLINICAL_RECORDS_*_KEY</code>); keys are never written here.</p>
