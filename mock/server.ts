@@ -10,6 +10,7 @@ import { createEngine, DEFAULT_RATE_LIMIT, type Engine } from './engine/engine.t
 import type { RateLimitConfig } from './engine/rate-limit.ts';
 import { API_BASE } from './engine/spec.ts';
 import { checkSeed, readSeedFile } from './seed/load.ts';
+import { ENGINE_KEEP_ALIVE_MS } from './prism/raw-forward.ts';
 
 export type MockMode = 'default' | 'engine-only' | 'static';
 
@@ -115,7 +116,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       servers.push(pub);
       port = await listen(pub, options.port ?? 4010, host);
     } else {
-      const engineServer = createAdaptorServer({ fetch: engine.app.fetch });
+      const engineServer = createAdaptorServer({ fetch: engine.app.fetch }) as Server;
+      engineServer.keepAliveTimeout = ENGINE_KEEP_ALIVE_MS;
       servers.push(engineServer);
       const enginePort = await listen(engineServer, 0, '127.0.0.1');
       const [{ createValidatingProxy }, { prismOperations }, { createUpstream }, { prismLogger }] = await Promise.all([

@@ -17,8 +17,16 @@ export interface UpstreamResponse {
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
 
+/**
+ * Idle pooled sockets are dropped after this long, well before the engine server closes its side
+ * (ENGINE_KEEP_ALIVE_MS), so a request is never written onto a socket the server is closing.
+ */
+export const FREE_SOCKET_MS = 15_000;
+/** The engine server's keep-alive timeout: longer than the pool keeps a socket idle. */
+export const ENGINE_KEEP_ALIVE_MS = 60_000;
+
 export function createUpstream(host: string, port: number): Upstream {
-  return { host, port, agent: new http.Agent({ keepAlive: true, maxSockets: 256 }) };
+  return { host, port, agent: new http.Agent({ keepAlive: true, maxSockets: 256, timeout: FREE_SOCKET_MS }) };
 }
 
 function outgoingHeaders(headers: http.IncomingHttpHeaders, bodyLength?: number): http.OutgoingHttpHeaders {
@@ -28,8 +36,20 @@ function outgoingHeaders(headers: http.IncomingHttpHeaders, bodyLength?: number)
   return h;
 }
 
-/** Sends a buffered request; resolves with the whole response. */
-export function send(up: Upstream, method: string, path: string, headers: http.IncomingHttpHeaders, body: Buffer | undefined): Promise<UpstreamResponse> {
+/**
+ * Sends a buffered request; resolves with the whole response. A reused pooled socket that the server closed as the
+ * request went out (ECONNRESET before any answer) is retried once on a fresh one, as Node's documentation advises.
+ */
+export async function send(up: Upstream, method: string, path: string, headers: http.IncomingHttpHeaders, body: Buffer | undefined): Promise<UpstreamResponse> {
+  try {
+    return await sendOnce(up, method, path, headers, body);
+  } catch (e) {
+    if (!(e as { reusedSocket?: boolean }).reusedSocket) throw e;
+    return sendOnce(up, method, path, headers, body);
+  }
+}
+
+function sendOnce(up: Upstream, method: string, path: string, headers: http.IncomingHttpHeaders, body: Buffer | undefined): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: up.host, port: up.port, method, path, agent: up.agent, headers: outgoingHeaders(headers, body?.length ?? 0) },
@@ -40,7 +60,8 @@ export function send(up: Upstream, method: string, path: string, headers: http.I
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    // No answer yet on a socket the pool reused: the server closed it while idle (marked for the one retry).
+    req.on('error', (e: NodeJS.ErrnoException) => reject(Object.assign(e, { reusedSocket: req.reusedSocket && e.code === 'ECONNRESET' })));
     req.end(body);
   });
 }
