@@ -1,6 +1,6 @@
 // The binary: flags, exit codes, the banner, and --state surviving kill -9.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -93,5 +93,16 @@ describe('binary', () => {
     expect((await found.json()).data[0].name).toBe('Durable');
     third.kill('SIGKILL');
     await exitCode(third);
+  });
+
+  it('exits 1 on a state file damaged in the middle, naming the line and the ways out', async () => {
+    const state = join(dir, 'damaged.jsonl');
+    const row = JSON.stringify({ c: 'patients', o: 'put', g: 'org-1', r: { id: '1', name: 'A' } });
+    writeFileSync(state, `${row}\n{"c":"pat\n${row}\n`);
+    const c = run(['--engine-only', '--port', '0', '--state', state]);
+    children.push(c);
+    expect(await exitCode(c)).toBe(1);
+    expect(c.output()).toContain(`State file ${state} is damaged at line 2 (byte offset ${row.length + 1})`);
+    expect(c.output()).toContain(`keep only what precedes line 2:  head -c ${row.length + 1} '${state}'`);
   });
 });
