@@ -38,7 +38,7 @@ const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 function damaged(path: string, line: number, offset: number, following: number): StateFileError {
   const [p, cut, aside] = [sh(path), sh(`${path}.cut`), sh(`${path}.damaged`)];
-  const intact = line > 1 ? `lines 1 to ${line - 1} are intact` : 'no line before it';
+  const intact = line > 2 ? `lines 1 to ${line - 1} are intact` : line === 2 ? 'line 1 is intact' : 'no line precedes it';
   return new StateFileError(
     [
       `State file ${path} is damaged at line ${line} (byte offset ${offset}); ${intact}, ${following} more after it.`,
