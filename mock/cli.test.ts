@@ -1,10 +1,11 @@
 // The binary: flags, exit codes, the banner, and --state surviving kill -9.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFlags, UsageError } from './cli.ts';
+import { makeDocxBomb } from './documents/sample-files.ts';
 
 const CLI = new URL('./cli.ts', import.meta.url).pathname;
 
@@ -93,5 +94,43 @@ describe('binary', () => {
     expect((await found.json()).data[0].name).toBe('Durable');
     third.kill('SIGKILL');
     await exitCode(third);
+  });
+
+  it('exits 1 on a state file damaged in the middle, naming the line and the ways out', async () => {
+    const state = join(dir, 'damaged.jsonl');
+    const row = JSON.stringify({ c: 'patients', o: 'put', g: 'org-1', r: { id: '1', name: 'A' } });
+    writeFileSync(state, `${row}\n{"c":"pat\n${row}\n`);
+    const c = run(['--engine-only', '--port', '0', '--state', state]);
+    children.push(c);
+    expect(await exitCode(c)).toBe(1);
+    expect(c.output()).toContain(`State file ${state} is damaged at line 2 (byte offset ${row.length + 1})`);
+    expect(c.output()).toContain(`keep only what precedes line 2:  head -c ${row.length + 1} '${state}'`);
+  });
+
+  it('a DOCX bomb ends failed saying why while /__mock/health keeps answering, and the process stays up', async () => {
+    const c = run(['--engine-only', '--port', '0', '--time-scale', '0.01']);
+    children.push(c);
+    const url = (await waitFor(c, /API\s+(http:\/\/\S+)/))[1]!;
+    const control = (await waitFor(c, /control\s+(http:\/\/\S+)/))[1]!;
+    const headers = { 'x-api-key': (await waitFor(c, /(crk_all_\w+)/))[1]! };
+    const patient = (await (await fetch(`${url}/patients`, { headers })).json()).data[0].id;
+    const form = new FormData();
+    form.append('file', new Blob([makeDocxBomb(200) as Uint8Array<ArrayBuffer>]), 'bomb.docx');
+    const up = await fetch(`${url}/patients/${patient}/documents`, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(10_000) });
+    expect(up.status).toBe(201);
+    const id = (await up.json()).data.id;
+    let doc: { status: string; extraction_error: string | null } | undefined;
+    for (const end = Date.now() + 20_000; Date.now() < end; ) {
+      // A generous liveness bound, not a speed target: before the fix this hung, then the process died.
+      expect((await fetch(`${control}/health`, { signal: AbortSignal.timeout(5_000) })).status).toBe(200);
+      const docs = (await (await fetch(`${url}/patients/${patient}/documents`, { headers })).json()).data as Array<{ id: string; status: string; extraction_error: string | null }>;
+      doc = docs.find((d) => d.id === id);
+      if (doc?.status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(doc).toMatchObject({ status: 'failed', extraction_error: "Text extraction refused: the document's XML inflates past 8 MiB (stopped in word/document.xml)" });
+    expect(c.exitCode).toBe(null);
+    c.kill('SIGKILL');
+    await exitCode(c);
   });
 });

@@ -1,47 +1,75 @@
-// Text extraction per file kind: real for PDF (unpdf) and DOCX (mammoth), simulated for images (no OCR engine).
-// Only the length survives: the API never returns the text.
+// Text extraction per file kind: real for PDF (unpdf) and DOCX (mammoth), simulated for images (no OCR engine),
+// within the limits of extract-limits.ts. Only the length survives: the API never returns the text. Runs in the
+// extraction worker (off-thread.ts); nothing here needs Node.
+import { EXTRACTION_LIMITS, type ExtractionLimits } from './extract-limits.ts';
+import { checkDocx, checkPdf } from './inflate-bounds.ts';
 import type { FileKind } from './sniff.ts';
 
 export type ExtractionOutcome = { ok: true; textLength: number } | { ok: false; error: string };
+
+/** A document over one of the limits: the message is the extraction_error. */
+export class OverLimit extends Error {}
+
+export const overLimitError = (why: string) => `Text extraction refused: ${why}`;
 
 /** Whitespace runs count as one space, so a length does not depend on a library's line-break choices. */
 export function normalizeText(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-export async function extractText(kind: FileKind, bytes: Uint8Array): Promise<ExtractionOutcome> {
+export async function extractText(kind: FileKind, bytes: Uint8Array, limits: ExtractionLimits = EXTRACTION_LIMITS): Promise<ExtractionOutcome> {
   try {
     switch (kind) {
       case 'pdf':
-        return { ok: true, textLength: normalizeText(await pdfText(bytes)).length };
+        return { ok: true, textLength: normalizeText(await pdfText(bytes, limits)).length };
       case 'docx':
-        return { ok: true, textLength: normalizeText(await docxText(bytes)).length };
+        return { ok: true, textLength: normalizeText(await docxText(bytes, limits)).length };
       case 'png':
       case 'jpeg':
         return simulatedOcr(kind, bytes);
     }
   } catch (err) {
+    if (err instanceof OverLimit) return { ok: false, error: overLimitError(err.message) };
     return { ok: false, error: `Text extraction failed: ${describe(err)}` };
   }
 }
 
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const { getDocumentProxy, extractText: unpdfText } = await import('unpdf');
+function refuse(verdict: string | null): void {
+  if (verdict) throw new OverLimit(verdict);
+}
+
+/** Page by page (unpdf's extractText reads every page at once), stopping at the page and text bounds. */
+async function pdfText(bytes: Uint8Array, limits: ExtractionLimits): Promise<string> {
+  refuse(await checkPdf(bytes, limits));
+  const { getDocumentProxy } = await import('unpdf');
   // pdf.js may detach the buffer it is given: hand it a copy.
   const pdf = await getDocumentProxy(bytes.slice(), { verbosity: 0 });
   try {
-    const { text } = await unpdfText(pdf, { mergePages: true });
-    return text;
+    refuse(pdf.numPages > limits.pdfPages ? `the PDF has ${pdf.numPages} page(s); the limit is ${limits.pdfPages}` : null);
+    const pages: string[] = [];
+    let chars = 0;
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const { items } = await (await pdf.getPage(n)).getTextContent();
+      const text = items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('');
+      chars += text.length;
+      refuse(chars > limits.textChars ? textOver(limits) : null);
+      pages.push(text);
+    }
+    return pages.join('\n');
   } finally {
     await pdf.destroy();
   }
 }
 
-async function docxText(bytes: Uint8Array): Promise<string> {
+async function docxText(bytes: Uint8Array, limits: ExtractionLimits): Promise<string> {
+  refuse(await checkDocx(bytes, limits));
   const mammoth = (await import('mammoth')).default;
   const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
+  refuse(value.length > limits.textChars ? textOver(limits) : null);
   return value;
 }
+
+const textOver = (limits: ExtractionLimits) => `the text is longer than ${limits.textChars.toLocaleString('en-US')} characters`;
 
 /**
  * Images: the mock has no OCR, so a structurally sound image "yields" one character of text per 40 bytes

@@ -1,7 +1,8 @@
 // The extraction state machine: pending -> processing -> completed | failed, on the engine's clock.
 // Every run carries a generation number; a callback of an older run sees a newer number and does nothing.
 import type { EngineDeps } from '../engine/deps.ts';
-import { extractText, type ExtractionOutcome } from './extract-text.ts';
+import type { ExtractionOutcome } from './extract-text.ts';
+import { extractOffThread } from './off-thread.ts';
 import { ENGINE_ORG, documentsOf, queueOf, type DocumentRow } from './rows.ts';
 import type { FileKind } from './sniff.ts';
 
@@ -60,7 +61,7 @@ export function createExtractor(deps: EngineDeps) {
     const outcome: Promise<ExtractionOutcome> = failByFault
       ? Promise.resolve({ ok: false, error: FAULT_ERROR })
       : bytes
-        ? extractText(row.kind, bytes)
+        ? extractOffThread(row.kind, bytes)
         : Promise.resolve({ ok: false, error: MISSING_FILE_ERROR });
     outcome.catch(() => undefined); // awaited in finish(); never an unhandled rejection meanwhile
     schedule(id, processingMs(row.kind, row.file_size), () => finish(org, id, run, outcome));

@@ -4,7 +4,7 @@ import { createHarness, waitFor, type Harness } from '../testing/fake-deps.ts';
 import { extractorFor, documentsModule } from './module.ts';
 import { MESSAGES } from './messages.ts';
 import { MAX_UPLOAD_BYTES, documentsOf, queueOf, ENGINE_ORG } from './rows.ts';
-import { makeCorruptPdf, makeDocx, makeJpeg, makePdf, makePng, makeZip } from './sample-files.ts';
+import { makeCorruptPdf, makeDocx, makeDocxBomb, makeJpeg, makePdf, makePng, makeZip } from './sample-files.ts';
 import { FAULT_ERROR, processingMs } from './extraction.ts';
 import type { components } from '../../generated/types.ts';
 
@@ -192,6 +192,16 @@ describe('extraction failures and re-runs', () => {
     expect(d.extraction_error).toMatch(/Text extraction failed/);
     expect(d.has_extracted_text).toBe(false);
     expect(h.events[0]).toMatchObject({ doc: { status: 'failed', error: d.extraction_error, external_id: 'bad' } });
+  });
+
+  it('DOC: a DOCX whose XML inflates to 200 MiB ends failed saying why, with the failed event', async () => {
+    const { data } = (await (await upload(form({ bytes: makeDocxBomb(200), name: 'bomb.docx' }, { external_id: 'bomb' }))).json()) as { data: Doc };
+    const d = await waitFor(async () => {
+      const x = await statusOf(data.id);
+      return x?.status === 'failed' && x;
+    });
+    expect(d.extraction_error).toBe("Text extraction refused: the document's XML inflates past 8 MiB (stopped in word/document.xml)");
+    expect(h.events).toEqual([{ type: 'document', org: 'org-1', doc: { id: data.id, patient_id: P1, external_id: 'bomb', status: 'failed', error: d.extraction_error } }]);
   });
 
   it('DOC: the extraction-fails fault fails a valid file; the extract endpoint then reaches completed and emits again', async () => {

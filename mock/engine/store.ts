@@ -1,7 +1,7 @@
 // The Store: organization-scoped, in-memory collections (O(1) by id and external_id, O(limit) pages), made durable
 // by the journal when --state is given. Single-threaded writes make "check external_id, then insert" atomic, so
 // concurrent creates with one external_id yield exactly one row.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExternalIdConflict, type BlobStore, type Collection, type Store } from './deps.ts';
 import { openJournal, readJournal, type Journal } from './journal.ts';
@@ -106,8 +106,9 @@ class MemoryCollection<T extends Row> implements Collection<T> {
   }
 }
 
-export function createStore(opts: { statePath?: string } = {}): EngineStore {
-  const entries = opts.statePath ? readJournal(opts.statePath) : [];
+export function createStore(opts: { statePath?: string; warn?: (message: string) => void } = {}): EngineStore {
+  const warn = opts.warn ?? console.warn;
+  const entries = opts.statePath ? readJournal(opts.statePath, warn) : [];
   const journal = opts.statePath ? openJournal(opts.statePath) : undefined;
   const collections = new Map<string, MemoryCollection<Row>>();
   const collection = (name: string) => {
@@ -120,6 +121,10 @@ export function createStore(opts: { statePath?: string } = {}): EngineStore {
     else collection(e.c).remove(e.g, e.id);
   }
   const blobs = opts.statePath ? fileBlobs(`${opts.statePath}.blobs`) : memoryBlobs();
+  if (opts.statePath) {
+    const swept = blobs.sweep((id) => [...collections.values()].some((c) => c.orgOf(id) !== undefined));
+    if (swept.length) warn(`State file ${opts.statePath}: removed ${swept.length} orphan blob file(s) left by an interrupted write: ${swept.join(', ')}`);
+  }
   return {
     collection: <T extends { id: string }>(name: string) => collection(name) as unknown as Collection<T>,
     blobs,
@@ -134,13 +139,19 @@ export function createStore(opts: { statePath?: string } = {}): EngineStore {
   };
 }
 
-function memoryBlobs(): BlobStore & { clear(): void } {
+type EngineBlobs = BlobStore & {
+  clear(): void;
+  /** Removes what no row owns (a `.tmp` of a write cut short, or bytes stored before their row); returns the names. */
+  sweep(isLive: (id: string) => boolean): string[];
+};
+
+function memoryBlobs(): EngineBlobs {
   const m = new Map<string, Uint8Array>();
-  return { put: (id, b) => void m.set(id, b), get: (id) => m.get(id), delete: (id) => void m.delete(id), clear: () => m.clear() };
+  return { put: (id, b) => void m.set(id, b), get: (id) => m.get(id), delete: (id) => void m.delete(id), clear: () => m.clear(), sweep: () => [] };
 }
 
 /** One file per blob, written to a temporary name, fsynced and renamed, so a crash never leaves half a file. */
-function fileBlobs(dir: string): BlobStore & { clear(): void } {
+function fileBlobs(dir: string): EngineBlobs {
   mkdirSync(dir, { recursive: true });
   const file = (id: string) => join(dir, encodeURIComponent(id));
   return {
@@ -163,6 +174,18 @@ function fileBlobs(dir: string): BlobStore & { clear(): void } {
     clear() {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
+    },
+    sweep(isLive) {
+      const owned = (name: string) => {
+        try {
+          return isLive(decodeURIComponent(name));
+        } catch {
+          return false; // not a name this store writes
+        }
+      };
+      const orphans = readdirSync(dir).filter((name) => name.endsWith('.tmp') || !owned(name));
+      for (const name of orphans) rmSync(join(dir, name), { force: true, recursive: true });
+      return orphans;
     },
   };
 }
