@@ -3,7 +3,9 @@
 import { parseDreddArgs, UsageError, USAGE } from './args.ts';
 import { runDredd, Unreachable } from './runner.ts';
 
-export async function main(argv: string[], out = (s: string) => process.stdout.write(s), err = (s: string) => process.stderr.write(s)): Promise<number> {
+type Write = (s: string) => void;
+
+export async function main(argv: string[], out: Write = (s) => process.stdout.write(s), err: Write = (s) => process.stderr.write(s)): Promise<number> {
   try {
     const opts = parseDreddArgs(argv);
     if (opts.help) {

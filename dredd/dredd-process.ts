@@ -50,9 +50,10 @@ export function summary(stats: DreddStats, record: HookRecord | undefined): stri
     `dredd: ${stats.tests} transactions in ${(stats.duration / 1000).toFixed(1)} s: ${stats.passes} passed, ${stats.failures} failed, ${stats.errors} errors, ${stats.skipped} skipped`,
   ];
   if (!record) return [...lines, 'dredd: the project hooks did not load (dredd/hooks-bridge.cjs): no transaction ran as intended'];
+  if (record.notRun) lines.push(`interrupted: ${record.notRun} transactions not sent`);
   if (record.skipped.length) lines.push(`skipped (${record.skipped.length}), each with its reason:`, ...record.skipped.map((s) => `  - ${s.name}: ${s.reason}`));
   const c = record.cleanup;
-  if (c) lines.push(`cleanup: ${c.removed} resources this run created removed${c.leftovers.length ? `; left behind:\n${c.leftovers.map((l) => `  - ${l}`).join('\n')}` : ''}`);
+  if (c) lines.push(`cleanup: ${c.removed} resources this run created removed${c.leftovers.map((l) => `\n  - left behind: ${l}`).join('')}`);
   return lines;
 }
 
@@ -73,14 +74,22 @@ async function main(): Promise<number> {
   (globalThis as Record<symbol, unknown>)[BRIDGE_SYMBOL] = (hooks: DreddHooks) => {
     record = registerHooks(hooks, { url: input.url, key, mock: input.mock, contract: new Contract(loadBundle()) });
   };
+  // Ctrl-C reaches this process too (same process group): the transactions left are not sent, the cleanup runs,
+  // the summary says so, exit 130. A second Ctrl-C quits at once.
+  process.once('SIGINT', () => {
+    console.error('\ninterrupted: removing what this run created (Ctrl-C again to quit at once)');
+    if (record) record.interrupt();
+    else process.exit(130);
+  });
   const Dredd = createRequire(import.meta.url)('dredd') as new (c: unknown) => { run(cb: (err: Error | null, stats: DreddStats) => void): void };
   const { error, stats } = await new Promise<{ error: Error | null; stats: DreddStats }>((resolve) =>
     new Dredd(dreddConfig(input)).run((error, stats) => resolve({ error, stats })),
   );
   for (const line of summary(stats, record)) console.log(line);
   if (error) console.error(`dredd: ${error.message}`);
-  const allSkippedExplained = stats.skipped === (record?.skipped.length ?? -1);
+  const allSkippedExplained = record !== undefined && stats.skipped === record.skipped.length + record.notRun;
   if (!allSkippedExplained) console.error(`dredd: ${stats.skipped} transactions skipped, ${record?.skipped.length ?? 0} with a reason from the hooks`);
+  if (record?.interrupted) return 130;
   return !error && record && stats.tests > 0 && stats.failures === 0 && stats.errors === 0 && allSkippedExplained ? 0 : 1;
 }
 

@@ -105,6 +105,38 @@ describe('npm run dredd against the mock', () => {
   }, 90_000);
 });
 
+describe('Ctrl-C', () => {
+  it('sends no further transaction, removes what the run created, and exits 130', async () => {
+    const { spawn } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'dredd-test-'));
+    dirs.push(dir);
+    // Its own process group, as a terminal's: Ctrl-C reaches the CLI and the Dredd process it started.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'dredd/cli.ts', '--url', mock.url, '--mock', '--out', dir], {
+      cwd: new URL('..', import.meta.url).pathname,
+      env: { ...process.env, CLINICAL_RECORDS_KEY: key },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c));
+    child.stderr.on('data', (c: Buffer) => (out += c));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      for (const end = Date.now() + 60_000; !/pass: POST \(201\) \/patients /.test(out); await new Promise((r) => setTimeout(r, 50)))
+        if (Date.now() > end || child.exitCode !== null) throw new Error(`no create seen: ${out.slice(-2000)}`);
+      process.kill(-child.pid!, 'SIGINT');
+      const code = await Promise.race([closed, new Promise((r) => setTimeout(() => r('timeout'), 60_000))]);
+      expect(code, out.slice(-2000)).toBe(130);
+      expect(out).toMatch(/interrupted: \d+ transactions not sent/);
+      expect(out).toMatch(/cleanup: [1-9]\d* resources this run created removed\n/);
+      expect(await leftovers()).toEqual([]);
+      expect(out).not.toContain(key);
+    } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+    }
+  }, 120_000);
+});
+
 describe('flags and target', () => {
   it('exits 2 on bad flags, with the reason', async () => {
     for (const args of [[], ['--url', 'not a url', '--key', 'k'], ['--url', mock.url], ['--url', mock.url, '--key', 'k', '--reporter', 'apiary'], ['--url', mock.url, '--key', 'k', '--bogus']]) {

@@ -43,6 +43,11 @@ export interface HookOptions {
 export interface HookRecord {
   skipped: Array<{ name: string; reason: string }>;
   cleanup?: { removed: number; leftovers: string[] };
+  /** Transactions not sent because the run was interrupted. */
+  notRun: number;
+  /** Ctrl-C: the transactions left are not sent; Dredd goes on to afterAll, which cleans up. */
+  interrupt(): void;
+  interrupted: boolean;
 }
 
 export const KEY_PLACEHOLDER = '$CLINICAL_RECORDS_KEY';
@@ -63,9 +68,14 @@ export function acceptCharset(t: Transaction): void {
 }
 
 export function registerHooks(hooks: DreddHooks, opts: HookOptions): HookRecord {
-  const record: HookRecord = { skipped: [] };
   const res = new RunResources(opts.url, opts.key, opts.contract, opts.runId);
   const mock = opts.mock ? new MockAccess(opts.url, opts.key) : undefined;
+  const record: HookRecord = {
+    skipped: [],
+    notRun: 0,
+    interrupted: false,
+    interrupt: () => void (record.interrupted = true),
+  };
   const provoker = new Provoker(res, mock);
   const basePath = new URL(opts.url).pathname.replace(/\/$/, '');
   const reasons = new Map<Transaction, string>();
@@ -73,6 +83,11 @@ export function registerHooks(hooks: DreddHooks, opts: HookOptions): HookRecord 
   const armed = new Set<Transaction>();
 
   hooks.beforeEach((t, done) => {
+    if (record.interrupted) {
+      t.skip = true;
+      record.notRun++;
+      return done();
+    }
     void prepare(t).then(done, (err: unknown) => {
       if (err instanceof Skip) {
         t.skip = true;
@@ -137,11 +152,8 @@ export function registerHooks(hooks: DreddHooks, opts: HookOptions): HookRecord 
   hooks.afterAll((_ts, done) => {
     void (async () => {
       if (mock) await mock.clearFaults().catch(() => undefined);
-      record.cleanup = await res.cleanup();
-    })().then(done, (err: unknown) => {
-      record.cleanup = { removed: 0, leftovers: [`cleanup stopped: ${(err as Error).message}`] };
-      done();
-    });
+      record.cleanup = await res.cleanup().catch((err: unknown) => ({ removed: 0, leftovers: [`cleanup stopped: ${(err as Error).message}`] }));
+    })().then(done);
   });
 
   return record;

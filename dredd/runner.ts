@@ -65,7 +65,12 @@ export async function runDredd(
   const stderr = redactingWriter(redactor, err);
   child.stdout.on('data', (c: Buffer) => stdout.push(c));
   child.stderr.on('data', (c: Buffer) => stderr.push(c));
-  const code = await new Promise<number>((done) => child.on('close', (c, signal) => done(c ?? (signal === 'SIGINT' ? 130 : 1))));
+  // Ctrl-C goes to the whole process group: the Dredd process cleans up and exits 130; this one waits for it.
+  const onSigint = () => undefined;
+  process.on('SIGINT', onSigint);
+  const code = await new Promise<number>((done) => child.on('close', (c, signal) => done(c ?? (signal === 'SIGINT' ? 130 : 1)))).finally(() =>
+    process.off('SIGINT', onSigint),
+  );
   stdout.end();
   stderr.end();
   // Dredd's file reporters write the requests they show; the key never stays in them.
