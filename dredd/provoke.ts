@@ -6,7 +6,7 @@ import { deref, type JsonObject } from '../spec/bundle.ts';
 import { uploadMaxBytes } from '../generated/spec-values.ts';
 import type { MockAccess } from './mock-access.ts';
 import { uploadForm } from './multipart.ts';
-import { fill, unknownId, type Obj, type RunResources } from './resources.ts';
+import { fill, requestContent, unknownId, type Obj, type RunResources } from './resources.ts';
 
 /** The transaction cannot run here: skipped, with this reason. */
 export class Skip extends Error {}
@@ -94,7 +94,7 @@ export class Provoker {
     const query = new URLSearchParams(w.query);
     let key: string | null | undefined;
     let arm: (() => Promise<void>) | undefined;
-    const isUpload = !op.jsonBodyPointer && op.hasRequestBody && op.method === 'POST' && this.isMultipart(op);
+    const isUpload = 'multipart/form-data' in requestContent(this.res.contract, op);
     let externalId = this.res.externalId(op.operationId);
 
     // Who answers: the key, or the lack of one.
@@ -156,11 +156,6 @@ export class Provoker {
     }
     const qs = query.toString();
     return { uri: fill(op.template, values) + (qs ? `?${qs}` : ''), key, body, arm };
-  }
-
-  private isMultipart(op: Operation): boolean {
-    const rb = deref(this.res.contract.doc, (deref(this.res.contract.doc, { $ref: op.pointer } as never) as JsonObject).requestBody) as JsonObject | undefined;
-    return !!(rb?.content as JsonObject | undefined)?.['multipart/form-data'];
   }
 
   /** The query parameter whose miss is a 404 (external_id, npi), if the operation has one. */

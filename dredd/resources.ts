@@ -120,7 +120,7 @@ export class RunResources {
     return p;
   }
 
-  private async created2xx(what: string, a: Answer): Promise<Obj> {
+  private createdData(what: string, a: Answer): Obj {
     const data = dataOf(a);
     if (a.status < 200 || a.status > 299 || !data || data.id === undefined)
       throw new MissingResource(`could not create ${what}: the API answered ${a.status} ${a.text.slice(0, 200)}`);
@@ -129,7 +129,7 @@ export class RunResources {
 
   /** The JSON request example of an operation with the run's values bound (see bind). */
   async exampleBody(op: Operation, externalId: string): Promise<Obj> {
-    const content = resolvePointer(this.contract.doc, op.pointer.replace(/^#/, '') + '/requestBody/content/application~1json') as JsonObject | undefined;
+    const content = requestContent(this.contract, op)['application/json'] as JsonObject | undefined;
     const examples = content?.examples as Record<string, { value?: Json }> | undefined;
     const example = (content?.example ?? Object.values(examples ?? {})[0]?.value ?? {}) as Obj;
     // What the run creates carries its prefix in external_id, also when the example sets none.
@@ -156,7 +156,7 @@ export class RunResources {
   async createWith(operationId: string, externalId: string): Promise<Obj> {
     const op = this.contract.byId(operationId);
     const a = await this.call('POST', fill(op.template, {}), { json: await this.exampleBody(op, externalId) });
-    return this.created2xx(`a resource with ${operationId}`, a);
+    return this.createdData(`a resource with ${operationId}`, a);
   }
 
   createPatient = (label: string, externalId = this.externalId(label)) => this.createWith('createPatient', externalId);
@@ -165,7 +165,7 @@ export class RunResources {
   async uploadDocument(label: string, externalId = this.externalId(label)): Promise<Obj> {
     const form = uploadForm(externalId);
     const path = fill(this.contract.byId('uploadDocument').template, { patientId: String((await this.patient()).id) });
-    return this.created2xx('a document', await this.call('POST', path, { body: form.body, contentType: form.contentType }));
+    return this.createdData('a document', await this.call('POST', path, { body: form.body, contentType: form.contentType }));
   }
 
   patient = () => this.once('patient', () => this.createPatient('patient'));
@@ -180,6 +180,12 @@ export class RunResources {
     if (a.status !== 200 || !first) throw new MissingResource(`GET ${path} answered ${a.status} without an item to read`);
     return first;
   }
+}
+
+/** The request body's media types of an operation (none when it takes no body). */
+export function requestContent(contract: Contract, op: Operation): JsonObject {
+  const operation = resolvePointer(contract.doc, op.pointer.replace(/^#/, '')) as JsonObject;
+  return ((contract.deref(operation.requestBody) as JsonObject | undefined)?.content ?? {}) as JsonObject;
 }
 
 /** A path template with its parameters filled in (encoded). */
