@@ -28,9 +28,9 @@ interface DreddStats {
 /** Dredd maps --output paths to its file reporters in its own order (xunit, html, markdown). */
 const FILE_REPORTERS: ReporterName[] = ['xunit', 'html', 'markdown'];
 
-export const BRIDGE_SYMBOL = Symbol.for('clinical-records-api/dredd-hooks');
+const BRIDGE_SYMBOL = Symbol.for('clinical-records-api/dredd-hooks');
 
-export function dreddConfig(input: ProcessInput): Record<string, unknown> {
+function dreddConfig(input: ProcessInput): Record<string, unknown> {
   const files = FILE_REPORTERS.filter((r) => input.reporters.includes(r));
   return {
     endpoint: input.url,
@@ -45,7 +45,7 @@ export function dreddConfig(input: ProcessInput): Record<string, unknown> {
   };
 }
 
-export function summary(stats: DreddStats, record: HookRecord | undefined): string[] {
+function summary(stats: DreddStats, record: HookRecord | undefined): string[] {
   const lines = [
     `dredd: ${stats.tests} transactions in ${(stats.duration / 1000).toFixed(1)} s: ${stats.passes} passed, ${stats.failures} failed, ${stats.errors} errors, ${stats.skipped} skipped`,
   ];
