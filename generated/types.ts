@@ -30,7 +30,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
             };
             cookie?: never;
@@ -79,7 +82,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Appointment id. */
+                /**
+                 * @description Appointment id.
+                 * @example 6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170
+                 */
                 appointmentId: components["parameters"]["AppointmentId"];
             };
             cookie?: never;
@@ -104,7 +110,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
             };
             cookie?: never;
@@ -131,9 +140,15 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
-                /** @description Document id. */
+                /**
+                 * @description Document id.
+                 * @example 2c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f
+                 */
                 documentId: components["parameters"]["DocumentId"];
             };
             cookie?: never;
@@ -156,9 +171,15 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
-                /** @description Document id. */
+                /**
+                 * @description Document id.
+                 * @example 2c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f
+                 */
                 documentId: components["parameters"]["DocumentId"];
             };
             cookie?: never;
@@ -198,7 +219,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Provider id. */
+                /**
+                 * @description Provider id.
+                 * @example 3f6c2a4e-8b1d-4c7e-9a52-6d0e1f2b3c4d
+                 */
                 providerId: components["parameters"]["ProviderId"];
             };
             cookie?: never;
@@ -255,7 +279,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Note id. */
+                /**
+                 * @description Note id.
+                 * @example 0b8e6f1c-5d2a-4c3b-9e7f-1a2b3c4d5e6f
+                 */
                 noteId: components["parameters"]["NoteId"];
             };
             cookie?: never;
@@ -278,7 +305,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Session id. */
+                /**
+                 * @description Session id.
+                 * @example 5f4e3d2c-1b0a-4987-8654-3210fedcba98
+                 */
                 sessionId: components["parameters"]["SessionId"];
             };
             cookie?: never;
@@ -301,7 +331,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Session id. */
+                /**
+                 * @description Session id.
+                 * @example 5f4e3d2c-1b0a-4987-8654-3210fedcba98
+                 */
                 sessionId: components["parameters"]["SessionId"];
             };
             cookie?: never;
@@ -1220,17 +1253,35 @@ export interface components {
         Limit: number;
         /** @description Look up one resource by its external identifier; bypasses pagination; 404 on a miss. A hit answers the normal list shape with a one-item `data` array; on a paginated list its meta is `{page: 1, limit: <the requested or default limit>, total_pages: 1}`. */
         ExternalIdLookup: components["schemas"]["ExternalId"];
-        /** @description Patient id, a string of digits. */
+        /**
+         * @description Patient id, a string of digits.
+         * @example 7281928374650192837
+         */
         PatientId: components["schemas"]["PatientIdValue"];
-        /** @description Appointment id. */
+        /**
+         * @description Appointment id.
+         * @example 6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170
+         */
         AppointmentId: string;
-        /** @description Document id. */
+        /**
+         * @description Document id.
+         * @example 2c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f
+         */
         DocumentId: string;
-        /** @description Provider id. */
+        /**
+         * @description Provider id.
+         * @example 3f6c2a4e-8b1d-4c7e-9a52-6d0e1f2b3c4d
+         */
         ProviderId: string;
-        /** @description Note id. */
+        /**
+         * @description Note id.
+         * @example 0b8e6f1c-5d2a-4c3b-9e7f-1a2b3c4d5e6f
+         */
         NoteId: string;
-        /** @description Session id. */
+        /**
+         * @description Session id.
+         * @example 5f4e3d2c-1b0a-4987-8654-3210fedcba98
+         */
         SessionId: string;
     };
     requestBodies: {
@@ -1360,7 +1411,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
             };
             cookie?: never;
@@ -1391,7 +1445,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
             };
             cookie?: never;
@@ -1411,7 +1468,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
             };
             cookie?: never;
@@ -1548,7 +1608,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Appointment id. */
+                /**
+                 * @description Appointment id.
+                 * @example 6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170
+                 */
                 appointmentId: components["parameters"]["AppointmentId"];
             };
             cookie?: never;
@@ -1579,7 +1642,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Appointment id. */
+                /**
+                 * @description Appointment id.
+                 * @example 6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170
+                 */
                 appointmentId: components["parameters"]["AppointmentId"];
             };
             cookie?: never;
@@ -1599,7 +1665,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Appointment id. */
+                /**
+                 * @description Appointment id.
+                 * @example 6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170
+                 */
                 appointmentId: components["parameters"]["AppointmentId"];
             };
             cookie?: never;
@@ -1644,7 +1713,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
             };
             cookie?: never;
@@ -1677,7 +1749,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
             };
             cookie?: never;
@@ -1715,9 +1790,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
-                /** @description Document id. */
+                /**
+                 * @description Document id.
+                 * @example 2c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f
+                 */
                 documentId: components["parameters"]["DocumentId"];
             };
             cookie?: never;
@@ -1760,9 +1841,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Patient id, a string of digits. */
+                /**
+                 * @description Patient id, a string of digits.
+                 * @example 7281928374650192837
+                 */
                 patientId: components["parameters"]["PatientId"];
-                /** @description Document id. */
+                /**
+                 * @description Document id.
+                 * @example 2c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f
+                 */
                 documentId: components["parameters"]["DocumentId"];
             };
             cookie?: never;
@@ -1820,7 +1907,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Provider id. */
+                /**
+                 * @description Provider id.
+                 * @example 3f6c2a4e-8b1d-4c7e-9a52-6d0e1f2b3c4d
+                 */
                 providerId: components["parameters"]["ProviderId"];
             };
             cookie?: never;
@@ -1944,7 +2034,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Note id. */
+                /**
+                 * @description Note id.
+                 * @example 0b8e6f1c-5d2a-4c3b-9e7f-1a2b3c4d5e6f
+                 */
                 noteId: components["parameters"]["NoteId"];
             };
             cookie?: never;
@@ -1977,7 +2070,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Session id. */
+                /**
+                 * @description Session id.
+                 * @example 5f4e3d2c-1b0a-4987-8654-3210fedcba98
+                 */
                 sessionId: components["parameters"]["SessionId"];
             };
             cookie?: never;
@@ -2017,7 +2113,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Session id. */
+                /**
+                 * @description Session id.
+                 * @example 5f4e3d2c-1b0a-4987-8654-3210fedcba98
+                 */
                 sessionId: components["parameters"]["SessionId"];
             };
             cookie?: never;

@@ -1,0 +1,82 @@
+// Flags of `npm run dredd`. Every bad flag or value is a UsageError (exit 2), never a stack trace.
+import { parseArgs } from 'node:util';
+
+export class UsageError extends Error {}
+
+/** Dredd's reporters, less `apiary`, which uploads every request (with its key) to a third-party service. */
+export const REPORTERS = ['cli', 'dot', 'nyan', 'xunit', 'html', 'markdown'] as const;
+export type ReporterName = (typeof REPORTERS)[number];
+/** The reporters that write a file into --out, and its name there. */
+export const REPORT_FILES: Partial<Record<ReporterName, string>> = { xunit: 'dredd.xml', html: 'dredd.html', markdown: 'dredd.md' };
+
+/** The same variable as the conformance suite's: the key may come from the environment instead of the command line. */
+export const KEY_ENV = 'CLINICAL_RECORDS_KEY';
+
+export interface DreddOptions {
+  help: boolean;
+  url: string;
+  key: string;
+  mock: boolean;
+  reporters: ReporterName[];
+  out: string;
+}
+
+export const USAGE = `Usage: npm run dredd -- --url <base_url> --key <key> [--mock] [--reporter <dredd reporter>] [--out <dir>]
+
+Runs Dredd 14 (a second opinion beside the conformance suite) on a copy of generated/openapi.json,
+with this kit's hooks: every documented status of every operation, against resources the run
+creates and deletes again.
+
+  --url <base_url>        base URL including /ext-api/v1 (required)
+  --key <key>             a key with full access (*); defaults to $${KEY_ENV}
+  --mock                  the target is this kit's mock: 403, 429, 503 and the not-ready 409 are provoked
+                          through its control API (/__mock); without it they are skipped, with the reason
+  --reporter <name,...>   ${REPORTERS.join(', ')} (default cli); xunit, html and markdown write into --out
+  --out <dir>             where the prepared description and report files go (default dredd-report)
+  --help                  this text
+
+Exit codes: 0 every transaction passed, 1 one failed, 2 bad flags or unreachable target.
+The key is never printed: it reads $${KEY_ENV} wherever a request is shown.`;
+
+export function parseDreddArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): DreddOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        url: { type: 'string' },
+        key: { type: 'string' },
+        mock: { type: 'boolean' },
+        reporter: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, ''));
+  }
+  const help = !!values.help;
+  if (help) return { help, url: '', key: '', mock: false, reporters: ['cli'], out: '' };
+  if (!values.url) throw new UsageError('--url <base_url> is required');
+  let url: URL;
+  try {
+    url = new URL(values.url);
+  } catch {
+    throw new UsageError(`--url must be an absolute http(s) URL, got "${values.url}"`);
+  }
+  if (!/^https?:$/.test(url.protocol)) throw new UsageError(`--url must be http or https, got "${values.url}"`);
+  if (url.search || url.hash) throw new UsageError('--url must not carry a query or fragment');
+  const key = values.key ?? env[KEY_ENV] ?? '';
+  if (values.key === '') throw new UsageError('--key must not be empty');
+  if (!key) throw new UsageError(`--key <key> is required (or set $${KEY_ENV})`);
+  if (/[\r\n]/.test(key)) throw new UsageError('--key must be one line');
+  const reporters = (values.reporter ?? 'cli').split(',').map((r) => r.trim()).filter(Boolean) as ReporterName[];
+  if (!reporters.length) throw new UsageError('--reporter needs a name');
+  for (const r of reporters)
+    if (!REPORTERS.includes(r))
+      throw new UsageError(`--reporter: unknown "${r}" (choose from ${REPORTERS.join(', ')}${(r as string) === 'apiary' ? '; apiary would upload the requests, key included' : ''})`);
+  if (values.out === '') throw new UsageError('--out must name a directory');
+  return { help, url: url.toString().replace(/\/$/, ''), key, mock: !!values.mock, reporters: [...new Set(reporters)], out: values.out ?? 'dredd-report' };
+}
