@@ -67,16 +67,21 @@ function sendOnce(up: Upstream, method: string, path: string, headers: http.Inco
 }
 
 /** Streams a request straight through (large bodies: the engine refuses them without reading them whole). */
-export function pipeThrough(up: Upstream, req: http.IncomingMessage, res: http.ServerResponse, prefix?: Buffer): void {
+export function pipeThrough(up: Upstream, req: http.IncomingMessage, res: http.ServerResponse, prefix?: Buffer, cors?: Readonly<Record<string, string>>): void {
   const out = http.request(
     { host: up.host, port: up.port, method: req.method, path: req.url, agent: up.agent, headers: outgoingHeaders(req.headers) },
     (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, outgoingHeaders(upRes.headers));
+      const headers = outgoingHeaders(upRes.headers);
+      // The front's CORS answer replaces the upstream's (static mode: Prism's reflects every origin).
+      if (cors) for (const k of Object.keys(headers)) if (k.startsWith('access-control-')) delete headers[k];
+      res.writeHead(upRes.statusCode ?? 502, { ...headers, ...cors });
       upRes.pipe(res);
     },
   );
   out.on('error', () => {
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+    // Mid-answer, a JSON error would corrupt the body under way: cut the connection instead.
+    if (res.headersSent) return void res.destroy();
+    res.writeHead(502, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'The mock engine did not answer' }));
   });
   if (prefix) out.write(prefix);

@@ -1,0 +1,58 @@
+// The first step of every public front (default mode's node:http front, the engine-only server, the static front):
+// normalizes the request target in place (mock/front/target.ts), records the real peer of the public socket for the
+// engine behind (overwriting any client-sent copy), and takes the control-API decision (mock/control/loopback.ts).
+// Refusals are answered here, as JSON, without CORS headers.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { controlRefusal, isControlPath, PEER_HEADER } from '../control/loopback.ts';
+import { normalizeTarget } from './target.ts';
+
+export interface GateOptions {
+  /** The --host value (a Host the control API accepts besides loopback names). */
+  boundHost?: string;
+  /** The peer of the public socket; tests inject another address here. */
+  peerOf?: (req: IncomingMessage) => string | undefined;
+  /** Rate-limit headers for a refusal counted against the peer (absent in static mode: no engine). */
+  rateHeaders?: (peer: string) => Record<string, string>;
+}
+
+export interface Admitted {
+  /** The normalized path (req.url now holds the normalized path and query). */
+  path: string;
+  control: boolean;
+  peer: string;
+}
+
+export type Gate = (req: IncomingMessage, res: ServerResponse) => Admitted | undefined;
+
+export function sendJson(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
+export function createGate(opts: GateOptions = {}): Gate {
+  const peerOf = opts.peerOf ?? ((req: IncomingMessage) => req.socket.remoteAddress);
+  return (req, res) => {
+    const peer = peerOf(req) ?? 'unknown';
+    const target = normalizeTarget(req.url);
+    const refuse = (status: number, body: object, headers: Record<string, string> = {}) => {
+      req.resume();
+      sendJson(res, status, body, headers);
+      return undefined;
+    };
+    if (!target.ok) return refuse(400, { error: 'Bad request target', details: { target: target.reason } }, opts.rateHeaders?.(peer));
+    if (target.authority !== undefined) {
+      // Absolute-form: the target's authority is the host (RFC 9112 3.2.2); a different Host header is ambiguous.
+      if ((req.headers.host ?? '').toLowerCase() !== target.authority.toLowerCase())
+        return refuse(400, { error: 'Bad request target', details: { target: 'its authority differs from the Host header' } }, opts.rateHeaders?.(peer));
+    }
+    req.url = target.url;
+    req.headers[PEER_HEADER] = peer;
+    const control = isControlPath(target.path);
+    if (control) {
+      const refused = controlRefusal({ peer, host: req.headers.host, origin: req.headers.origin, boundHost: opts.boundHost });
+      if (refused) return refuse(403, { error: refused });
+    }
+    return { path: target.path, control, peer };
+  };
+}
