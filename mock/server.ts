@@ -125,7 +125,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     let port: number;
     if (mode === 'engine-only') {
       const listener = getRequestListener(engine.app.fetch);
-      const pub = createServer((req, res) => {
+      const pub = createServer({ requireHostHeader: false }, (req, res) => {
         if (gate(req, res)) void listener(req, res);
       });
       shapeClientErrors(pub, engine.rateHeadersFor);

@@ -75,12 +75,14 @@ describe.each<[MockMode, boolean]>([
       ['headers too large', `GET /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
       ['bad Content-Length', 'POST /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400],
       ['Content-Length with Transfer-Encoding', 'POST /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
-      ['unknown method', 'BREW /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\n\r\n', 501],
+      ['unknown method', 'BREW /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['no Host', 'GET /ext-api/v1/patients HTTP/1.1\r\nConnection: close\r\n\r\n', 400],
+      ['a Host that is no host name', 'GET /ext-api/v1/patients HTTP/1.1\r\nHost: a/b@c\r\nConnection: close\r\n\r\n', 400],
     ];
     for (const [what, bytes, status] of cases) {
       const r = await rawRequest(port, bytes);
       expect(r.status, what).toBe(status);
-      expect(r.json, what).toEqual(status === 400 ? { error: expect.any(String), details: { request: expect.any(String) } } : { error: expect.any(String) });
+      expect(r.json, what).toEqual(status === 400 ? { error: expect.any(String), details: expect.any(Object) } : { error: expect.any(String) });
       expectRateLimitHeaders(r.headers);
     }
   });

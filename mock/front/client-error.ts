@@ -1,5 +1,5 @@
 // Requests Node's HTTP parser refuses before any handler runs (headers too large, a bad or doubled Content-Length,
-// Content-Length with Transfer-Encoding, an unknown method, a timeout). Node answers those with an empty body; the
+// Content-Length with Transfer-Encoding, an unknown method, a timeout). A missing Host is the gate's (mock/front/gate.ts). Node answers those with an empty body; the
 // 'clientError' event lets a server write its own raw response instead: the documented `{ error }` JSON (400 with
 // `details`), and the rate-limit headers, the refusal counted against the peer.
 import { STATUS_CODES, type Server } from 'node:http';
@@ -11,7 +11,7 @@ function classify(code: string | undefined): { status: number; reason: string } 
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, reason: 'request header fields too large' };
     case 'HPE_INVALID_METHOD':
-      return { status: 501, reason: 'unknown HTTP method' };
+      return { status: 400, reason: 'unknown HTTP method' };
     case 'HPE_INVALID_CONTENT_LENGTH':
       return { status: 400, reason: 'invalid Content-Length' };
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':

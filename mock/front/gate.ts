@@ -30,6 +30,21 @@ export function sendJson(res: ServerResponse, status: number, body: object, head
   res.end(text);
 }
 
+/**
+ * Why a Host header cannot be used, or undefined. Mirrors @hono/node-server's own check (it builds the request URL
+ * from Host), so nothing the gate admits is refused later without a JSON answer.
+ */
+function checkHost(host: string | undefined): string | undefined {
+  if (!host) return 'is required';
+  try {
+    const u = new URL(`http://${host}/`);
+    if (u.hostname.length !== host.length && u.hostname !== host.replace(/:\d+$/, '')) return 'is not a host name with an optional port';
+  } catch {
+    return 'is not a host name with an optional port';
+  }
+  return undefined;
+}
+
 export function createGate(opts: GateOptions = {}): Gate {
   const peerOf = opts.peerOf ?? ((req: IncomingMessage) => req.socket.remoteAddress);
   return (req, res) => {
@@ -41,6 +56,9 @@ export function createGate(opts: GateOptions = {}): Gate {
       return undefined;
     };
     if (!target.ok) return refuse(400, { error: 'Bad request target', details: { target: target.reason } }, opts.rateHeaders?.(peer));
+    // The servers run with requireHostHeader off, so that this answer is JSON rather than Node's empty 400.
+    const hostProblem = checkHost(req.headers.host);
+    if (hostProblem) return refuse(400, { error: 'Bad Host header', details: { host: hostProblem } }, opts.rateHeaders?.(peer));
     if (target.authority !== undefined) {
       // Absolute-form: the target's authority is the host (RFC 9112 3.2.2); a different Host header is ambiguous.
       if ((req.headers.host ?? '').toLowerCase() !== target.authority.toLowerCase())

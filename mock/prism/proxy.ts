@@ -96,7 +96,7 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     res.end(JSON.stringify(body));
   };
 
-  return http.createServer((req, res) => {
+  return http.createServer({ requireHostHeader: false }, (req, res) => {
     const admitted = opts.gate(req, res);
     if (!admitted) return;
     const url = req.url!;

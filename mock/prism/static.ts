@@ -33,7 +33,7 @@ export async function startStaticPrism(port: number, host: string, cors = true):
 export async function startStaticMock(port: number, host: string, opts: { gate: Gate; cors: CorsPolicy }): Promise<{ port: number; close(): Promise<void> }> {
   const prism = await startStaticPrism(0, '127.0.0.1', false);
   const upstream = createUpstream('127.0.0.1', prism.port);
-  const front = http.createServer((req, res) => {
+  const front = http.createServer({ requireHostHeader: false }, (req, res) => {
     const admitted = opts.gate(req, res);
     if (!admitted) return;
     const { path } = admitted;
