@@ -62,10 +62,12 @@ describe.each<MockMode>(['default', 'engine-only', 'static'])('control API bound
 
   it('refuses a foreign Host (DNS rebinding) and a foreign page, even from loopback; loopback names pass', async () => {
     peer = '127.0.0.1';
-    for (const h of [`evil.example:${port}`, `127.0.0.1.nip.io:${port}`, '']) {
+    for (const h of [`evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `localhost.evil.example:${port}`]) {
       const r = await send('/__mock/health', [], h);
       expect(r.status, h).toBe(403);
+      expect(r.json.error, h).toMatch(/Host/);
     }
+    expect((await send('/__mock/health', [], '')).json).toEqual({ error: 'Bad Host header', details: { host: 'is required' } });
     for (const h of [`localhost:${port}`, `[::1]:${port}`, `127.8.9.10:${port}`, 'localhost']) expect((await send('/__mock/health', [], h)).status, h).toBe(200);
     const page = await send('/__mock/health', ['Origin: https://evil.example']);
     expect(page.status).toBe(403);
