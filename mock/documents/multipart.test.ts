@@ -27,7 +27,7 @@ describe.each<[MockMode, boolean]>([
   });
   const patient = () => (m.seed.patients as Array<{ id: string; organization_id: string }>).find((p) => p.organization_id === m.seed.organizations[0]!.id)!.id;
   const post = async (body: Buffer, type = `multipart/form-data; boundary=${B}`) => {
-    const r = await fetch(`${m.url}/patients/${patient()}/documents`, { method: 'POST', headers: { 'x-api-key': m.seed.keys[0]!.key, 'content-type': type }, body, signal: AbortSignal.timeout(10_000) });
+    const r = await fetch(`${m.url}/patients/${patient()}/documents`, { method: 'POST', headers: { 'x-api-key': m.seed.keys[0]!.key, 'content-type': type }, body: new Uint8Array(body), signal: AbortSignal.timeout(10_000) });
     return { status: r.status, body: await r.json() };
   };
 
