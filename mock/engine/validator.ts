@@ -62,7 +62,7 @@ export function createValidator(bundle: JsonObject): Validator {
       const value = coerce(raw, p.kind);
       // The spec bounds `page` below only; a number past 2^53-1 cannot be answered exactly (JSON numbers are read as
       // doubles: meta.page would name another page), so it is refused rather than rounded.
-      if (p.kind === 'integer' && Number.isInteger(value) && !Number.isSafeInteger(value)) details[p.name] = `must be an integer of at most ${Number.MAX_SAFE_INTEGER}`;
+      if (p.kind === 'integer' && Number.isInteger(value) && !Number.isSafeInteger(value)) details[p.name] = `must be an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
       else if (!p.validate(value)) details[p.name] = message(p.validate.errors?.[0]);
       else out[p.name] = value;
     }

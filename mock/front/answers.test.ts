@@ -78,11 +78,14 @@ describe.each<[MockMode, boolean]>([
       ['unknown method', 'BREW /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\n\r\n', 400],
       ['no Host', 'GET /ext-api/v1/patients HTTP/1.1\r\nConnection: close\r\n\r\n', 400],
       ['a Host that is no host name', 'GET /ext-api/v1/patients HTTP/1.1\r\nHost: a/b@c\r\nConnection: close\r\n\r\n', 400],
+      ['CONNECT', 'CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n', 400],
+      ['HTTP/1.0 without Host (the local address stands in)', 'GET /ext-api/v1/patients HTTP/1.0\r\n\r\n', 401],
     ];
     for (const [what, bytes, status] of cases) {
       const r = await rawRequest(port, bytes);
       expect(r.status, what).toBe(status);
       expect(r.json, what).toEqual(status === 400 ? { error: expect.any(String), details: expect.any(Object) } : { error: expect.any(String) });
+      expect(r.headers['content-type'], what).toMatch(/^application\/json/);
       expectRateLimitHeaders(r.headers);
     }
   });

@@ -56,6 +56,9 @@ export function createGate(opts: GateOptions = {}): Gate {
       return undefined;
     };
     if (!target.ok) return refuse(400, { error: 'Bad request target', details: { target: target.reason } }, opts.rateHeaders?.(peer));
+    // HTTP/1.0 may omit Host: the address the client connected to stands in for it.
+    if (req.headers.host === undefined && req.httpVersion === '1.0' && req.socket.localAddress)
+      req.headers.host = `${req.socket.localAddress.includes(':') ? `[${req.socket.localAddress}]` : req.socket.localAddress}:${req.socket.localPort}`;
     // The servers run with requireHostHeader off, so that this answer is JSON rather than Node's empty 400.
     const hostProblem = checkHost(req.headers.host);
     if (hostProblem) return refuse(400, { error: 'Bad Host header', details: { host: hostProblem } }, opts.rateHeaders?.(peer));

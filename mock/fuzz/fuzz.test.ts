@@ -88,6 +88,9 @@ function framingCases(host: string): Array<[string, string]> {
     ['HTTP/0.9', `GET ${API_BASE}/patients\r\n\r\n`],
     ['LF only', `GET ${API_BASE}/patients HTTP/1.1\n${h}\n\n`],
     ['space in target', `GET ${API_BASE}/pat ients HTTP/1.1\r\n${h}\r\n\r\n`],
+    ['CONNECT', `CONNECT ${host} HTTP/1.1\r\n${h}\r\n\r\n`],
+    ['NUL in a header', `GET ${API_BASE}/patients HTTP/1.1\r\n${h}\r\nX-API-Key: a\u0000b\r\nConnection: close\r\n\r\n`],
+    ['obsolete line folding', `GET ${API_BASE}/patients HTTP/1.1\r\n${h}\r\nX-API-Key: a\r\n b\r\nConnection: close\r\n\r\n`],
   ];
 }
 
