@@ -78,6 +78,7 @@ describe('binary', () => {
     const key = (await waitFor(first, /(crk_all_\w+)/))[1]!;
     expect(first.output()).toMatch(/control\s+http:\/\/127\.0\.0\.1:\d+\/__mock/);
     expect(first.output()).toContain('engine-only');
+    expect(first.output()).toMatch(/browsers\s+pages of localhost, 127\.0\.0\.1 and \[::1\] may read the API/);
     const created = await fetch(`${url}/patients`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },

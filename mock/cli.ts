@@ -107,6 +107,7 @@ export function banner(m: RunningMock, opts: MockOptions): string {
     `  API       ${m.url}`,
     `  control   ${m.mode === 'static' ? `${m.controlUrl}/health only` : m.controlUrl}`,
     `  mode      ${mode}`,
+    `  browsers  ${opts.corsOrigins?.includes('*') ? 'pages of every origin may read the API' : `pages of localhost, 127.0.0.1 and [::1]${opts.corsOrigins?.length ? `, ${opts.corsOrigins.join(', ')}` : ''} may read the API (--cors-origin for more)`}`,
     ...(m.mode === 'static'
       ? []
       : [
