@@ -118,3 +118,22 @@ describe.each<[MockMode, boolean]>([
     await fetch(`${m.controlUrl}/faults`, { method: 'DELETE' });
   });
 });
+
+describe('answers outside the routes, static mode (Prism alone: no rate limits)', () => {
+  let m: RunningMock;
+  beforeAll(async () => {
+    m = await startMock({ port: 0, mode: 'static', quiet: true });
+  });
+  afterAll(async () => {
+    await m?.close();
+  });
+  it('a 20 MB chunked JSON body answers 413 {error: <string>}; malformed JSON 400 {error, details}', async () => {
+    const headers = { 'x-api-key': 'any', 'content-type': 'application/json' };
+    const big = await sendChunked(`${m.url}/patients`, headers, Buffer.from('{"name":"'), 20 * 1024 * 1024);
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body)).toEqual({ error: expect.any(String) });
+    const bad = await fetch(`${m.url}/patients`, { method: 'POST', headers, body: '{"name":' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: expect.any(String), details: { body: expect.any(String) } });
+  });
+});

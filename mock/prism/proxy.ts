@@ -114,7 +114,7 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
       if (size > MAX_BUFFERED) {
         req.off('data', onData).off('end', onEnd);
         req.pause();
-        pipeThrough(upstream, req, res, Buffer.concat(chunks));
+        pipeThrough(upstream, req, res, { prefix: Buffer.concat(chunks) });
       }
     };
     const onEnd = () => {

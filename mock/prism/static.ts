@@ -29,6 +29,16 @@ export async function startStaticPrism(port: number, host: string, cors = true):
   return { port: Number(new URL(address).port), close: () => server.close() };
 }
 
+/**
+ * Prism's HTTP layer refuses a body it cannot read (over 10 MB: 413; not JSON: 400) as `{ error: { code, message } }`;
+ * the contract's shape is `{ error: <string> }`, with `details` on a 400.
+ */
+function documentedError(status: number, body: unknown): object | undefined {
+  const e = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  if (!e || typeof e !== 'object' || typeof e.message !== 'string') return undefined;
+  return status === 400 ? { error: e.message, details: { body: String(e.code ?? e.message) } } : { error: e.message };
+}
+
 /** The static mode: Prism behind the health front. */
 export async function startStaticMock(port: number, host: string, opts: { gate: Gate; cors: CorsPolicy }): Promise<{ port: number; close(): Promise<void> }> {
   const prism = await startStaticPrism(0, '127.0.0.1', false);
@@ -39,7 +49,7 @@ export async function startStaticMock(port: number, host: string, opts: { gate: 
     const { path } = admitted;
     const origin = req.headers.origin;
     if (!admitted.control) {
-      if (req.method !== 'OPTIONS') return pipeThrough(upstream, req, res, undefined, corsHeaders(opts.cors, origin));
+      if (req.method !== 'OPTIONS') return pipeThrough(upstream, req, res, { cors: corsHeaders(opts.cors, origin), errorBody: documentedError });
       req.resume();
       const p = preflight(opts.cors, origin);
       if (p.body) return sendJson(res, p.status, p.body, p.headers);
