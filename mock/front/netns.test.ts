@@ -48,6 +48,7 @@ async function curlFromNamespace(args: string[]): Promise<{ status: number; body
 describe.skipIf(!available)(`from another address (network namespace ${NS}, ${NS_IP} -> ${HOST_IP})`, () => {
   beforeAll(() => {
     const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'ignore' });
+    teardown(); // leftovers of an earlier run killed before its afterAll
     ip('netns', 'add', NS);
     ip('link', 'add', VETH[0], 'type', 'veth', 'peer', 'name', VETH[1]);
     ip('link', 'set', VETH[1], 'netns', NS);
