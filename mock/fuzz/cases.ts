@@ -20,7 +20,7 @@ export interface FuzzCase {
 /** Values for path parameters that reach a real row (from the seed), by parameter name. */
 export type PathValues = Record<string, string>;
 
-const ODD_IDS = ['abc', '-1', '0', '9'.repeat(400), '%00', '%2e%2e', '%ZZ', '%C3%BC', '1%20OR%201%3D1', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '00000000-0000-0000-0000-000000000000', '%F0%9F%98%80'];
+const ODD_IDS = ['abc', '-1', '0', '9'.repeat(400), '%00', '%2e%2e', '..%2f..%2f__mock', '%C0%AE%C0%AE', '%ZZ', '%C3%BC', '1%20OR%201%3D1', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '00000000-0000-0000-0000-000000000000', '%F0%9F%98%80'];
 const UNDECLARED_METHODS = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'];
 
 const schemaOf = (bundle: JsonObject, node: Json | undefined): JsonObject => (deref(bundle, node) ?? {}) as JsonObject;
