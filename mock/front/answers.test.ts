@@ -1,34 +1,9 @@
 // Every answer the mock gives is documented JSON with the rate-limit headers, also where the request never reaches a
 // route: a chunked body past every limit (413, not a reset connection), requests Node's parser refuses (431, bad
 // Content-Length, Content-Length with Transfer-Encoding, unknown method), and a bad request target.
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type MockMode, type RunningMock } from '../server.ts';
-import { rawRequest } from '../testing/raw-http.ts';
-
-/** Sends `total` bytes chunked (no Content-Length); resolves with the answer, even one sent before the body ended. */
-function sendChunked(url: string, headers: Record<string, string>, first: Buffer, total: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.setTimeout(20_000, () => req.destroy(new Error('no answer within 20 s')));
-    req.on('error', reject);
-    const filler = Buffer.alloc(64 * 1024, 0x20);
-    let sent = 0;
-    const pump = () => {
-      if (sent === 0) (req.write(first), (sent += first.length));
-      while (sent < total) {
-        sent += filler.length;
-        if (!req.write(filler)) return void req.once('drain', pump);
-      }
-      req.end();
-    };
-    pump();
-  });
-}
+import { rawRequest, sendChunked } from '../testing/raw-http.ts';
 
 const expectRateLimitHeaders = (h: Record<string, string | string[] | undefined>) => {
   expect(Number(h['x-ratelimit-limit'])).toBeGreaterThan(0);
@@ -116,24 +91,5 @@ describe.each<[MockMode, boolean]>([
     const once = await fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ kind: 'rate-limited' }) });
     expect((await once.json()).data.count).toBe(1);
     await fetch(`${m.controlUrl}/faults`, { method: 'DELETE' });
-  });
-});
-
-describe('answers outside the routes, static mode (Prism alone: no rate limits)', () => {
-  let m: RunningMock;
-  beforeAll(async () => {
-    m = await startMock({ port: 0, mode: 'static', quiet: true });
-  });
-  afterAll(async () => {
-    await m?.close();
-  });
-  it('a 20 MB chunked JSON body answers 413 {error: <string>}; malformed JSON 400 {error, details}', async () => {
-    const headers = { 'x-api-key': 'any', 'content-type': 'application/json' };
-    const big = await sendChunked(`${m.url}/patients`, headers, Buffer.from('{"name":"'), 20 * 1024 * 1024);
-    expect(big.status).toBe(413);
-    expect(JSON.parse(big.body)).toEqual({ error: expect.any(String) });
-    const bad = await fetch(`${m.url}/patients`, { method: 'POST', headers, body: '{"name":' });
-    expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error: expect.any(String), details: { body: expect.any(String) } });
   });
 });

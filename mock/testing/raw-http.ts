@@ -1,5 +1,7 @@
 // Sends bytes exactly as given (request lines no HTTP client would send: dot segments, absolute-form, bad framing)
 // and parses the one response; the connection is closed by the request's `Connection: close` or by the server.
+// Also a chunked sender for bodies past every limit.
+import http from 'node:http';
 import net from 'node:net';
 
 export interface RawReply {
@@ -60,3 +62,27 @@ function dechunk(body: Buffer): Buffer {
 /** A GET with the given request target, Host and extra header lines. */
 export const rawGet = (target: string, host: string, extra: string[] = []) =>
   [`GET ${target} HTTP/1.1`, `Host: ${host}`, ...extra, 'Connection: close', '', ''].join('\r\n');
+
+/** Sends `total` bytes chunked (no Content-Length); resolves with the answer, even one sent before the body ended. */
+export function sendChunked(url: string, headers: Record<string, string>, first: Buffer, total: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.setTimeout(20_000, () => req.destroy(new Error('no answer within 20 s')));
+    req.on('error', reject);
+    const filler = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    const pump = () => {
+      if (sent === 0) (req.write(first), (sent += first.length));
+      while (sent < total) {
+        sent += filler.length;
+        if (!req.write(filler)) return void req.once('drain', pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
