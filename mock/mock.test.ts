@@ -62,17 +62,19 @@ describe.each<[MockMode, boolean]>([
 
   describe('rate-limit headers', () => {
     it('RATE-001 LIM-008 every response carries X-RateLimit-*, errors included', async () => {
+      const page = 'http://localhost:5173'; // a local dev server's page: allowed by default
+      const headers = { origin: page };
       const replies = [
-        await api.call('GET', '/patients'),
-        await api.call('GET', '/patients', { key: null }),
-        await api.call('GET', '/patients/123'),
-        await api.call('GET', '/patients?page=0'),
-        await api.call('GET', '/nowhere'),
-        await api.call('GET', '/notes/export?format=ndjson'), // a streamed body
-        await api.call('DELETE', '/providers'), // 405
+        await api.call('GET', '/patients', { headers }),
+        await api.call('GET', '/patients', { key: null, headers }),
+        await api.call('GET', '/patients/123', { headers }),
+        await api.call('GET', '/patients?page=0', { headers }),
+        await api.call('GET', '/nowhere', { headers }),
+        await api.call('GET', '/notes/export?format=ndjson', { headers }), // a streamed body
+        await api.call('DELETE', '/providers', { headers }), // 405
       ];
       for (const r of replies) {
-        expect(r.headers.get('access-control-allow-origin')).toBe('*');
+        expect(r.headers.get('access-control-allow-origin')).toBe(page);
         expect(Number(r.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
         expect(r.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
         expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1); // RATE-005

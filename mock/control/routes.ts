@@ -39,7 +39,8 @@ export function controlRoutes(app: Hono, target: ControlTarget): void {
     const details: Record<string, string> = {};
     const kind = body.kind as FaultKind;
     if (!FAULT_KINDS.includes(kind)) details.kind = `must be one of ${FAULT_KINDS.join(', ')}`;
-    const count = body.count ?? 1;
+    // Omitted: once. null: until cleared (so `?? 1` would be wrong).
+    const count = body.count === undefined ? 1 : body.count;
     if (count !== null && !(Number.isInteger(count) && (count as number) >= 1)) details.count = 'must be an integer >= 1 or null';
     const allowed = kind === 'http' ? ['kind', 'count', 'method', 'path', 'status'] : ['kind', 'count'];
     for (const k of Object.keys(body)) if (!allowed.includes(k)) details[k] = 'unknown field';

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { ExternalIdConflict, type EngineApp, type EngineContext, type EngineDeps, type EngineModule, type SeedFile } from '../engine/deps.ts';
+import { contentDisposition } from './disposition.ts';
 import { createExtractor, type Extractor } from './extraction.ts';
 import { MAX_UPLOAD_BYTES, documentsOf, toApi as toApiWith, type DocumentRow } from './rows.ts';
 import { loadDocumentSeed } from './seed.ts';
@@ -58,7 +59,7 @@ function routes(app: EngineApp, deps: EngineDeps) {
     if (target instanceof Response) return target;
     const parsed = await readUpload(c.req.raw, MAX_UPLOAD_BYTES);
     if (!parsed.ok)
-      return parsed.details ? deps.responses.validation(c, parsed.details) : deps.responses.error(c, parsed.status, parsed.message);
+      return parsed.status === 400 ? deps.responses.validation(c, parsed.details, parsed.message) : deps.responses.error(c, parsed.status, parsed.message);
     // Form fields are checked against the spec's DocumentUpload schema (the file stands in as a placeholder).
     const checked = deps.validator.schema('DocumentUpload')({ ...parsed.fields, ...(parsed.file ? { file: '' } : {}) });
     if (!checked.ok) return deps.responses.validation(c, checked.details);
@@ -136,10 +137,7 @@ function control(app: Hono, deps: EngineDeps) {
     const row = org ? documentsOf(deps).get(org, id) : undefined;
     const bytes = row ? deps.store.blobs.get(id) : undefined;
     if (!row || !bytes) return c.json({ error: 'Document not found' }, 404);
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
-      'Content-Type': row.file_type,
-      'Content-Disposition': `inline; filename="${row.filename.replace(/["\\\r\n]/g, '_')}"`,
-    });
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': row.file_type, 'Content-Disposition': contentDisposition(row.filename) });
   });
 }
 

@@ -60,7 +60,10 @@ export function createValidator(bundle: JsonObject): Validator {
         continue;
       }
       const value = coerce(raw, p.kind);
-      if (!p.validate(value)) details[p.name] = message(p.validate.errors?.[0]);
+      // The spec bounds `page` below only; a number past 2^53-1 cannot be answered exactly (JSON numbers are read as
+      // doubles: meta.page would name another page), so it is refused rather than rounded.
+      if (p.kind === 'integer' && Number.isInteger(value) && !Number.isSafeInteger(value)) details[p.name] = `must be an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+      else if (!p.validate(value)) details[p.name] = message(p.validate.errors?.[0]);
       else out[p.name] = value;
     }
     return Object.keys(details).length ? ({ ok: false, details } as const) : ({ ok: true, value: out } as const);
