@@ -49,6 +49,10 @@ export interface RunOptions extends KeyInputs {
 }
 
 export class UnreachableTarget extends Error {}
+
+const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
+/** The documented profile runs documented rules only: a check (named or response-level) of an assumed rule is skipped. */
+const skippedAsAssumed = (provenance: string, profile: Profile) => provenance === 'assumed' && profile === 'documented';
 export class BadInput extends Error {}
 
 export function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
@@ -177,7 +181,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
 
   const skipReason = (c: CheckDef): string | undefined => {
     const rule = register.resolve(c.rule);
-    if (rule.provenance === 'assumed' && opts.profile === 'documented') return 'assumed rule: runs with --profile all';
+    if (skippedAsAssumed(rule.provenance, opts.profile)) return ASSUMED_SKIP;
     if (c.needs?.write && opts.readOnly) return '--read-only: the check writes';
     if (c.needs?.mock && !mock) return 'needs --mock (the mock control API)';
     if (c.needs?.receiver && !receiver)
@@ -241,18 +245,18 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   if (wantResponses)
     for (const rc of responseChecks) {
       const rule = register.resolve(rc.rule);
+      const base = { name: rc.name, area: 'responses' as const, ruleId: rc.rule, rule: rule.rule, provenance: rule.provenance, ms: 0 };
+      if (skippedAsAssumed(rule.provenance, opts.profile)) {
+        finish({ ...base, outcome: 'skipped', reason: ASSUMED_SKIP, failures: [], assertions: 0 });
+        continue;
+      }
       const failures = responseFindings.get(rc.name)!;
       finish({
-        name: rc.name,
-        area: 'responses',
-        ruleId: rc.rule,
-        rule: rule.rule,
-        provenance: rule.provenance,
+        ...base,
         outcome: failures.length ? 'failed' : inspected ? 'passed' : 'skipped',
         reason: inspected ? undefined : 'no responses to inspect',
         failures: failures.slice(0, 50),
         assertions: inspected,
-        ms: 0,
       });
     }
 

@@ -28,6 +28,15 @@ export const webhookSpec = {
   },
   "components": {
     "schemas": {
+      "DateTime": {
+        "type": "string",
+        "description": "ISO 8601 date-time. The kit sends RFC 3339 (seconds and a UTC offset or Z).",
+        "pattern": "^\\d{4}-?\\d{2}-?\\d{2}[Tt\\s]\\d{2}(:?\\d{2}(:?\\d{2}([.,]\\d+)?)?)?([Zz]|[+-]\\d{2}(:?\\d{2})?)?$",
+        "format": "date-time",
+        "examples": [
+          "2026-11-02T16:05:12.345Z"
+        ]
+      },
       "DocumentStatusChangedEvent": {
         "type": "object",
         "additionalProperties": false,
@@ -83,8 +92,7 @@ export const webhookSpec = {
             "pattern": "/patients/\\d+/documents(\\?external_id=[^&]+)?$"
           },
           "timestamp": {
-            "type": "string",
-            "format": "date-time"
+            "$ref": "#/components/schemas/DateTime"
           }
         }
       },
@@ -92,7 +100,7 @@ export const webhookSpec = {
         "type": "string",
         "minLength": 1,
         "maxLength": 255,
-        "description": "Client-chosen identifier, unique per organization, immutable once set.",
+        "description": "Client-chosen identifier, unique per organization (across patients, appointments and documents), immutable once set.",
         "examples": [
           "ehr-patient-0042"
         ]
@@ -147,10 +155,9 @@ export const webhookSpec = {
             "description": "Absolute URL of the note detail endpoint."
           },
           "timestamp": {
-            "type": "string",
-            "format": "date-time",
-            "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(Z|[+-]\\d{2}:\\d{2})$",
-            "description": "ISO 8601 date-time with milliseconds."
+            "$ref": "#/components/schemas/DateTime",
+            "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(Z|[+-]\\d{2}:?\\d{2})?$",
+            "description": "ISO 8601 date-time with milliseconds (the milliseconds are documented, the offset is DateTime's reading)."
           }
         }
       },

@@ -179,6 +179,14 @@ describe.each<[MockMode, boolean]>([
       expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
       expect(replies.filter((r) => r.status === 409)).toHaveLength(11);
     });
+    it('XID-016 patients and appointments share one external_id namespace: a value one holds is a 409 on the other', async () => {
+      const p = (await api.call('POST', '/patients', { body: { name: 'A', external_id: 'across-1' } })).body.data;
+      const appt = await api.call('POST', '/appointments', { body: { patient_id: p.id, start_at: '2030-01-01T10:00:00Z', duration_minutes: 30, external_id: 'across-1' } });
+      expect(appt.status).toBe(409);
+      expect(appt.body).toEqual({ error: 'external_id already in use', existing: { id: p.id, external_id: 'across-1' } });
+      const a = (await api.call('POST', '/appointments', { body: { patient_id: p.id, start_at: '2030-01-01T10:00:00Z', duration_minutes: 30, external_id: 'across-2' } })).body.data;
+      expect((await api.call('POST', '/patients', { body: { name: 'B', external_id: 'across-2' } })).body).toEqual({ error: 'external_id already in use', existing: { id: a.id, external_id: 'across-2' } });
+    });
     it('XID-003 external_id is unique per organization, not globally', async () => {
       await api.call('POST', '/patients', { body: { name: 'A', external_id: 'shared' } });
       expect((await api.call('POST', '/patients', { key: org2Key(), body: { name: 'A', external_id: 'shared' } })).status).toBe(201);

@@ -114,6 +114,16 @@ describe.each<[MockMode, boolean]>([
     expect(dup.body).toEqual({ error: 'external_id already in use', existing: { id: seeded.id, external_id: seeded.external_id } });
   });
 
+  it("XID-016 a document's external_id and a patient's share one namespace: each refuses the other's", async () => {
+    const held = (m.seed.patients as Array<{ id: string; organization_id: string; external_id?: string | null }>).find((p) => p.organization_id === org1 && p.external_id)!;
+    const doc = await upload(makePdf(['a']), 'a.pdf', { external_id: held.external_id! });
+    expect(doc.body).toEqual({ error: 'external_id already in use', existing: { id: held.id, external_id: held.external_id } });
+    const mine = await upload(makePdf(['a']), 'a.pdf', { external_id: 'doc-namespace-1' });
+    expect(mine.status).toBe(201);
+    const p = await api.call('POST', '/patients', { body: { name: 'Namespace', external_id: 'doc-namespace-1' } });
+    expect(p.body).toEqual({ error: 'external_id already in use', existing: { id: mine.body.data.id, external_id: 'doc-namespace-1' } });
+  });
+
   it('DOC-021 the list has no meta; seeded documents in every status; 404 for a patient of another organization', async () => {
     const seeded = (m.seed.documents as SeedDocument[]).filter((d) => d.organization_id === org1);
     const statuses = new Set<string>();
