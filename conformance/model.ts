@@ -86,6 +86,8 @@ export interface CheckResult {
   failures: Failure[];
   assertions: number;
   ms: number;
+  /** The same check failed the same way in the --baseline report: reported, but it does not fail the run. */
+  known?: boolean;
 }
 
 export interface NotChecked {
@@ -117,6 +119,8 @@ export interface RunReport {
   interrupted: boolean;
   /** Pauses taken because the target's rate-limit window was spent (429, X-RateLimit-Remaining 0). */
   pacing: { pauses: number; seconds: number };
+  /** With --baseline: its file, the failures it made known, and its failures that pass now (`check [rule]` each). */
+  baseline?: { file: string; known: string[]; fixed: string[] };
 }
 
 export class SkipCheck extends Error {}

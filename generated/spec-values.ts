@@ -10,6 +10,18 @@ export const uploadMaxBytes = 10485760;
 /** `encoding.file.contentType` of the upload: the accepted file types. */
 export const uploadContentTypes = ["application/pdf","image/jpeg","image/png","application/vnd.openxmlformats-officedocument.wordprocessingml.document"] as const;
 
+/** `x-messages` of DocumentUploadResult.message and ExtractResult.message: the kit's wordings of those answers. */
+export const messages = {
+  "upload": {
+    "queued": "Document uploaded successfully. Text extraction started.",
+    "notQueued": "Document uploaded successfully."
+  },
+  "extract": {
+    "started": "Text extraction started.",
+    "notStarted": "Text extraction could not be started."
+  }
+} as const;
+
 /** Per event kind (the keys of `webhooks`) the schema of its payload, with every component schema it references. */
 export const webhookSpec = {
   "events": {

@@ -787,6 +787,7 @@ export interface components {
         ExtractResult: {
             data: components["schemas"]["Document"];
             success: boolean;
+            /** @description The kit's wordings (x-messages); the document does not quote them. */
             message: string;
             /** @description A failure summary. */
             error?: string;
