@@ -7,7 +7,7 @@ import { Register } from './register.ts';
 import { SchemaValidator, type Profile } from './schemas.ts';
 import { Cleanup } from './cleanup.ts';
 import { Fixtures } from './fixtures.ts';
-import { MockControl } from './mock-control.ts';
+import { FAULT_SCOPE_HEADER, MockControl } from './mock-control.ts';
 import { Receiver } from './receiver.ts';
 import { Redactor } from './redact.ts';
 import { toCurl } from './curl.ts';
@@ -141,43 +141,49 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     if (left === 0) opts.onArea?.(r.area, results.filter((x) => x.area === r.area));
   };
 
-  const ctxFor = (check: CheckDef, failures: Failure[], counter: { n: number }): CheckContext => ({
-    name: check.name,
-    contract,
-    profile: opts.profile,
-    schemas,
-    http,
-    keys,
-    runId,
-    prefix,
-    readOnly: opts.readOnly,
-    mock,
-    receiver,
-    cleanup,
-    fixtures,
-    timeoutMs: opts.timeoutMs,
-    send: (spec) => {
-      if (opts.signal?.aborted) throw new SkipCheck('interrupted');
-      return http.send(check.name, spec);
-    },
-    expect(cond, e) {
-      counter.n++;
-      if (!cond)
-        failures.push({
-          ruleId: check.rule,
-          message: e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : check.name),
-          expected: e.expected,
-          actual: e.actual,
-          curl: e.exchange && toCurl(e.exchange.request),
-        });
-      return cond;
-    },
-    skip(reason) {
-      throw new SkipCheck(reason);
-    },
-    externalId: (label) => fixtures.externalId(label),
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-  });
+  const ctxFor = (check: CheckDef, failures: Failure[], counter: { n: number }): CheckContext => {
+    // A fault the check arms is scoped to it: only its own requests (which then carry the scope header) take it.
+    let armed = false;
+    const scope = `${prefix}${check.name}`;
+    const scopedMock = mock?.withScope(scope, () => (armed = true));
+    return {
+      name: check.name,
+      contract,
+      profile: opts.profile,
+      schemas,
+      http,
+      keys,
+      runId,
+      prefix,
+      readOnly: opts.readOnly,
+      mock: scopedMock,
+      receiver,
+      cleanup,
+      fixtures,
+      timeoutMs: opts.timeoutMs,
+      send: (spec) => {
+        if (opts.signal?.aborted) throw new SkipCheck('interrupted');
+        return http.send(check.name, armed ? { ...spec, headers: { ...spec.headers, [FAULT_SCOPE_HEADER]: scope } } : spec);
+      },
+      expect(cond, e) {
+        counter.n++;
+        if (!cond)
+          failures.push({
+            ruleId: check.rule,
+            message: e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : check.name),
+            expected: e.expected,
+            actual: e.actual,
+            curl: e.exchange && toCurl(e.exchange.request),
+          });
+        return cond;
+      },
+      skip(reason) {
+        throw new SkipCheck(reason);
+      },
+      externalId: (label) => fixtures.externalId(label),
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    };
+  };
 
   const skipReason = (c: CheckDef): string | undefined => {
     const rule = register.resolve(c.rule);

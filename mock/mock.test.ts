@@ -330,6 +330,23 @@ describe.each<[MockMode, boolean]>([
       expect((await fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ kind: 'meteor' }) })).status).toBe(400);
       expect((await fetch(`${m.controlUrl}/faults`, { method: 'DELETE' })).status).toBe(200);
     });
+    it('control: a scoped fault reaches only requests carrying its X-Mock-Fault-Scope; unscoped ones reach any', async () => {
+      const arm = (body: object) => fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) });
+      expect((await arm({ kind: 'http', method: 'GET', path: '/providers', status: 404, scope: 'mine' })).status).toBe(201);
+      expect((await arm({ kind: 'rate-limited', scope: 'mine' })).status).toBe(201);
+      expect((await api.call('GET', '/providers')).status).toBe(200);
+      expect((await api.call('GET', '/providers', { headers: { 'X-Mock-Fault-Scope': 'theirs' } })).status).toBe(200);
+      const mine = { headers: { 'X-Mock-Fault-Scope': 'mine' } };
+      const first = await api.call('GET', '/providers', mine);
+      const second = await api.call('GET', '/providers', mine);
+      expect([first.status, second.status].sort()).toEqual([404, 429]);
+      expect((await api.call('GET', '/providers', mine)).status).toBe(200);
+      // Unscoped: any request, with or without a scope header.
+      expect((await arm({ kind: 'http', method: 'GET', path: '/providers', status: 404 })).status).toBe(201);
+      expect((await api.call('GET', '/providers', mine)).status).toBe(404);
+      for (const scope of ['', 'x'.repeat(201), 'two words', 7])
+        expect((await arm({ kind: 'rate-limited', scope })).status, JSON.stringify(scope)).toBe(400);
+    });
     it('control: reset brings the seed back', async () => {
       await api.call('POST', '/patients', { body: { name: 'Temp', external_id: 'temp' } });
       await fetch(`${m.controlUrl}/reset`, { method: 'POST' });

@@ -37,13 +37,13 @@ describe.each<[MockMode, boolean]>([
     await fetch(`${m.controlUrl}/reset`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
   });
 
-  const upload = async (bytes: Uint8Array, name: string, fields: Record<string, string> = {}, opts: { key?: string; patientId?: string } = {}) => {
+  const upload = async (bytes: Uint8Array, name: string, fields: Record<string, string> = {}, opts: { key?: string; patientId?: string; headers?: Record<string, string> } = {}) => {
     const form = new FormData();
     form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     const r = await fetch(`${m.url}/patients/${opts.patientId ?? patient}/documents`, {
       method: 'POST',
-      headers: { 'x-api-key': opts.key ?? api.key('all') },
+      headers: { 'x-api-key': opts.key ?? api.key('all'), ...opts.headers },
       body: form,
       signal: AbortSignal.timeout(20_000),
     });
@@ -90,6 +90,22 @@ describe.each<[MockMode, boolean]>([
     expect(ex.body).toMatchObject({ success: false, error: expect.any(String), details: expect.any(String) });
     expect((await api.call('POST', `/patients/${patient}/documents/${up.body.data.id}/extract`)).status).toBe(200);
     await poll('it-nq', (s) => s === 'completed');
+  });
+
+  it('a scoped extraction-fails or extraction-not-queued fault reaches only uploads carrying its X-Mock-Fault-Scope', async () => {
+    const arm = (body: object) => fetch(`${m.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await arm({ kind: 'extraction-fails', scope: 'check-a' })).status).toBe(201);
+    expect((await arm({ kind: 'extraction-not-queued', scope: 'check-a' })).status).toBe(201);
+    // Another check's uploads (no header, or another scope) are untouched by them.
+    const other = await upload(makePdf(['ok']), 'ok.pdf', { external_id: 'sc-other' }, { headers: { 'x-mock-fault-scope': 'check-b' } });
+    expect(other.body.message).toBe(MESSAGES.uploadedQueued);
+    await poll('sc-other', (s) => s === 'completed');
+    // The scoped ones reach the uploads of their scope: first not queued, then (the next) failed.
+    const mine = { headers: { 'x-mock-fault-scope': 'check-a' } };
+    expect((await upload(makePdf(['ok']), 'ok.pdf', { external_id: 'sc-nq' }, mine)).body.message).toBe(MESSAGES.uploaded);
+    await upload(makePdf(['ok']), 'ok.pdf', { external_id: 'sc-fail' }, mine);
+    await poll('sc-fail', (s) => s === 'failed');
+    expect((await (await fetch(`${m.controlUrl}/faults`)).json()).data).toEqual([]);
   });
 
   it('DOC-020 the extraction-fails fault fails a good file, which a new run completes', async () => {
