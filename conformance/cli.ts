@@ -26,7 +26,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   const known = knownSelectors(allChecks);
   const unknown = opts.only.filter((o) => !known.has(o.toLowerCase()));
   if (unknown.length) {
-    err(`clinical-records-conformance: --only: unknown area, rule id or check "${unknown.join(', ')}" (areas: ${[...new Set([...allChecks.map((c) => c.area), 'responses'])].join(', ')})`);
+    err(`clinical-records-conformance: --only: unknown area, rule id or check "${unknown.join(', ')}" (areas: ${[...new Set(allChecks.map((c) => c.area))].join(', ')})`);
     return 2;
   }
   let baseline: Baseline | undefined;

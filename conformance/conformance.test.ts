@@ -8,8 +8,7 @@ import { startBrokenProxy, variants, type VariantKeys } from './testing/broken-p
 import { main } from './cli.ts';
 import type { RunReport } from './model.ts';
 import { Register } from './register.ts';
-import { allChecks } from './checks/index.ts';
-import { responseChecks } from './checks/responses.ts';
+import { allChecks, responseChecks } from './checks/index.ts';
 import { TamperingReceiver } from './testing/tampering-receiver.ts';
 import { failureLines, suiteOptions } from './testing/check-file.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../mock/server.ts';
 import { runSuite } from './runner.ts';
 import { failureLines, suiteOptions } from './testing/check-file.ts';
-import { followDocument, uploadDocument } from './checks/util.ts';
+import { followDocument, uploadDocument } from './checks/support/common.ts';
 import type { CheckContext, CheckDef } from './model.ts';
 
 let mock: RunningMock;

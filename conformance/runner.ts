@@ -12,11 +12,11 @@ import { Receiver } from './receiver.ts';
 import { Redactor } from './redact.ts';
 import { toCurl } from './curl.ts';
 import { resolveKeys, type KeyInputs } from './keys.ts';
-import { responseChecks } from './checks/responses.ts';
-import { allChecks } from './checks/index.ts';
+import { allChecks, responseChecks } from './checks/index.ts';
+import { LEGACY_AREAS } from './legacy-areas.ts';
 import { schemaCoverages, shapeRule, schemaChecksRule } from './coverage.ts';
 import {
-  AREAS,
+  areaOf,
   SkipCheck,
   type Area,
   type CheckContext,
@@ -58,12 +58,13 @@ export class BadInput extends Error {}
 export function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
   const wanted = new Set(only.map((o) => o.toLowerCase()));
-  return checks.filter((c) => wanted.has(c.area) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name));
+  const legacy = new Set([...wanted].flatMap((w) => LEGACY_AREAS[w] ?? []));
+  return checks.filter((c) => wanted.has(c.area.toLowerCase()) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name) || legacy.has(c.name));
 }
 
-/** Areas, rule ids and check names --only accepts. */
+/** Areas (rule-id prefixes, and the older area names), rule ids and check names --only accepts, lower case. */
 export function knownSelectors(checks: CheckDef[]): Set<string> {
-  return new Set([...AREAS, ...checks.map((c) => c.rule.toLowerCase()), ...checks.map((c) => c.name)]);
+  return new Set([...checks.map((c) => c.area.toLowerCase()), ...Object.keys(LEGACY_AREAS), ...checks.map((c) => c.rule.toLowerCase()), ...checks.map((c) => c.name)]);
 }
 
 export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; redactor: Redactor }> {
@@ -133,7 +134,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const byArea = new Map<Area, number>();
   for (const c of selected) byArea.set(c.area, (byArea.get(c.area) ?? 0) + 1);
   const wantResponses = selected.length > 0;
-  if (wantResponses) byArea.set('responses', (byArea.get('responses') ?? 0) + responseChecks.length);
+  if (wantResponses) for (const rc of responseChecks) byArea.set(areaOf(rc.rule), (byArea.get(areaOf(rc.rule)) ?? 0) + 1);
   const finish = (r: CheckResult) => {
     results.push(r);
     const left = byArea.get(r.area)! - 1;
@@ -251,7 +252,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   if (wantResponses)
     for (const rc of responseChecks) {
       const rule = register.resolve(rc.rule);
-      const base = { name: rc.name, area: 'responses' as const, ruleId: rc.rule, rule: rule.rule, provenance: rule.provenance, ms: 0 };
+      const base = { name: rc.name, area: areaOf(rc.rule), ruleId: rc.rule, rule: rule.rule, provenance: rule.provenance, ms: 0 };
       if (skippedAsAssumed(rule.provenance, opts.profile)) {
         finish({ ...base, outcome: 'skipped', reason: ASSUMED_SKIP, failures: [], assertions: 0 });
         continue;
@@ -278,7 +279,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     profile: opts.profile,
     startedAt: new Date(started).toISOString(),
     seconds: (Date.now() - started) / 1000,
-    results: sortResults(results),
+    results: sortResults(results, register),
     notChecked,
     coveredBySchemas,
     cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
@@ -341,9 +342,11 @@ export function coverage(env: {
   return { notChecked, coveredBySchemas };
 }
 
-function sortResults(results: CheckResult[]): CheckResult[] {
-  const order = new Map(AREAS.map((a, i) => [a, i]));
-  return results.slice().sort((a, b) => order.get(a.area)! - order.get(b.area)! || a.name.localeCompare(b.name));
+/** Areas in the register's order, checks by name within an area. */
+function sortResults(results: CheckResult[], register: Register): CheckResult[] {
+  const order = [...new Set(register.rules.map((r) => areaOf(r.id)))];
+  const rank = (a: string) => (order.includes(a) ? order.indexOf(a) : order.length);
+  return results.slice().sort((a, b) => rank(a.area) - rank(b.area) || a.area.localeCompare(b.area) || a.name.localeCompare(b.name));
 }
 
 function allKeyRefs(keys: Keys): KeyRef[] {
