@@ -46,7 +46,7 @@ export interface CheckDef {
   /** Payload schemas (pointers such as #/components/schemas/NoteEvent) the check validates in full. */
   payloadSchemas?: string[];
   needs?: { keys?: KeyNeed[]; mock?: boolean; write?: boolean; receiver?: boolean };
-  /** Uses global mock state (faults): runs alone, after the others. */
+  /** Uses mock state no scope separates (webhook receivers and deliveries, timings): runs alone, after the others. */
   exclusive?: boolean;
   run(ctx: CheckContext): Promise<void>;
 }

@@ -238,7 +238,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     finish({ ...base, outcome, reason: why, failures, assertions: counter.n, ms: Math.round(performance.now() - t0) });
   };
 
-  // Shared-state checks (mock faults) run alone after the others; the rest run side by side.
+  // Checks on state no scope can separate (webhook receivers and deliveries, timings) run alone after the others;
+  // the rest run side by side (a mock fault is scoped to the check that arms it).
   const parallel = selected.filter((c) => !c.exclusive);
   const exclusive = selected.filter((c) => c.exclusive);
   let next = 0;

@@ -336,5 +336,5 @@ export const checks: CheckDef[] = [
   check(idempotency_key_length_bounds, { rule: 'REGEN-018', provenance: 'assumed', needs: { mock: true, write: true } }),
   check(regenerate_session_not_ready, { rule: 'REGEN-012', covers: ['ERR-007'], needs: { mock: true, write: true } }),
   check(regenerate_unknown_session, { rule: 'REGEN-011' }),
-  check(regenerate_unavailable, { rule: 'REGEN-013', covers: ['ERR-009'], needs: { mock: true, write: true }, exclusive: true }),
+  check(regenerate_unavailable, { rule: 'REGEN-013', covers: ['ERR-009'], needs: { mock: true, write: true } }),
 ];
