@@ -168,6 +168,7 @@ export const webhookSpec = {
           },
           "timestamp": {
             "$ref": "#/components/schemas/DateTime",
+            "type": "string",
             "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(Z|[+-]\\d{2}:?\\d{2})?$",
             "description": "ISO 8601 date-time with milliseconds (the milliseconds are documented, the offset is DateTime's reading)."
           }
