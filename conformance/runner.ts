@@ -2,7 +2,7 @@
 // exchange, skips what cannot run (with the reason), cleans up what the run created, and returns one report.
 import { randomBytes } from 'node:crypto';
 import { Contract } from './contract.ts';
-import { Http, TransportError, type Exchange, type KeyRef } from './http.ts';
+import { Http, TransportError, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
 import { Register } from './register.ts';
 import { SchemaValidator, type Profile } from './schemas.ts';
 import { Cleanup } from './cleanup.ts';
@@ -49,11 +49,11 @@ export interface RunOptions extends KeyInputs {
 }
 
 export class UnreachableTarget extends Error {}
+export class BadInput extends Error {}
 
 const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
 /** The documented profile runs documented rules only: a check (named or response-level) of an assumed rule is skipped. */
 const skippedAsAssumed = (provenance: string, profile: Profile) => provenance === 'assumed' && profile === 'documented';
-export class BadInput extends Error {}
 
 export function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
@@ -142,49 +142,56 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     if (left === 0) opts.onArea?.(r.area, results.filter((x) => x.area === r.area));
   };
 
-  const ctxFor = (check: CheckDef, failures: Failure[], counter: { n: number }): CheckContext => {
-    // A fault the check arms is scoped to it: only its own requests (which then carry the scope header) take it.
+  /** A check's faults are scoped to it: only its own requests, which carry the scope header once it armed one, take them. */
+  const faultScope = (check: CheckDef) => {
     let armed = false;
     const scope = `${prefix}${check.name}`;
-    const scopedMock = mock?.withScope(scope, () => (armed = true));
+    const view = mock?.withScope(scope, () => (armed = true));
     return {
-      name: check.name,
-      contract,
-      profile: opts.profile,
-      schemas,
-      http,
-      keys,
-      runId,
-      prefix,
-      readOnly: opts.readOnly,
-      mock: scopedMock,
-      receiver,
-      cleanup,
-      fixtures,
-      timeoutMs: opts.timeoutMs,
-      send: (spec) => {
-        if (opts.signal?.aborted) throw new SkipCheck('interrupted');
-        return http.send(check.name, armed ? { ...spec, headers: { ...spec.headers, [FAULT_SCOPE_HEADER]: scope } } : spec);
-      },
-      expect(cond, e) {
-        counter.n++;
-        if (!cond)
-          failures.push({
-            ruleId: check.rule,
-            message: e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : check.name),
-            expected: e.expected,
-            actual: e.actual,
-            curl: e.exchange && toCurl(e.exchange.request),
-          });
-        return cond;
-      },
-      skip(reason) {
-        throw new SkipCheck(reason);
-      },
-      externalId: (label) => fixtures.externalId(label),
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      mock: view,
+      spec: (spec: RequestSpec): RequestSpec => (armed ? { ...spec, headers: { ...spec.headers, [FAULT_SCOPE_HEADER]: scope } } : spec),
+      /** What the check armed and did not use goes with it (a user's own faults on the mock are left alone). */
+      clear: async () => void (armed && (await view?.clearFaults().catch(() => undefined))),
     };
   };
+
+  const ctxFor = (check: CheckDef, failures: Failure[], counter: { n: number }, faults = faultScope(check)): CheckContext => ({
+    name: check.name,
+    contract,
+    profile: opts.profile,
+    schemas,
+    http,
+    keys,
+    runId,
+    prefix,
+    readOnly: opts.readOnly,
+    mock: faults.mock,
+    receiver,
+    cleanup,
+    fixtures,
+    timeoutMs: opts.timeoutMs,
+    send: (spec) => {
+      if (opts.signal?.aborted) throw new SkipCheck('interrupted');
+      return http.send(check.name, faults.spec(spec));
+    },
+    expect(cond, e) {
+      counter.n++;
+      if (!cond)
+        failures.push({
+          ruleId: check.rule,
+          message: e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : check.name),
+          expected: e.expected,
+          actual: e.actual,
+          curl: e.exchange && toCurl(e.exchange.request),
+        });
+      return cond;
+    },
+    skip(reason) {
+      throw new SkipCheck(reason);
+    },
+    externalId: (label) => fixtures.externalId(label),
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  });
 
   const skipReason = (c: CheckDef): string | undefined => {
     const rule = register.resolve(c.rule);
@@ -215,8 +222,9 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     const t0 = performance.now();
     let outcome: CheckResult['outcome'] = 'passed';
     let why: string | undefined;
+    const faults = faultScope(c);
     try {
-      await c.run(ctxFor(c, failures, counter));
+      await c.run(ctxFor(c, failures, counter, faults));
     } catch (err) {
       if (err instanceof SkipCheck) {
         outcome = 'skipped';
@@ -230,6 +238,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
         });
       }
     }
+    await faults.clear();
     if (failures.length) outcome = 'failed';
     else if (outcome === 'passed' && counter.n === 0) {
       outcome = 'skipped';
@@ -268,7 +277,6 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
       });
     }
 
-  if (mock) await mock.clearFaults().catch(() => undefined);
   if (!opts.readOnly) await cleanup.run(http, keys.main);
   await receiver?.close();
 
