@@ -21,5 +21,7 @@ export function readCsv(text: string): string[][] {
       else if (next !== undefined) at++;
     }
   }
+  // Text ending in a comma: its last, empty cell.
+  if (row.length) rows.push([...row, '']);
   return rows;
 }

@@ -37,5 +37,8 @@ describe('suite fixtures', () => {
       ['two\nlines', ''],
       ['', 'last'],
     ]);
+    expect(readCsv('a,\r\n')).toEqual([['a', '']]);
+    expect(readCsv('a,')).toEqual([['a', '']]);
+    expect(readCsv('x\ry')).toEqual([['x'], ['y']]);
   });
 });
