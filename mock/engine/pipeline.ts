@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from 'hono';
 import { PEER_HEADER } from '../control/loopback.ts';
 import { responseHeaders } from './cors.ts';
 import type { EngineDeps, EngineEnv } from './deps.ts';
-import type { EngineFaults } from './faults.ts';
+import { faultScope, type EngineFaults } from './faults.ts';
 import { hasScope, type Keyring } from './keys.ts';
 import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
 import { API_BASE, type SpecIndex } from './spec.ts';
@@ -41,7 +41,7 @@ export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: Engine
     // a missing, unknown, expired or revoked key counts against the client's address, so guessing keys is throttled.
     const check = keyring.check(key);
     c.set('keyCheck', check);
-    const d = limiter.hit(check.ok ? check.auth.key_id : peerIdentity(peerOf(c)), faults.take('rate-limited'));
+    const d = limiter.hit(check.ok ? check.auth.key_id : peerIdentity(peerOf(c)), faults.take('rate-limited', faultScope(c)));
     if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
     responseHeaders(c, d.headers);
     return next();
@@ -51,7 +51,8 @@ export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: Engine
 export function httpFaults(faults: EngineFaults): MW {
   return async (c, next) => {
     const rel = c.req.path.slice(API_BASE.length) || '/';
-    const f = faults.takeHttp(c.req.method, rel) ?? faults.takeHttp(c.req.method, c.req.path);
+    const scope = faultScope(c);
+    const f = faults.takeHttp(c.req.method, rel, scope) ?? faults.takeHttp(c.req.method, c.req.path, scope);
     if (!f) return next();
     const status = f.status ?? 500;
     const body = status === 429 ? { error: RATE_LIMIT_MESSAGE } : { error: `Injected fault: HTTP ${status}` };
