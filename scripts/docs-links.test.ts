@@ -7,8 +7,12 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** Fenced blocks (also indented, inside a list item) emptied, their lines kept so that line numbers hold. */
+const withoutFences = (md: string) =>
+  md.replace(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[^\n]*$/gm, (block) => block.replace(/[^\n]/g, ''));
+
 /** Fenced blocks and code spans hold text, not links or headings. */
-const withoutCode = (md: string) => md.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+const withoutCode = (md: string) => withoutFences(md).replace(/`[^`\n]*`/g, '');
 
 /** GitHub's heading anchor: lowercase, punctuation other than '-' and '_' dropped, each space a '-'. */
 function slug(heading: string): string {
@@ -20,8 +24,7 @@ function slug(heading: string): string {
 function anchors(md: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
-  const text = md.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
-  for (const m of text.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
+  for (const m of withoutFences(md).matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
     const base = slug(m[1]!);
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
@@ -47,8 +50,14 @@ function brokenLinks(file: string, md: string, root: string, read: (path: string
   for (const { target, line } of links(md)) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: ... are not ours to resolve
     const [path = '', anchor] = target.split('#', 2);
-    const to = path ? resolve(dirname(file), decodeURIComponent(path)) : file;
     const where = `${relative(root, file)}:${line} → ${target}`;
+    let to: string;
+    try {
+      to = path ? resolve(dirname(file), decodeURIComponent(path)) : file;
+    } catch {
+      problems.push(`${where}: malformed percent-encoding`);
+      continue;
+    }
     if (relative(root, to).startsWith('..')) problems.push(`${where}: outside the repository`);
     else if (read(to) === undefined) problems.push(`${where}: no such file`);
     else if (anchor !== undefined && to.endsWith('.md') && !anchors(read(to)!).has(anchor))
@@ -72,12 +81,13 @@ describe('documentation links', () => {
     expect(docs.filter((f) => !targets.has(`docs/${f}`))).toEqual([]);
   });
 
-  it("slugs headings as GitHub does", () => {
+  it('slugs headings as GitHub does', () => {
     expect(slug("The mock: a frontend developer's first five minutes")).toBe('the-mock-a-frontend-developers-first-five-minutes');
     expect(slug('The default seed (`mock/seed/default.json`)')).toBe('the-default-seed-mockseeddefaultjson');
     expect(slug('A second opinion: Dredd')).toBe('a-second-opinion-dredd');
     expect(slug('snake_case and --flags')).toBe('snake_case-and---flags');
     expect([...anchors('# Notes\n\n```\n# not a heading\n```\n## Notes\n')]).toEqual(['notes', 'notes-1']);
+    expect([...anchors('1. step\n   ```sh\n# a shell comment\n   ```\n')]).toEqual([]);
   });
 
   it('reports a missing file, a path outside the repository and an unknown anchor, not links in code', () => {
@@ -90,13 +100,20 @@ describe('documentation links', () => {
       '```',
       '[in a block](docs/nothing.md)',
       '```',
+      '1. a step',
+      '   ```sh',
+      '   [in an indented block](docs/nothing.md)',
+      '   ```',
       '# Top',
+      '[after the blocks](docs/c.md) [broken encoding](docs/%E0.md)',
     ].join('\n');
     files['/repo/README.md'] = md;
     expect(brokenLinks('/repo/README.md', md, root, (p) => files[p])).toEqual([
       'README.md:2 → docs/b.md: no such file',
       'README.md:2 → ../shared/source/doc.md: outside the repository',
       'README.md:2 → docs/a.md#beta: no heading with that anchor in docs/a.md',
+      'README.md:12 → docs/c.md: no such file',
+      'README.md:12 → docs/%E0.md: malformed percent-encoding',
     ]);
   });
 });
