@@ -9,7 +9,7 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
-import { corsHeaders, corsPolicy } from '../mock/engine/cors.ts';
+import { corsHeaders, corsPolicy } from '../mock/platform/cors.ts';
 
 interface Captured {
   status: number;

@@ -7,8 +7,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXTRACTION_LIMITS, MiB } from '../mock/documents/extract-limits.ts';
-import { makeDocxBomb, makePdfBomb } from '../mock/documents/sample-files.ts';
+import { EXTRACTION_LIMITS, MiB } from '../mock/features/documents/extract-limits.ts';
+import { makeDocxBomb, makePdfBomb } from '../mock/features/documents/sample-files.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const proc = spawn(process.execPath, [join(ROOT, 'dist/mock/cli.js'), '--port', '0', '--time-scale', '0.01'], { stdio: ['ignore', 'pipe', 'pipe'] });

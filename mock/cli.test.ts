@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFlags, UsageError } from './cli.ts';
-import { makeDocxBomb } from './documents/sample-files.ts';
+import { makeDocxBomb } from './features/documents/sample-files.ts';
 
 const CLI = new URL('./cli.ts', import.meta.url).pathname;
 

@@ -2,10 +2,10 @@
 // clinical-records-mock: the stateful mock in one command. Parses the flags (bad ones: a clear message, exit 2),
 // starts the mock, prints the banner, and closes cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
-import { parseCorsOrigin } from './engine/cors.ts';
-import { parseRateLimit, type RateLimitConfig } from './engine/rate-limit.ts';
+import { parseCorsOrigin } from './platform/cors.ts';
+import { parseRateLimit, type RateLimitConfig } from './platform/rate-limit.ts';
 import { SeedError } from './seed/load.ts';
-import { StateFileError } from './engine/journal.ts';
+import { StateFileError } from './platform/journal.ts';
 import type { MockMode, MockOptions, RunningMock } from './server.ts';
 
 const USAGE = `Usage: clinical-records-mock [options]

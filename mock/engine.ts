@@ -1,22 +1,22 @@
 // Builds one engine: deps (store, validator, responses, clock, faults, events), the Hono app with CORS, the
 // control API under /__mock and the API under /ext-api/v1, and the modules' seed. No globals: one engine per test.
 import { Hono } from 'hono';
-import { createEvents } from '../events/index.ts';
-import { controlRoutes } from '../control/routes.ts';
-import { loopbackOnly } from '../control/loopback.ts';
-import { SeedError } from '../seed/load.ts';
-import { createClock } from './clock.ts';
-import { corsMiddleware, corsPolicy, type CorsPolicy } from './cors.ts';
-import type { EngineConfig, EngineDeps, EngineEnv, EngineModule, SeedFile } from './deps.ts';
-import { createFaults } from './faults.ts';
-import { createKeyring } from './keys.ts';
-import { EXTERNAL_ID_NAMESPACE, resourceModules } from './modules.ts';
-import { httpFaults, notImplemented, peerIdentity, peerResolver, rateLimit, resolveOperation } from './pipeline.ts';
-import { createRateLimiter, type RateLimitConfig } from './rate-limit.ts';
-import { createResponses } from './responses.ts';
-import { API_BASE, specIndex } from './spec.ts';
-import { createStore } from './store.ts';
-import { createValidator } from './validator.ts';
+import { createEvents } from './features/events/feature.ts';
+import { controlRoutes } from './features/control/feature.ts';
+import { loopbackOnly } from './platform/loopback.ts';
+import { SeedError } from './seed/load.ts';
+import { createClock } from './platform/clock.ts';
+import { corsMiddleware, corsPolicy, type CorsPolicy } from './platform/cors.ts';
+import type { EngineConfig, EngineDeps, EngineEnv, EngineModule, SeedFile } from './platform/deps.ts';
+import { createFaults } from './platform/faults.ts';
+import { createKeyring } from './platform/keys.ts';
+import { EXTERNAL_ID_NAMESPACE, resourceModules } from './engine/modules.ts';
+import { httpFaults, notImplemented, peerIdentity, peerResolver, rateLimit, resolveOperation } from './platform/pipeline.ts';
+import { createRateLimiter, type RateLimitConfig } from './platform/rate-limit.ts';
+import { createResponses } from './platform/responses.ts';
+import { API_BASE, specIndex } from './platform/spec.ts';
+import { createStore } from './platform/store.ts';
+import { createValidator } from './platform/validator.ts';
 
 /** Not shown by the source (rule RATE-007): 1200 per 60 s per key, so a whole --profile all conformance run (~1000 requests on its main key) fits one window. */
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { requests: 1200, seconds: 60 };

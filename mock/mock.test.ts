@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type MockMode, type RunningMock } from './server.ts';
 import { client } from './testing/http.ts';
 import { isValidNpi } from './seed/random.ts';
-import { RATE_LIMIT_MESSAGE } from './engine/rate-limit.ts';
+import { RATE_LIMIT_MESSAGE } from './platform/rate-limit.ts';
 
 describe.each<[MockMode, boolean]>([
   ['default', true],

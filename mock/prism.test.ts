@@ -1,8 +1,8 @@
 // Prism in front of the engine (default mode): an operation the engine answers 501 is mocked by Prism from the
 // spec, and with --strict a response outside the contract becomes a 500 with sl-violations and is reported.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule } from './engine/deps.ts';
-import { providersModule } from './resources/providers.ts';
+import type { EngineModule } from './platform/deps.ts';
+import { providersModule } from './features/providers/feature.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { sendChunked } from './testing/raw-http.ts';
 

@@ -5,13 +5,13 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createAdaptorServer, getRequestListener, type ServerType } from '@hono/node-server';
-import { corsPolicy } from './engine/cors.ts';
+import { corsPolicy } from './platform/cors.ts';
 import { shapeClientErrors } from './front/client-error.ts';
 import { createGate } from './front/gate.ts';
-import type { EngineModule, SeedFile } from './engine/deps.ts';
-import { createEngine, DEFAULT_RATE_LIMIT, type Engine } from './engine/engine.ts';
-import type { RateLimitConfig } from './engine/rate-limit.ts';
-import { API_BASE } from './engine/spec.ts';
+import type { EngineModule, SeedFile } from './platform/deps.ts';
+import { createEngine, DEFAULT_RATE_LIMIT, type Engine } from './engine.ts';
+import type { RateLimitConfig } from './platform/rate-limit.ts';
+import { API_BASE } from './platform/spec.ts';
 import { checkSeed, readSeedFile } from './seed/load.ts';
 import { ENGINE_KEEP_ALIVE_MS } from './prism/raw-forward.ts';
 

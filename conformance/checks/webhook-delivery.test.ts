@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createServer, request, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { MESSAGES } from '../../mock/documents/messages.ts';
+import { MESSAGES } from '../../mock/features/documents/messages.ts';
 import { HOP_BY_HOP, jsonOf, plainHeaders, serveOnLoopback } from '../testing/broken-proxy.ts';
 import { checksNamed, describeCheckFile } from '../testing/check-file.ts';
 

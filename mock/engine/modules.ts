@@ -1,11 +1,11 @@
 // Every resource module of the engine, in seeding order (a module may read rows an earlier one seeded).
-import type { EngineModule } from './deps.ts';
-import { providersModule } from '../resources/providers.ts';
-import { PATIENTS, patientsModule } from '../resources/patients.ts';
-import { APPOINTMENTS, appointmentsModule } from '../resources/appointments.ts';
-import { documentsModule } from '../documents/module.ts';
-import { DOCUMENTS } from '../documents/rows.ts';
-import { notesModule } from '../notes/module.ts';
+import type { EngineModule } from '../platform/deps.ts';
+import { providersModule } from '../features/providers/feature.ts';
+import { PATIENTS, patientsModule } from '../features/patients/feature.ts';
+import { APPOINTMENTS, appointmentsModule } from '../features/appointments/feature.ts';
+import { documentsModule } from '../features/documents/feature.ts';
+import { DOCUMENTS } from '../features/documents/rows.ts';
+import { notesModule } from '../features/notes/feature.ts';
 
 export const resourceModules: readonly EngineModule[] = [providersModule, patientsModule, appointmentsModule, documentsModule, notesModule];
 

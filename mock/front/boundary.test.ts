@@ -3,7 +3,7 @@
 // an absolute-form target, nor by forging the peer header; a loopback peer with a foreign Host (DNS rebinding) or a
 // foreign page's Origin is refused too. Normalized targets reach the same place from loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PEER_HEADER } from '../control/loopback.ts';
+import { PEER_HEADER } from '../platform/loopback.ts';
 import { startMock, type MockMode, type RunningMock } from '../server.ts';
 import { rawGet, rawRequest } from '../testing/raw-http.ts';
 

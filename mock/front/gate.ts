@@ -1,9 +1,9 @@
 // The first step of every public front (default mode's node:http front, the engine-only server, the static front):
 // normalizes the request target in place (mock/front/target.ts), records the real peer of the public socket for the
-// engine behind (overwriting any client-sent copy), and takes the control-API decision (mock/control/loopback.ts).
+// engine behind (overwriting any client-sent copy), and takes the control-API decision (mock/platform/loopback.ts).
 // Refusals are answered here, as JSON, without CORS headers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { controlRefusal, isControlPath, PEER_HEADER } from '../control/loopback.ts';
+import { controlRefusal, isControlPath, PEER_HEADER } from '../platform/loopback.ts';
 import { normalizeTarget } from './target.ts';
 
 export interface GateOptions {

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchemaValidator } from '../../conformance/schemas.ts';
 import { loadBundle, resolvePointer, type JsonObject } from '../../spec/bundle.ts';
-import { API_BASE } from '../engine/spec.ts';
+import { API_BASE } from '../platform/spec.ts';
 import { normalizeTarget } from '../front/target.ts';
 import { startMock, type MockMode, type RunningMock } from '../server.ts';
 import { rawRequest } from '../testing/raw-http.ts';

@@ -6,7 +6,7 @@
 // response (and @hono/node-server stream it) instead of writing the route's body as is. This one only sets headers.
 import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import { isControlPath, isLoopbackOrigin } from '../control/loopback.ts';
+import { isControlPath, isLoopbackOrigin } from './loopback.ts';
 
 export const ALLOWED_HEADERS = ['X-API-Key', 'Idempotency-Key', 'Content-Type'];
 export const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow', 'sl-violations'];

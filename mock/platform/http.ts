@@ -1,9 +1,9 @@
 // Helpers the resource modules share: pagination in the documented shape, seed rows scoped by organization,
 // and ids.
 import { randomBytes } from 'node:crypto';
-import type { Collection, EngineContext, EngineDeps, FieldErrors } from '../engine/deps.ts';
+import type { Collection, EngineContext, EngineDeps, FieldErrors } from './deps.ts';
 import { isOwnedSeed, SeedError, seedSection } from '../seed/load.ts';
-import type { SeedFile } from '../engine/deps.ts';
+import type { SeedFile } from './deps.ts';
 
 export interface PageQuery {
   page: number;

@@ -2,7 +2,7 @@
 // injected http faults, operation lookup (404 / 405 with Allow), auth (401) and scope (403), path ids (400).
 // Routes the spec has but no module answers get 501, which Prism turns into a mocked response.
 import type { MiddlewareHandler } from 'hono';
-import { PEER_HEADER } from '../control/loopback.ts';
+import { PEER_HEADER } from './loopback.ts';
 import { responseHeaders } from './cors.ts';
 import type { EngineDeps, EngineEnv } from './deps.ts';
 import { faultScope, type EngineFaults } from './faults.ts';

@@ -1,7 +1,7 @@
 // Prism's view of the contract: HTTP operations from the bundled spec, with paths under /ext-api/v1 (Prism's
 // router ignores the servers' base path when the request carries no base URL).
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
-import { specIndex, API_BASE } from '../engine/spec.ts';
+import { specIndex, API_BASE } from '../platform/spec.ts';
 
 export type PrismOperations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 

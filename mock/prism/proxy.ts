@@ -9,8 +9,8 @@
 import http from 'node:http';
 import { createInstance, ProblemJsonError } from '@stoplight/prism-http';
 import type { Logger } from 'pino';
-import { corsHeaders, type CorsPolicy } from '../engine/cors.ts';
-import { API_BASE } from '../engine/spec.ts';
+import { corsHeaders, type CorsPolicy } from '../platform/cors.ts';
+import { API_BASE } from '../platform/spec.ts';
 import type { Gate } from '../front/gate.ts';
 import type { PrismOperations } from './operations.ts';
 import { pipeThrough, send, writeUpstream, type Upstream, type UpstreamResponse } from './raw-forward.ts';

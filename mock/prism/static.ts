@@ -4,7 +4,7 @@
 // a reason, answers CORS itself (Prism's own reflects every origin, with credentials) and streams the rest through.
 import http from 'node:http';
 import { createServer } from '@stoplight/prism-http-server';
-import { corsHeaders, preflight, type CorsPolicy } from '../engine/cors.ts';
+import { corsHeaders, preflight, type CorsPolicy } from '../platform/cors.ts';
 import { shapeClientErrors } from '../front/client-error.ts';
 import { sendJson, type Gate } from '../front/gate.ts';
 import { prismOperations } from './operations.ts';

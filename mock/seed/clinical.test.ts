@@ -1,14 +1,14 @@
 // The seed's clinical part: deterministic, complete (every extraction status, several note types, a session not
 // ready for regeneration, data for both organizations), consistent with what extraction really reports, and loadable.
 import { describe, expect, it } from 'vitest';
-import { documentsModule } from '../documents/module.ts';
-import type { SeedDocument } from '../documents/seed.ts';
-import { extractText } from '../documents/extract-text.ts';
-import { sniff } from '../documents/sniff.ts';
-import { notesModule } from '../notes/module.ts';
-import type { SeedNote, SeedSession, SeedTemplate } from '../notes/seed.ts';
-import { patientsModule } from '../resources/patients.ts';
-import { providersModule } from '../resources/providers.ts';
+import { documentsModule } from '../features/documents/feature.ts';
+import type { SeedDocument } from '../features/documents/seed.ts';
+import { extractText } from '../features/documents/extract-text.ts';
+import { sniff } from '../features/documents/sniff.ts';
+import { notesModule } from '../features/notes/feature.ts';
+import type { SeedNote, SeedSession, SeedTemplate } from '../features/notes/seed.ts';
+import { patientsModule } from '../features/patients/feature.ts';
+import { providersModule } from '../features/providers/feature.ts';
 import { createHarness } from '../testing/fake-deps.ts';
 import { generateSeed } from './generate.ts';
 

@@ -1,11 +1,11 @@
 // The seed's clinical part: templates, client histories, sessions with transcripts, notes of several types and
 // documents in every extraction status (with small real PDF/DOCX/PNG bytes), for both organizations of the core
 // seed. Called by generate.ts with the core seed and its random generator, so the output is deterministic.
-import type { SeedFile } from '../engine/deps.ts';
-import type { SeedDocument } from '../documents/seed.ts';
-import { normalizeText, simulatedOcr } from '../documents/extract-text.ts';
-import { makeCorruptPdf, makeDocx, makePdf, makePng } from '../documents/sample-files.ts';
-import type { SeedClientHistory, SeedNote, SeedSession, SeedTemplate } from '../notes/seed.ts';
+import type { SeedFile } from '../platform/deps.ts';
+import type { SeedDocument } from '../features/documents/seed.ts';
+import { normalizeText, simulatedOcr } from '../features/documents/extract-text.ts';
+import { makeCorruptPdf, makeDocx, makePdf, makePng } from '../features/documents/sample-files.ts';
+import type { SeedClientHistory, SeedNote, SeedSession, SeedTemplate } from '../features/notes/seed.ts';
 import { uuid, type Rng } from './random.ts';
 
 type Row = { id: string; organization_id: string };

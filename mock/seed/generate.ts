@@ -4,8 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { components } from '../../generated/types.ts';
-import type { SeedFile } from '../engine/deps.ts';
-import { specIndex } from '../engine/spec.ts';
+import type { SeedFile } from '../platform/deps.ts';
+import { specIndex } from '../platform/spec.ts';
 import { clinicalSeed } from './clinical.ts';
 import { createRng, digits, hex, npi, patientId, pick, uuid, type Rng } from './random.ts';
 

@@ -1,6 +1,6 @@
 // Reads a seed file (the default one or the user's --seed) and checks the part the platform owns: organizations
 // and keys. Each module checks its own sections when it seeds. Every problem is a SeedError with a clear message.
-import type { SeedFile } from '../engine/deps.ts';
+import type { SeedFile } from '../platform/deps.ts';
 import { readJsonFile } from './read-json.ts';
 
 export class SeedError extends Error {}

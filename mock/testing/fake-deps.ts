@@ -3,9 +3,9 @@
 // compiled from the bundled spec, so that a module's 400s look exactly as they will in the engine.
 import { Hono } from 'hono';
 import { loadBundle } from '../../spec/bundle.ts';
-import { createClock as createEngineClock } from '../engine/clock.ts';
-import { createResponses } from '../engine/responses.ts';
-import { createValidator } from '../engine/validator.ts';
+import { createClock as createEngineClock } from '../platform/clock.ts';
+import { createResponses } from '../platform/responses.ts';
+import { createValidator } from '../platform/validator.ts';
 import {
   ExternalIdConflict,
   type AuthInfo,
@@ -21,7 +21,7 @@ import {
   type SeedFile,
   type Store,
   type Validator,
-} from '../engine/deps.ts';
+} from '../platform/deps.ts';
 
 // ---------- store ----------
 

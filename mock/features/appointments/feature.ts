@@ -1,12 +1,12 @@
 // Appointments: list (pagination, external_id lookup, date filters), create, get, update/reassign, delete.
 // patient_name, provider_name and provider_npi are read-only: derived from the referenced rows when answering.
 import { randomUUID } from 'node:crypto';
-import type { components } from '../../generated/types.ts';
-import { ExternalIdConflict, type EngineContext, type EngineDeps, type EngineModule } from '../engine/deps.ts';
-import { schemaDefaults, specIndex } from '../engine/spec.ts';
-import { listPage, pageBody, queryOf, seedRows, type PageQuery } from './common.ts';
-import { checkProvider, PATIENTS, type Patient } from './patients.ts';
-import { PROVIDERS, type Provider } from './providers.ts';
+import type { components } from '../../../generated/types.ts';
+import { ExternalIdConflict, type EngineContext, type EngineDeps, type EngineModule } from '../../platform/deps.ts';
+import { schemaDefaults, specIndex } from '../../platform/spec.ts';
+import { listPage, pageBody, queryOf, seedRows, type PageQuery } from '../../platform/http.ts';
+import { checkProvider, PATIENTS, type Patient } from '../patients/feature.ts';
+import { PROVIDERS, type Provider } from '../providers/feature.ts';
 
 export type Appointment = components['schemas']['Appointment'];
 type AppointmentCreate = components['schemas']['AppointmentCreate'];

@@ -1,7 +1,7 @@
 // The platform's control routes under /__mock: health, reset, keys, faults. Modules add their own (finalize, ...).
 import type { Hono } from 'hono';
-import type { FaultKind, SeedFile } from '../engine/deps.ts';
-import { FAULT_KINDS, type EngineFaults } from '../engine/faults.ts';
+import type { FaultKind, SeedFile } from '../../platform/deps.ts';
+import { FAULT_KINDS, type EngineFaults } from '../../platform/faults.ts';
 
 export interface ControlTarget {
   keys: SeedFile['keys'];

@@ -1,6 +1,6 @@
 // The extraction state machine: pending -> processing -> completed | failed, on the engine's clock.
 // Every run carries a generation number; a callback of an older run sees a newer number and does nothing.
-import type { EngineDeps } from '../engine/deps.ts';
+import type { EngineDeps } from '../../platform/deps.ts';
 import type { ExtractionOutcome } from './extract-text.ts';
 import { extractOffThread } from './off-thread.ts';
 import { ENGINE_ORG, documentsOf, queueOf, type DocumentRow } from './rows.ts';

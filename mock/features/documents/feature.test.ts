@@ -1,12 +1,12 @@
 // The documents module against the in-memory harness: upload, list, lookup, extract, delete, the state machine.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, waitFor, type Harness } from '../testing/fake-deps.ts';
-import { extractorFor, documentsModule } from './module.ts';
+import { createHarness, waitFor, type Harness } from '../../testing/fake-deps.ts';
+import { extractorFor, documentsModule } from './feature.ts';
 import { MESSAGES } from './messages.ts';
 import { MAX_UPLOAD_BYTES, documentsOf, queueOf, ENGINE_ORG } from './rows.ts';
 import { makeCorruptPdf, makeDocx, makeDocxBomb, makeJpeg, makePdf, makePng, makeZip } from './sample-files.ts';
 import { FAULT_ERROR, processingMs } from './extraction.ts';
-import type { components } from '../../generated/types.ts';
+import type { components } from '../../../generated/types.ts';
 
 type Doc = components['schemas']['Document'];
 const P1 = '1234567890123456789';

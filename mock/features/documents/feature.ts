@@ -1,9 +1,9 @@
 // Documents: list (with external_id lookup), multipart upload, extract, delete, and the extraction state machine.
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
-import { ExternalIdConflict, type EngineApp, type EngineContext, type EngineDeps, type EngineModule, type SeedFile } from '../engine/deps.ts';
+import { ExternalIdConflict, type EngineApp, type EngineContext, type EngineDeps, type EngineModule, type SeedFile } from '../../platform/deps.ts';
 import { contentDisposition } from './disposition.ts';
-import { faultScope } from '../engine/faults.ts';
+import { faultScope } from '../../platform/faults.ts';
 import { createExtractor, type Extractor } from './extraction.ts';
 import { MAX_UPLOAD_BYTES, documentsOf, toApi as toApiWith, type DocumentRow } from './rows.ts';
 import { loadDocumentSeed } from './seed.ts';

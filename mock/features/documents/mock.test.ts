@@ -2,8 +2,8 @@
 // checked against the contract) and engine-only. Seeded data comes from the default seed.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SeedDocument } from './seed.ts';
-import { startMock, type MockMode, type RunningMock } from '../server.ts';
-import { client } from '../testing/http.ts';
+import { startMock, type MockMode, type RunningMock } from '../../server.ts';
+import { client } from '../../testing/http.ts';
 import { MESSAGES } from './messages.ts';
 import { MAX_UPLOAD_BYTES } from './rows.ts';
 import { makeCorruptPdf, makeDocx, makePdf } from './sample-files.ts';

@@ -2,7 +2,7 @@
 // refusal is the contract's 400 `{ error, details }` (never a 500 under --strict), names in UTF-8 or RFC 5987 form are
 // kept exactly, and the file they name is served with a valid Content-Disposition.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type MockMode, type RunningMock } from '../server.ts';
+import { startMock, type MockMode, type RunningMock } from '../../server.ts';
 import { makePdf } from './sample-files.ts';
 
 const B = 'xxBOUNDARYxx';

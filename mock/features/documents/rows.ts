@@ -1,7 +1,7 @@
 // How documents are kept in the store, and how a stored row becomes the API's Document.
-import type { components } from '../../generated/types.ts';
-import { loadBundle, type JsonObject } from '../../spec/bundle.ts';
-import type { Collection, EngineDeps } from '../engine/deps.ts';
+import type { components } from '../../../generated/types.ts';
+import { loadBundle, type JsonObject } from '../../../spec/bundle.ts';
+import type { Collection, EngineDeps } from '../../platform/deps.ts';
 import type { FileKind } from './sniff.ts';
 
 export type Document = components['schemas']['Document'];

@@ -1,7 +1,7 @@
 // The seed's `documents` section: rows with their bytes (base64). Seeded runs do not progress on their own: a seeded
 // `pending` or `processing` document is a snapshot, and moves only when the extract endpoint is called.
-import type { EngineDeps, SeedFile } from '../engine/deps.ts';
-import { SeedError, seedSection } from '../seed/load.ts';
+import type { EngineDeps, SeedFile } from '../../platform/deps.ts';
+import { SeedError, seedSection } from '../../seed/load.ts';
 import { documentsOf, type DocumentRow, type DocumentStatus } from './rows.ts';
 import { MIME, sniff } from './sniff.ts';
 

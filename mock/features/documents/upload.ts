@@ -1,7 +1,7 @@
 // Streams a multipart/form-data upload through busboy: keeps at most `maxBytes` of the file, never the rest.
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
-import type { FieldErrors } from '../engine/deps.ts';
+import type { FieldErrors } from '../../platform/deps.ts';
 
 export type ParsedUpload =
   | { ok: true; fields: Record<string, string>; file?: { bytes: Uint8Array; filename: string } }

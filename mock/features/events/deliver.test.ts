@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClock, type EngineClock } from '../engine/clock.ts';
+import { createClock, type EngineClock } from '../../platform/clock.ts';
 import { createDeliverer, type Deliverer, type DelivererOptions, type Delivery } from './deliver.ts';
 import { encode } from './encode.ts';
 import { startReceiver, type Receiver, type Reply } from './test-receiver.ts';

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { Clock } from '../engine/deps.ts';
+import type { Clock } from '../../platform/deps.ts';
 import { checkDestination, type ResolvedAddress, type Resolver } from './destination.ts';
 import type { Encoded } from './encode.ts';
 import type { Payload } from './payloads.ts';

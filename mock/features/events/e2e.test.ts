@@ -2,9 +2,9 @@
 // receiver registered through the control API, and the payload's URL fetches the resource from the mock.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SeedFile } from '../engine/deps.ts';
+import type { SeedFile } from '../../platform/deps.ts';
 import { makePdf } from '../documents/sample-files.ts';
-import { startMock, type RunningMock } from '../server.ts';
+import { startMock, type RunningMock } from '../../server.ts';
 import { eventsContract } from './contract.ts';
 import { decodeBody, startReceiver, type Receiver } from './test-receiver.ts';
 
@@ -19,7 +19,7 @@ const SESSION_ID = '7a2e8b63-4d5c-4f90-8b21-3c4d5e6f7081';
 
 /** The default seed plus a template and a recorded session without a note, ready to be finalized. */
 function seedWithSession(): SeedFile {
-  const seed = JSON.parse(readFileSync(new URL('../seed/default.json', import.meta.url), 'utf8')) as SeedFile;
+  const seed = JSON.parse(readFileSync(new URL('../../seed/default.json', import.meta.url), 'utf8')) as SeedFile;
   const orgId = seed.organizations[0]!.id;
   const patient = (seed.patients as Array<{ id: string; organization_id: string; provider_id: string }>).find((p) => p.organization_id === orgId)!;
   const templates = (seed.templates as unknown[] | undefined) ?? [];

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineDeps, SeedFile } from '../engine/deps.ts';
-import { createClock } from '../engine/clock.ts';
+import type { EngineDeps, SeedFile } from '../../platform/deps.ts';
+import { createClock } from '../../platform/clock.ts';
 import { eventsContract } from './contract.ts';
 import { FORMAT_NAMES } from './encode.ts';
-import { createEvents, type EventsOptions } from './index.ts';
+import { createEvents, type EventsOptions } from './feature.ts';
 import { decodeBody, startReceiver, type Receiver, type Reply } from './test-receiver.ts';
 
 const SEED = { organizations: [{ id: 'org-1', name: 'One' }, { id: 'org-2', name: 'Two' }], keys: [] } as unknown as SeedFile;

@@ -2,7 +2,7 @@
 // deliveries to the registering organization's receivers, and serves the control routes that register receivers
 // and show deliveries. Reset (POST /__mock/reset) clears deliveries but keeps registrations, so a developer's
 // receiver stays registered across test runs; registrations live in memory (not in the --state file).
-import type { EngineDeps, EngineModule, Events } from '../engine/deps.ts';
+import type { EngineDeps, EngineModule, Events } from '../../platform/deps.ts';
 import { eventsContract } from './contract.ts';
 import { createDeliverer, type DelivererOptions } from './deliver.ts';
 import type { Resolver } from './destination.ts';

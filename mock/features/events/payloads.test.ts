@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseWebhook } from '../../client/webhooks.ts';
-import { loadBundle, type JsonObject } from '../../spec/bundle.ts';
+import { parseWebhook } from '../../../client/webhooks.ts';
+import { loadBundle, type JsonObject } from '../../../spec/bundle.ts';
 import { eventsContract } from './contract.ts';
 import { encode, FORMAT_NAMES, FORMATS, xmlText } from './encode.ts';
 import { documentPayload, notePayload } from './payloads.ts';

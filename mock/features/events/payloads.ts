@@ -1,6 +1,6 @@
 // Event payloads exactly as the spec's webhook schemas: identifiers only, never clinical content (source: Events >
 // Payload shapes). Fields are emitted in schema order so JSON, XML and Form Data bodies list them alike.
-import type { Events, NoteEventKind } from '../engine/deps.ts';
+import type { Events, NoteEventKind } from '../../platform/deps.ts';
 import { describeErrors, eventsContract, type EventsContract } from './contract.ts';
 
 export type Payload = Record<string, string | null>;

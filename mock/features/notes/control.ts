@@ -3,7 +3,7 @@
 // note (NOTE_UPDATED), as the web application would. Ids alone name the organization.
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import type { EngineDeps, FieldErrors } from '../engine/deps.ts';
+import type { EngineDeps, FieldErrors } from '../../platform/deps.ts';
 import { writeNote } from './content.ts';
 import { isReady, laterThan, latestNote } from './regeneration.ts';
 import { EDITABLE, TRANSCRIPT_READY, collections, noteRow, type NoteRow } from './rows.ts';

@@ -1,14 +1,14 @@
 // The notes module against the in-memory harness, loaded with the generated seed (core + clinical sections).
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { components } from '../../generated/types.ts';
-import type { SeedFile } from '../engine/deps.ts';
-import { patientsModule } from '../resources/patients.ts';
-import { providersModule } from '../resources/providers.ts';
-import { generateSeed } from '../seed/generate.ts';
+import type { components } from '../../../generated/types.ts';
+import type { SeedFile } from '../../platform/deps.ts';
+import { patientsModule } from '../patients/feature.ts';
+import { providersModule } from '../providers/feature.ts';
+import { generateSeed } from '../../seed/generate.ts';
 import type { SeedNote, SeedSession, SeedTemplate } from './seed.ts';
-import { createHarness, waitFor, type Harness } from '../testing/fake-deps.ts';
+import { createHarness, waitFor, type Harness } from '../../testing/fake-deps.ts';
 import { MEDIA_TYPES, csvCell } from './export.ts';
-import { notesModule } from './module.ts';
+import { notesModule } from './feature.ts';
 import { FIELDS } from './rows.ts';
 import { IDEMPOTENCY_WINDOW_MS, REGENERATION_MS } from './regeneration.ts';
 import { parseCsv } from './csv-reader.ts';

@@ -1,7 +1,7 @@
 // Notes and sessions: list with filters, export, detail with include, session notes, regeneration, and the control
 // routes that finalize a session (a new note) and edit a note.
-import type { EngineApp, EngineContext, EngineDeps, EngineModule } from '../engine/deps.ts';
-import { faultScope } from '../engine/faults.ts';
+import type { EngineApp, EngineContext, EngineDeps, EngineModule } from '../../platform/deps.ts';
+import { faultScope } from '../../platform/faults.ts';
 import { registerControl } from './control.ts';
 import { MEDIA_TYPES, exportStream, type ExportFormat } from './export.ts';
 import { filterNotes, type NoteFilters } from './filters.ts';

@@ -1,8 +1,8 @@
 // Notes and sessions through the running mock, twice: behind Prism's validation proxy in --strict mode and
 // engine-only. Seeded data comes from the default seed.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMock, type MockMode, type RunningMock } from '../server.ts';
-import { client } from '../testing/http.ts';
+import { startMock, type MockMode, type RunningMock } from '../../server.ts';
+import { client } from '../../testing/http.ts';
 import type { SeedNote, SeedSession } from './seed.ts';
 
 describe.each<[MockMode, boolean]>([

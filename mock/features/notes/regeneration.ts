@@ -1,5 +1,5 @@
 // Note regeneration: queued on request, applied after a simulated delay, deduplicated by Idempotency-Key.
-import type { EngineDeps } from '../engine/deps.ts';
+import type { EngineDeps } from '../../platform/deps.ts';
 import { writeNote } from './content.ts';
 import { ENGINE_ORG, TRANSCRIPT_READY, collections, type NoteRow, type RegenerationEntry, type SessionRow } from './rows.ts';
 

@@ -1,7 +1,7 @@
 // How templates, sessions and notes are kept in the store, and the spec's field lists that shape every output.
-import type { components } from '../../generated/types.ts';
-import { loadBundle, type JsonObject } from '../../spec/bundle.ts';
-import type { EngineDeps } from '../engine/deps.ts';
+import type { components } from '../../../generated/types.ts';
+import { loadBundle, type JsonObject } from '../../../spec/bundle.ts';
+import type { EngineDeps } from '../../platform/deps.ts';
 
 type S = components['schemas'];
 export type Transcript = S['Transcript'];

@@ -1,8 +1,8 @@
 // The seed's `templates`, `sessions`, `notes` and `client_histories` sections. Every row names its organization;
 // a note takes its patient, provider, type and template name from its session and template, so a hand-written
 // seed states each fact once. Problems are SeedErrors naming the row.
-import type { EngineDeps, FieldErrors, SeedFile } from '../engine/deps.ts';
-import { SeedError, seedSection } from '../seed/load.ts';
+import type { EngineDeps, FieldErrors, SeedFile } from '../../platform/deps.ts';
+import { SeedError, seedSection } from '../../seed/load.ts';
 import { FIELDS, collections, noteRow, pick, type ClientHistory, type TemplateRow, type Transcript } from './rows.ts';
 import { toExport } from './views.ts';
 

@@ -1,6 +1,6 @@
 // The Idempotency-Key header, which the platform's Validator (query, path, body) does not cover: its length
 // bounds are read from the bundled spec.
-import { deref, loadBundle, operations, type JsonObject } from '../../spec/bundle.ts';
+import { deref, loadBundle, operations, type JsonObject } from '../../../spec/bundle.ts';
 
 const bundle = loadBundle();
 const op = operations(bundle).find((o) => o.operation.operationId === 'regenerateSessionNote');

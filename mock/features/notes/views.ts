@@ -1,5 +1,5 @@
 // Stored rows -> the API's note shapes (list item, detail with embeds, export, patient context, session).
-import type { EngineDeps } from '../engine/deps.ts';
+import type { EngineDeps } from '../../platform/deps.ts';
 import {
   FIELDS,
   collections,

@@ -1,8 +1,8 @@
 // Patients: list (pagination, external_id lookup, free-text search), create, get, update, delete.
-import type { components } from '../../generated/types.ts';
-import { ExternalIdConflict, type EngineContext, type EngineDeps, type EngineModule } from '../engine/deps.ts';
-import { listPage, newPatientId, pageBody, queryOf, seedRows, type PageQuery } from './common.ts';
-import { PROVIDERS, type Provider } from './providers.ts';
+import type { components } from '../../../generated/types.ts';
+import { ExternalIdConflict, type EngineContext, type EngineDeps, type EngineModule } from '../../platform/deps.ts';
+import { listPage, newPatientId, pageBody, queryOf, seedRows, type PageQuery } from '../../platform/http.ts';
+import { PROVIDERS, type Provider } from '../providers/feature.ts';
 
 export type Patient = components['schemas']['Patient'];
 type PatientUpdate = components['schemas']['PatientUpdate'];

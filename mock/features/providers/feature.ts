@@ -1,7 +1,7 @@
 // Providers: list (with the npi lookup) and get. Read-only: other methods get 405 from the platform.
-import type { components } from '../../generated/types.ts';
-import type { EngineModule } from '../engine/deps.ts';
-import { listPage, pageBody, queryOf, seedRows, type PageQuery } from './common.ts';
+import type { components } from '../../../generated/types.ts';
+import type { EngineModule } from '../../platform/deps.ts';
+import { listPage, pageBody, queryOf, seedRows, type PageQuery } from '../../platform/http.ts';
 
 export type Provider = components['schemas']['Provider'];
 export const PROVIDERS = 'providers';
