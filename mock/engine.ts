@@ -1,22 +1,43 @@
-// Builds one engine: deps (store, validator, responses, clock, faults, events), the Hono app with CORS, the
-// control API under /__mock and the API under /ext-api/v1, and the modules' seed. No globals: one engine per test.
+// The composition root: builds one engine from the platform (store, validator, responses, clock, faults, keys, rate
+// limit, the middleware) and the features, the only file that imports every feature. The Hono app it returns answers
+// web Request/Response (`app.fetch`); adapters (mock/server.ts, mock/front/) put it on a transport. No globals: one
+// engine per test.
 import { Hono } from 'hono';
+import { appointmentsFeature } from './features/appointments/feature.ts';
+import { controlFeature } from './features/control/feature.ts';
+import { documentsFeature } from './features/documents/feature.ts';
 import { createEvents } from './features/events/feature.ts';
-import { controlRoutes } from './features/control/feature.ts';
-import { loopbackOnly } from './platform/loopback.ts';
-import { SeedError } from './seed/load.ts';
+import { notesFeature } from './features/notes/feature.ts';
+import { patientsFeature } from './features/patients/feature.ts';
+import { providersFeature } from './features/providers/feature.ts';
 import { createClock } from './platform/clock.ts';
+import { EXTERNAL_ID_NAMESPACE } from './platform/collections.ts';
 import { corsMiddleware, corsPolicy, type CorsPolicy } from './platform/cors.ts';
-import type { EngineConfig, EngineDeps, EngineEnv, EngineModule, SeedFile } from './platform/deps.ts';
+import type { EngineConfig, EngineDeps, EngineEnv, FeatureFactory, SeedFile } from './platform/deps.ts';
 import { createFaults } from './platform/faults.ts';
 import { createKeyring } from './platform/keys.ts';
-import { EXTERNAL_ID_NAMESPACE, resourceModules } from './engine/modules.ts';
-import { httpFaults, notImplemented, peerIdentity, peerResolver, rateLimit, resolveOperation } from './platform/pipeline.ts';
+import { loopbackOnly } from './platform/loopback.ts';
+import {
+  authenticate,
+  checkKey,
+  checkPathIds,
+  httpFaults,
+  notImplemented,
+  peerIdentity,
+  peerResolver,
+  rateLimit,
+  requireScope,
+  routeOperation,
+} from './platform/pipeline.ts';
 import { createRateLimiter, type RateLimitConfig } from './platform/rate-limit.ts';
 import { createResponses } from './platform/responses.ts';
 import { API_BASE, specIndex } from './platform/spec.ts';
 import { createStore } from './platform/store.ts';
 import { createValidator } from './platform/validator.ts';
+import { SeedError } from './seed/load.ts';
+
+/** The API's features, in seeding order (a feature may read rows an earlier one seeded). */
+export const API_FEATURES: readonly FeatureFactory[] = [providersFeature, patientsFeature, appointmentsFeature, documentsFeature, notesFeature];
 
 /** Not shown by the source (rule RATE-007): 1200 per 60 s per key, so a whole --profile all conformance run (~1000 requests on its main key) fits one window. */
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { requests: 1200, seconds: 60 };
@@ -34,7 +55,8 @@ export interface EngineOptions {
   /** Filled in once the public port is known (absolute URLs in events). */
   config?: EngineConfig;
   mode?: string;
-  modules?: readonly EngineModule[];
+  /** Replaces API_FEATURES (tests of the platform itself); events and control are always there. */
+  features?: readonly FeatureFactory[];
   /** Which page origins may read API answers (default: loopback origins only). */
   cors?: CorsPolicy;
   /** Behind the default mode's front: the client's address comes from the front's PEER_HEADER, not the socket. */
@@ -69,21 +91,21 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const base = { store, validator, responses: createResponses(validator), clock, faults, config, organizations: organizations.map((o) => o.id) };
   const events = createEvents({ deps: base, allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false });
   const deps: EngineDeps = { ...base, events: events.events };
-  const modules = [...(opts.modules ?? resourceModules), events.module];
+  const features = [...(opts.features ?? API_FEATURES).map((build) => build(deps)), events.feature];
   const keyring = createKeyring(keys);
   const limiter = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
 
   const seedAll = async (seed: SeedFile) => {
     try {
       await store.batch(async () => {
-        for (const m of modules) await m.seed?.(seed, deps);
+        for (const f of features) await f.seed?.(seed);
       });
     } catch (e) {
       if (e instanceof SeedError) throw e;
       throw new SeedError(`Seed could not be loaded: ${(e as Error).message}`);
     }
   };
-  if (store.restored) for (const m of modules) m.resume?.(deps);
+  if (store.restored) for (const f of features) f.resume?.();
   else await seedAll(first);
 
   const reset = async () => {
@@ -96,14 +118,23 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
 
   const peerOf = peerResolver(opts.behindFront ?? false);
   const api = new Hono<EngineEnv>();
-  api.use('*', rateLimit(limiter, keyring, faults, peerOf), httpFaults(faults), resolveOperation(spec, deps, keyring));
-  for (const m of modules) m.routes?.(api, deps);
+  const { responses } = base;
+  api.use(
+    '*',
+    checkKey(keyring),
+    rateLimit(limiter, faults, peerOf),
+    httpFaults(faults),
+    routeOperation(spec, responses),
+    authenticate(responses),
+    requireScope(responses),
+    checkPathIds(validator, responses),
+  );
+  for (const f of features) f.routes?.(api);
   api.all('*', notImplemented);
 
   const control = new Hono();
   control.use('*', loopbackOnly(peerOf, opts.boundHost));
-  controlRoutes(control, { keys, faults, reset, mode: opts.mode ?? 'engine-only' });
-  for (const m of modules) m.control?.(control, deps);
+  for (const f of [controlFeature({ keys, faults, reset, mode: opts.mode ?? 'engine-only' }), ...features]) f.control?.(control);
 
   const app = new Hono();
   app.use('*', corsMiddleware(opts.cors ?? corsPolicy()));

@@ -1,24 +1,24 @@
 // Prism in front of the engine (default mode): an operation the engine answers 501 is mocked by Prism from the
 // spec, and with --strict a response outside the contract becomes a 500 with sl-violations and is reported.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule } from './platform/deps.ts';
-import { providersModule } from './features/providers/feature.ts';
+import type { FeatureFactory } from './platform/deps.ts';
+import { providersFeature } from './features/providers/feature.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { sendChunked } from './testing/raw-http.ts';
 
-// Patients answered wrongly on purpose; no module answers appointments (-> 501 -> Prism's mock).
-const broken: EngineModule = {
+// Patients answered wrongly on purpose; no feature answers appointments (-> 501 -> Prism's mock).
+const broken: FeatureFactory = () => ({
   name: 'broken',
   routes(app) {
     app.get('/patients', (c) => c.json({ data: 'not a list' }));
   },
-};
+});
 
 describe('Prism validation proxy (--strict)', () => {
   let m: RunningMock;
   const violations: string[] = [];
   beforeAll(async () => {
-    m = await startMock({ port: 0, strict: true, quiet: true, modules: [providersModule, broken], onViolation: (l) => violations.push(l) });
+    m = await startMock({ port: 0, strict: true, quiet: true, features: [providersFeature, broken], onViolation: (l) => violations.push(l) });
   });
   afterAll(async () => {
     await m?.close();

@@ -8,7 +8,8 @@ import { createAdaptorServer, getRequestListener, type ServerType } from '@hono/
 import { corsPolicy } from './platform/cors.ts';
 import { shapeClientErrors } from './front/client-error.ts';
 import { createGate } from './front/gate.ts';
-import type { EngineModule, SeedFile } from './platform/deps.ts';
+import { nodeFetch } from './front/node-env.ts';
+import type { FeatureFactory, SeedFile } from './platform/deps.ts';
 import { createEngine, DEFAULT_RATE_LIMIT, type Engine } from './engine.ts';
 import type { RateLimitConfig } from './platform/rate-limit.ts';
 import { API_BASE } from './platform/spec.ts';
@@ -31,8 +32,8 @@ export interface MockOptions {
   /** Contract violations (default mode) are reported here; stderr when omitted, nowhere when quiet. */
   onViolation?: (line: string) => void;
   quiet?: boolean;
-  /** Replaces the resource modules (tests of the platform itself). */
-  modules?: readonly EngineModule[];
+  /** Replaces the API's features (tests of the platform itself). */
+  features?: readonly FeatureFactory[];
   /** Page origins allowed to read API answers besides loopback ones (--cors-origin); `*` for every origin. */
   corsOrigins?: readonly string[];
   /** The peer of the public socket (tests inject a non-loopback address here). */
@@ -114,7 +115,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     allowPrivateWebhooks: options.allowPrivateWebhooks,
     config,
     mode,
-    modules: options.modules,
+    features: options.features,
     cors,
     behindFront: mode === 'default',
     boundHost: host,
@@ -124,7 +125,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   try {
     let port: number;
     if (mode === 'engine-only') {
-      const listener = getRequestListener(engine.app.fetch);
+      const listener = getRequestListener(nodeFetch(engine.app.fetch));
       const pub = createServer({ requireHostHeader: false }, (req, res) => {
         if (gate(req, res)) void listener(req, res);
       });
@@ -132,7 +133,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       servers.push(pub);
       port = await listen(pub, options.port ?? 4010, host);
     } else {
-      const engineServer = createAdaptorServer({ fetch: engine.app.fetch }) as Server;
+      const engineServer = createAdaptorServer({ fetch: nodeFetch(engine.app.fetch) }) as Server;
       engineServer.keepAliveTimeout = ENGINE_KEEP_ALIVE_MS;
       servers.push(engineServer);
       const enginePort = await listen(engineServer, 0, '127.0.0.1');

@@ -4,8 +4,8 @@
 // origins (repeatable); `*` opens the API to every origin. The control API (/__mock) never sends CORS headers.
 // Hand-written rather than hono/cors: that one touches `c.res` before the route runs, which makes Hono rebuild every
 // response (and @hono/node-server stream it) instead of writing the route's body as is. This one only sets headers.
-import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import { adapterOf } from './adapter.ts';
 import { isControlPath, isLoopbackOrigin } from './loopback.ts';
 
 export const ALLOWED_HEADERS = ['X-API-Key', 'Idempotency-Key', 'Content-Type'];
@@ -73,14 +73,13 @@ export function preflight(policy: CorsPolicy, origin: string | undefined): { sta
 }
 
 /**
- * Headers every response of this request carries, whatever builds it (a route's c.json, a stream, onError). Served
- * by @hono/node-server they go straight onto the node response, which writeHead merges with the route's own headers
- * (the route's win): no web Headers object is built, read back or sorted per request. Without a node response (the
- * in-process app.request of tests) they go through c.header, which Hono merges into every c.json/c.body.
+ * Headers every response of this request carries, whatever builds it (a route's c.json, a stream, onError). An adapter
+ * that can set them on its own response does (node: straight onto the node response, no web Headers built per
+ * request); otherwise (app.fetch alone) they go through c.header, which Hono merges into every c.json/c.body.
  */
 export function responseHeaders(c: Context, headers: Readonly<Record<string, string>>): void {
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (outgoing && typeof outgoing.setHeader === 'function') for (const k in headers) outgoing.setHeader(k, headers[k]!);
+  const adapter = adapterOf(c);
+  if (adapter?.setHeaders) adapter.setHeaders(headers);
   else for (const k in headers) c.header(k, headers[k]);
 }
 

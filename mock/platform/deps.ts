@@ -1,8 +1,10 @@
 // The contract between the engine's platform (HTTP, auth, rate limits, store, validation, clock, faults)
-// and the modules that model resources (patients, documents, notes, ...) and events.
-// Modules receive EngineDeps and never reach for globals, so tests can build an engine per case.
+// and the features that model resources (patients, documents, notes, ...), events and control.
+// A feature is built from EngineDeps by its factory, owns its state and never reaches for globals, so tests can build
+// an engine per case.
 import type { Context, Hono } from 'hono';
 import type { KeyCheck } from './keys.ts';
+import type { SpecOperation } from './spec.ts';
 
 /** Who is calling: set by the auth middleware before any API route runs. */
 export interface AuthInfo {
@@ -13,8 +15,22 @@ export interface AuthInfo {
   scopes: readonly string[];
 }
 
-/** `operationId` (the spec's id of the matched operation) is set by the platform before any API route runs. */
-export type EngineEnv = { Variables: { auth: AuthInfo; operationId: string; /** the presented key, checked once per request */ keyCheck?: KeyCheck } };
+/**
+ * What the platform's middleware hand each other and the features, by name, before any API route runs: checkKey sets
+ * `keyCheck`; routeOperation sets `operation`, `operationId` (the spec's id of the matched operation) and
+ * `pathParams`; authenticate sets `auth`.
+ */
+export type EngineEnv = {
+  Variables: {
+    /** The presented X-API-Key, hashed and looked up once per request (rate limit and auth read it). */
+    keyCheck: KeyCheck;
+    operation: SpecOperation;
+    operationId: string;
+    /** The path's parameters as matched against the operation's template, decoded, not yet validated. */
+    pathParams: Record<string, string>;
+    auth: AuthInfo;
+  };
+};
 export type EngineApp = Hono<EngineEnv>;
 export type EngineContext = Context<EngineEnv>;
 
@@ -165,15 +181,18 @@ export interface SeedFile {
   [section: string]: unknown;
 }
 
-/** A slice of the engine: its routes, control routes, seed sections and background work. */
-export interface EngineModule {
+/** A slice of the engine, built by its FeatureFactory: its routes, control routes, seed sections and background work. */
+export interface Feature {
   name: string;
-  /** API routes, relative to /ext-api/v1; auth and rate limiting already ran. */
-  routes?(app: EngineApp, deps: EngineDeps): void;
+  /** API routes, relative to /ext-api/v1; rate limit, auth, scope and path ids already checked. */
+  routes?(app: EngineApp): void;
   /** Control routes under /__mock (no API key, loopback only). */
-  control?(app: Hono, deps: EngineDeps): void;
-  /** Loads the module's sections of the seed into the store (called on start and on reset). */
-  seed?(seed: SeedFile, deps: EngineDeps): void | Promise<void>;
+  control?(app: Hono): void;
+  /** Loads the feature's sections of the seed into the store (called on start and on reset). */
+  seed?(seed: SeedFile): void | Promise<void>;
   /** Resumes background work after a restart from a --state file (e.g. re-queues extractions in flight). */
-  resume?(deps: EngineDeps): void;
+  resume?(): void;
 }
+
+/** Builds a feature for one engine; whatever state the feature keeps lives in what this returns. */
+export type FeatureFactory = (deps: EngineDeps) => Feature;

@@ -1,12 +1,19 @@
-// The platform's middleware in front of every API route, in order: rate limit (headers on every response),
-// injected http faults, operation lookup (404 / 405 with Allow), auth (401) and scope (403), path ids (400).
-// Routes the spec has but no module answers get 501, which Prism turns into a mocked response.
+// The platform's middleware in front of every API route, one factory per job, in the order the engine mounts them:
+//   checkKey        hashes the presented key once                                 sets keyCheck
+//   rateLimit       X-RateLimit-* on every answer; 429                            reads keyCheck
+//   httpFaults      injected http faults
+//   routeOperation  the spec's operation for method + path; 404 / 405 with Allow  sets operation, operationId, pathParams
+//   authenticate    401                                                            reads keyCheck; sets auth
+//   requireScope    403 from x-required-scopes                                     reads operation, auth
+//   checkPathIds    400 for path ids outside their schema                          reads operation, pathParams
+// Routes the spec has but no feature answers get 501 (notImplemented), which Prism turns into a mocked response.
 import type { MiddlewareHandler } from 'hono';
-import { PEER_HEADER } from './loopback.ts';
+import { adapterOf } from './adapter.ts';
 import { responseHeaders } from './cors.ts';
-import type { EngineDeps, EngineEnv } from './deps.ts';
+import type { EngineEnv, Responses, Validator } from './deps.ts';
 import { faultScope, type EngineFaults } from './faults.ts';
 import { hasScope, type Keyring } from './keys.ts';
+import { PEER_HEADER } from './loopback.ts';
 import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
 import { API_BASE, type SpecIndex } from './spec.ts';
 
@@ -22,25 +29,39 @@ export const UNAUTHORIZED: Record<'missing' | 'unknown' | 'expired' | 'revoked',
 export type PeerOf = (c: { env: unknown; req: { header(name: string): string | undefined } }) => string;
 
 /**
- * The client's address. Engine-only: the socket's peer. Behind the default mode's front (`behindFront`), the socket's
- * peer is the front itself, so the address the front recorded in PEER_HEADER (always overwritten there, never the
- * client's) is used; the engine listens on loopback only, where nothing else can reach it.
+ * The client's address. Engine-only: the adapter's peer (the socket's). Behind the default mode's front
+ * (`behindFront`), the socket's peer is the front itself, so the address the front recorded in PEER_HEADER (always
+ * overwritten there, never the client's) is used; the engine listens on loopback only, where nothing else can reach it.
  */
 export function peerResolver(behindFront: boolean): PeerOf {
-  const socketPeer: PeerOf = (c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
-  return behindFront ? (c) => c.req.header(PEER_HEADER) ?? socketPeer(c) : socketPeer;
+  const adapterPeer: PeerOf = (c) => adapterOf(c)?.peer ?? 'unknown';
+  return behindFront ? (c) => c.req.header(PEER_HEADER) ?? adapterPeer(c) : adapterPeer;
 }
 
 /** The rate-limit identity of a request without an active key: its client's address, one bucket per peer. */
 export const peerIdentity = (peer: string) => `peer:${peer}`;
 
-export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: EngineFaults, peerOf: PeerOf): MW {
+/** A middleware that needs what an earlier one sets, mounted without it: a wiring bug, answered 500 by onError. */
+function required<T>(value: T | undefined, name: string, setBy: string): T {
+  if (value === undefined) throw new Error(`c.var.${name} is not set: mount ${setBy} before this middleware`);
+  return value;
+}
+
+/** The presented key is hashed once per request; rate limit and auth both read the result. */
+export function checkKey(keyring: Keyring): MW {
   return async (c, next) => {
-    const key = c.req.header('x-api-key');
-    // The key is hashed once per request: the result is what auth uses. Only an active key has a bucket of its own;
-    // a missing, unknown, expired or revoked key counts against the client's address, so guessing keys is throttled.
-    const check = keyring.check(key);
-    c.set('keyCheck', check);
+    c.set('keyCheck', keyring.check(c.req.header('x-api-key')));
+    return next();
+  };
+}
+
+/**
+ * Only an active key has a bucket of its own; a missing, unknown, expired or revoked key counts against the client's
+ * address, so guessing keys is throttled.
+ */
+export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: PeerOf): MW {
+  return async (c, next) => {
+    const check = required(c.get('keyCheck'), 'keyCheck', 'checkKey');
     const d = limiter.hit(check.ok ? check.auth.key_id : peerIdentity(peerOf(c)), faults.take('rate-limited', faultScope(c)));
     if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
     responseHeaders(c, d.headers);
@@ -61,27 +82,50 @@ export function httpFaults(faults: EngineFaults): MW {
   };
 }
 
-export function resolveOperation(spec: SpecIndex, deps: EngineDeps, keyring: Keyring): MW {
+/** The spec's operation for the method and path: 404 for a path the spec lacks, 405 with Allow for a wrong method. */
+export function routeOperation(spec: SpecIndex, responses: Responses): MW {
   return async (c, next) => {
     const rel = c.req.path.slice(API_BASE.length) || '/';
     const m = spec.match(c.req.method, rel);
-    if (!m) return deps.responses.error(c, 404, 'Not found');
+    if (!m) return responses.error(c, 404, 'Not found');
     if (!m.op) {
       c.header('Allow', m.allow.join(', '));
       return c.json({ error: `Method ${c.req.method} not allowed; allowed: ${m.allow.join(', ')}` }, 405);
     }
-    const check = c.get('keyCheck') ?? keyring.check(c.req.header('x-api-key'));
-    if (!check.ok) return deps.responses.error(c, 401, UNAUTHORIZED[check.reason]);
-    if (!hasScope(check.auth.scopes, m.op.scopes))
-      return deps.responses.error(c, 403, `Insufficient scope: ${m.op.scopes.join(', ')} required`);
-    const params = deps.validator.params(m.op.operationId, m.params);
-    if (!params.ok) return deps.responses.validation(c, params.details);
-    c.set('auth', check.auth);
+    c.set('operation', m.op);
     c.set('operationId', m.op.operationId);
+    c.set('pathParams', m.params);
     return next();
   };
 }
 
-/** Registered after every module: an operation of the spec that no module answers. */
+export function authenticate(responses: Responses): MW {
+  return async (c, next) => {
+    const check = required(c.get('keyCheck'), 'keyCheck', 'checkKey');
+    if (!check.ok) return responses.error(c, 401, UNAUTHORIZED[check.reason]);
+    c.set('auth', check.auth);
+    return next();
+  };
+}
+
+export function requireScope(responses: Responses): MW {
+  return async (c, next) => {
+    const op = required(c.get('operation'), 'operation', 'routeOperation');
+    const auth = required(c.get('auth'), 'auth', 'authenticate');
+    if (!hasScope(auth.scopes, op.scopes)) return responses.error(c, 403, `Insufficient scope: ${op.scopes.join(', ')} required`);
+    return next();
+  };
+}
+
+export function checkPathIds(validator: Validator, responses: Responses): MW {
+  return async (c, next) => {
+    const op = required(c.get('operation'), 'operation', 'routeOperation');
+    const params = validator.params(op.operationId, required(c.get('pathParams'), 'pathParams', 'routeOperation'));
+    if (!params.ok) return responses.validation(c, params.details);
+    return next();
+  };
+}
+
+/** Registered after every feature: an operation of the spec that no feature answers. */
 export const notImplemented: MW = async (c) =>
   c.json({ error: `${c.get('operationId') ?? 'This operation'} is not modelled by the engine; Prism mocks it from the spec.` }, 501);

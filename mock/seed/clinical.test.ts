@@ -1,14 +1,14 @@
 // The seed's clinical part: deterministic, complete (every extraction status, several note types, a session not
 // ready for regeneration, data for both organizations), consistent with what extraction really reports, and loadable.
 import { describe, expect, it } from 'vitest';
-import { documentsModule } from '../features/documents/feature.ts';
+import { documentsFeature } from '../features/documents/feature.ts';
 import type { SeedDocument } from '../features/documents/seed.ts';
 import { extractText } from '../features/documents/extract-text.ts';
 import { sniff } from '../features/documents/sniff.ts';
-import { notesModule } from '../features/notes/feature.ts';
+import { notesFeature } from '../features/notes/feature.ts';
 import type { SeedNote, SeedSession, SeedTemplate } from '../features/notes/seed.ts';
-import { patientsModule } from '../features/patients/feature.ts';
-import { providersModule } from '../features/providers/feature.ts';
+import { patientsFeature } from '../features/patients/feature.ts';
+import { providersFeature } from '../features/providers/feature.ts';
 import { createHarness } from '../testing/fake-deps.ts';
 import { generateSeed } from './generate.ts';
 
@@ -50,7 +50,7 @@ describe('clinical seed', async () => {
   });
 
   it('loads through the modules without a complaint', async () => {
-    const h = createHarness([providersModule, patientsModule, documentsModule, notesModule]);
+    const h = createHarness([providersFeature, patientsFeature, documentsFeature, notesFeature]);
     await h.seed(seed);
     const res = await h.api(`/patients/${docs[0]!.patient_id}/documents`, { org: org1 });
     expect(res.status).toBe(200);

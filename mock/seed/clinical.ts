@@ -1,22 +1,11 @@
-// The seed's clinical part: templates, client histories, sessions with transcripts, notes of several types and
-// documents in every extraction status (with small real PDF/DOCX/PNG bytes), for both organizations of the core
-// seed. Called by generate.ts with the core seed and its random generator, so the output is deterministic.
+// The seed's clinical part: templates, client histories, sessions with transcripts and notes of several types, then
+// the documents (clinical-documents.ts), for both organizations of the core seed. Called by generate.ts with the core
+// seed and its random generator, so the output is deterministic.
 import type { SeedFile } from '../platform/deps.ts';
-import type { SeedDocument } from '../features/documents/seed.ts';
-import { normalizeText, simulatedOcr } from '../features/documents/extract-text.ts';
-import { makeCorruptPdf, makeDocx, makePdf, makePng } from '../features/documents/sample-files.ts';
 import type { SeedClientHistory, SeedNote, SeedSession, SeedTemplate } from '../features/notes/seed.ts';
+import { DAY, HOUR, SEED_DAY, iso, type PatientRow, type Row } from './calendar.ts';
+import { documentsSeed } from './clinical-documents.ts';
 import { uuid, type Rng } from './random.ts';
-
-type Row = { id: string; organization_id: string };
-type PatientRow = Row & { name?: string | null };
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-/** The core seed's base day (2026-11-02): seeded data never depends on today. */
-const BASE = Date.UTC(2026, 10, 2);
-const iso = (ms: number) => new Date(ms).toISOString();
-const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
 const TEMPLATES: Array<[org: 0 | 1, name: string, noteType: string, specialty: string]> = [
   [0, 'SOAP', 'progress_note', 'Psychiatry'],
@@ -63,7 +52,7 @@ export function clinicalSeed(core: SeedFile, rng: Rng): Record<string, unknown> 
     const tpls = templatesOf(org);
     const template = tpls[i % tpls.length]!;
     const [title, summary, icd, problems, cpt] = TOPICS[(org === orgs[1] ? 5 : i) % TOPICS.length]!;
-    const start = BASE - (10 - i) * DAY + (9 + (i % 6)) * HOUR;
+    const start = SEED_DAY - (10 - i) * DAY + (9 + (i % 6)) * HOUR;
     const ready = opts.ready ?? true;
     const session: SeedSession = {
       organization_id: org,
@@ -123,64 +112,6 @@ export function clinicalSeed(core: SeedFile, rng: Rng): Record<string, unknown> 
     addSession(second, 2, { note: false });
   }
 
-  const documents: SeedDocument[] = [];
-  const addDocument = (org: string, i: number, spec: DocSpec) => {
-    const ps = patientsOf(org);
-    const uploaded = BASE - (5 - i) * DAY + 14 * HOUR;
-    documents.push({
-      organization_id: org,
-      id: uuid(rng),
-      patient_id: ps[spec.patient % ps.length]!.id,
-      filename: spec.filename,
-      external_id: spec.external_id ?? null,
-      upload_date: iso(uploaded),
-      status: spec.status,
-      extracted_date: spec.status === 'completed' ? iso(uploaded + 20_000) : null,
-      extraction_error: spec.status === 'failed' ? spec.error! : null,
-      has_extracted_text: spec.status === 'completed' && (spec.textLength ?? 0) > 0,
-      extracted_text_length: spec.status === 'completed' ? (spec.textLength ?? 0) : null,
-      content_base64: b64(spec.bytes),
-    });
-  };
-  const referral = ['Referral letter', 'Dear colleague, please see this patient for evaluation of anxiety and sleep.', 'Kind regards, Dr. Smith'];
-  const discharge = ['Discharge summary', 'Admitted for observation; discharged home in stable condition.', 'Follow up with psychiatry in two weeks.'];
-  const labs = ['Laboratory results', 'TSH 2.1 mIU/L (normal). Vitamin D 24 ng/mL (low).'];
-  const scan = makePng(8, 8, [240, 240, 235]);
-  if (first) {
-    const docs: DocSpec[] = [
-      { patient: 0, filename: 'referral-letter.pdf', external_id: 'ehr-doc-0001', status: 'completed', bytes: makePdf(referral), textLength: textLength(referral) },
-      { patient: 0, filename: 'discharge-summary.docx', external_id: 'ehr-doc-0002', status: 'completed', bytes: makeDocx(discharge), textLength: textLength(discharge) },
-      { patient: 0, filename: 'insurance-card.png', status: 'completed', bytes: scan, textLength: imageTextLength(scan) },
-      { patient: 1, filename: 'scanned-consent.pdf', external_id: 'ehr-doc-0004', status: 'failed', bytes: makeCorruptPdf(), error: 'Text extraction failed: Invalid PDF structure.' },
-      { patient: 1, filename: 'lab-results.pdf', external_id: 'ehr-doc-0005', status: 'processing', bytes: makePdf(labs) },
-      { patient: 2, filename: 'intake-form.pdf', external_id: 'ehr-doc-0006', status: 'pending', bytes: makePdf(['Intake form', 'Reason for visit: trouble concentrating.']) },
-    ];
-    docs.forEach((d, i) => addDocument(first, i, d));
-  }
-  if (second) {
-    const docs: DocSpec[] = [
-      { patient: 0, filename: 'growth-chart.pdf', external_id: 'ehr-doc-0001', status: 'completed', bytes: makePdf(['Growth chart', 'Height and weight on the 60th percentile.']), textLength: textLength(['Growth chart', 'Height and weight on the 60th percentile.']) },
-      { patient: 1, filename: 'vaccination-record.png', status: 'pending', bytes: makePng(4, 4) },
-    ];
-    docs.forEach((d, i) => addDocument(second, i, d));
-  }
-
-  return { templates, client_histories: histories, sessions, notes, documents };
+  // Documents draw from the generator after the notes, as they always have: the default seed stays byte for byte.
+  return { templates, client_histories: histories, sessions, notes, documents: documentsSeed(core, rng) };
 }
-
-interface DocSpec {
-  patient: number;
-  filename: string;
-  external_id?: string;
-  status: SeedDocument['status'];
-  bytes: Uint8Array;
-  textLength?: number;
-  error?: string;
-}
-
-/** The length extraction reports for a generated PDF or DOCX: its lines, whitespace-normalised. */
-const textLength = (lines: string[]) => normalizeText(lines.join(' ')).length;
-const imageTextLength = (bytes: Uint8Array) => {
-  const r = simulatedOcr('png', bytes);
-  return r.ok ? r.textLength : 0;
-};

@@ -1,90 +1,28 @@
-// An in-memory implementation of mock/engine/deps.ts for module tests: no server, no disk, no auth. The store,
-// clock, faults and events are fakes (controllable, recording); validation and responses are the platform's own,
-// compiled from the bundled spec, so that a module's 400s look exactly as they will in the engine.
+// EngineDeps (mock/platform/deps.ts) for feature tests: no server, no disk, no auth. The store, validation,
+// responses and faults are the platform's own (the store in memory, the validator compiled from the bundled spec), so a
+// feature behaves and answers exactly as it will in the engine; the clock can be shifted, and events are recorded.
 import { Hono } from 'hono';
-import { loadBundle } from '../../spec/bundle.ts';
 import { createClock as createEngineClock } from '../platform/clock.ts';
+import { EXTERNAL_ID_NAMESPACE } from '../platform/collections.ts';
+import { createFaults as createEngineFaults } from '../platform/faults.ts';
+import { routeOperation } from '../platform/pipeline.ts';
 import { createResponses } from '../platform/responses.ts';
+import { specIndex } from '../platform/spec.ts';
+import { createStore } from '../platform/store.ts';
 import { createValidator } from '../platform/validator.ts';
-import {
-  ExternalIdConflict,
-  type AuthInfo,
-  type BlobStore,
-  type Clock,
-  type Collection,
-  type EngineApp,
-  type EngineDeps,
-  type EngineEnv,
-  type EngineModule,
-  type Events,
-  type FaultKind,
-  type SeedFile,
-  type Store,
-  type Validator,
+import type {
+  AuthInfo,
+  Clock,
+  EngineApp,
+  EngineDeps,
+  EngineEnv,
+  Events,
+  FaultKind,
+  Feature,
+  FeatureFactory,
+  SeedFile,
+  Validator,
 } from '../platform/deps.ts';
-
-// ---------- store ----------
-
-class MemoryCollection<T extends { id: string }> implements Collection<T> {
-  private rows = new Map<string, { org: string; row: T }>();
-  get(org: string, id: string) {
-    const hit = this.rows.get(id);
-    return hit && hit.org === org ? structuredClone(hit.row) : undefined;
-  }
-  all(org: string) {
-    return [...this.rows.values()].filter((r) => r.org === org).map((r) => structuredClone(r.row));
-  }
-  page(org: string, offset: number, limit: number) {
-    return this.all(org).slice(offset, offset + limit);
-  }
-  count(org: string) {
-    return this.all(org).length;
-  }
-  findByExternalId(org: string, externalId: string) {
-    return this.all(org).find((r) => (r as { external_id?: unknown }).external_id === externalId);
-  }
-  insert(org: string, row: T) {
-    const ext = (row as { external_id?: unknown }).external_id;
-    if (typeof ext === 'string') {
-      const existing = this.findByExternalId(org, ext);
-      if (existing) throw new ExternalIdConflict({ id: existing.id, external_id: ext });
-    }
-    this.rows.set(row.id, { org, row: structuredClone(row) });
-    return row;
-  }
-  put(org: string, row: T) {
-    const old = this.rows.get(row.id);
-    const ext = old ? (old.row as { external_id?: unknown }).external_id : undefined;
-    const next = old ? ({ ...row, external_id: ext } as T) : row;
-    this.rows.set(row.id, { org, row: structuredClone(next) });
-    return next;
-  }
-  delete(org: string, id: string) {
-    const hit = this.rows.get(id);
-    if (!hit || hit.org !== org) return false;
-    return this.rows.delete(id);
-  }
-  orgOf(id: string) {
-    return this.rows.get(id)?.org;
-  }
-}
-
-export function createMemoryStore(): Store {
-  const collections = new Map<string, MemoryCollection<{ id: string }>>();
-  const blobs = new Map<string, Uint8Array>();
-  const blobStore: BlobStore = {
-    put: (id, bytes) => void blobs.set(id, bytes.slice()),
-    get: (id) => blobs.get(id)?.slice(),
-    delete: (id) => void blobs.delete(id),
-  };
-  return {
-    collection<T extends { id: string }>(name: string) {
-      if (!collections.has(name)) collections.set(name, new MemoryCollection());
-      return collections.get(name) as unknown as Collection<T>;
-    },
-    blobs: blobStore,
-  };
-}
 
 // ---------- clock, faults, events ----------
 
@@ -102,26 +40,14 @@ export function createClock(timeScale: number): FakeClock {
   return { ...clock, shift: (ms) => void (offset += ms), close: () => clock.cancelAll() };
 }
 
+/** The engine's faults, with `set` to arm one as POST /__mock/faults does (`scope` omitted: unscoped). */
 export function createFaults() {
-  // Keyed by kind and scope ('' = unscoped), like the engine's: a scoped fault first, else an unscoped one.
-  const counts = new Map<string, number>();
-  const takeOne = (key: string) => {
-    const n = counts.get(key) ?? 0;
-    if (n <= 0) return false;
-    counts.set(key, n - 1);
-    return true;
-  };
-  return {
-    set(kind: Exclude<FaultKind, 'http'>, count = 1, scope = '') {
-      counts.set(`${kind}|${scope}`, count);
+  const faults = createEngineFaults();
+  return Object.assign(faults, {
+    set(kind: Exclude<FaultKind, 'http'>, count = 1, scope?: string) {
+      faults.add({ kind, count, ...(scope !== undefined ? { scope } : {}) });
     },
-    take(kind: Exclude<FaultKind, 'http'>, scope?: string) {
-      return (scope !== undefined && takeOne(`${kind}|${scope}`)) || takeOne(`${kind}|`);
-    },
-    takeScoped(kind: Exclude<FaultKind, 'http'>, scope: string) {
-      return takeOne(`${kind}|${scope}`);
-    },
-  };
+  });
 }
 
 export type RecordedEvent =
@@ -141,7 +67,7 @@ export function createRecordingEvents() {
 
 let compiled: Validator | undefined;
 /** Compiling the spec takes a while: one validator serves every harness of a test file. */
-const sharedValidator = () => (compiled ??= createValidator(loadBundle()));
+const sharedValidator = () => (compiled ??= createValidator(specIndex().bundle));
 
 export interface Harness {
   deps: EngineDeps;
@@ -153,18 +79,22 @@ export interface Harness {
   /** A request against /__mock. */
   control(path: string, init?: RequestInit): Promise<Response>;
   app: Hono;
-  /** Runs every module's seed(), in order. */
+  /** The features, built in the order given. */
+  features: Feature[];
+  /** The feature of that name (its own state: e.g. the documents feature's extractor). */
+  feature<T extends Feature = Feature>(name: string): T;
+  /** Runs every feature's seed(), in order. */
   seed(seed: SeedFile): Promise<void>;
   close(): void;
 }
 
-export function createHarness(modules: EngineModule[], opts: { timeScale?: number; validator?: Validator } = {}): Harness {
+export function createHarness(factories: FeatureFactory[], opts: { timeScale?: number; validator?: Validator } = {}): Harness {
   const validator = opts.validator ?? sharedValidator();
   const clock = createClock(opts.timeScale ?? 0.001);
   const faults = createFaults();
   const recorded = createRecordingEvents();
   const deps: EngineDeps = {
-    store: createMemoryStore(),
+    store: createStore({ externalIdNamespace: EXTERNAL_ID_NAMESPACE }),
     validator,
     responses: createResponses(validator),
     clock,
@@ -174,6 +104,8 @@ export function createHarness(modules: EngineModule[], opts: { timeScale?: numbe
     organizations: ['org-1', 'org-2'],
   };
   const api: EngineApp = new Hono<EngineEnv>();
+  // The platform's own operation lookup (features read the operation it sets); then any caller is `org` with every scope.
+  api.use(routeOperation(specIndex(), deps.responses));
   api.use(async (c, next) => {
     const org = c.req.header('x-test-org') ?? 'org-1';
     const auth: AuthInfo = { key_id: 'k', organization_id: org, provider_id: 'provider-1', scopes: ['*'] };
@@ -181,9 +113,10 @@ export function createHarness(modules: EngineModule[], opts: { timeScale?: numbe
     await next();
   });
   const control = new Hono();
-  for (const m of modules) {
-    m.routes?.(api, deps);
-    m.control?.(control, deps);
+  const features = factories.map((build) => build(deps));
+  for (const f of features) {
+    f.routes?.(api);
+    f.control?.(control);
   }
   const app = new Hono();
   app.route('/ext-api/v1', api);
@@ -195,6 +128,12 @@ export function createHarness(modules: EngineModule[], opts: { timeScale?: numbe
     clock,
     faults,
     events: recorded.log,
+    features,
+    feature<T extends Feature = Feature>(name: string) {
+      const f = features.find((x) => x.name === name);
+      if (!f) throw new Error(`no feature ${name} in this harness`);
+      return f as T;
+    },
     app,
     api: (path, init = {}) => {
       const { org, ...rest } = init;
@@ -204,7 +143,7 @@ export function createHarness(modules: EngineModule[], opts: { timeScale?: numbe
     },
     control: (path, init) => Promise.resolve(app.request(`${base}/__mock${path}`, init)),
     seed: async (seed) => {
-      for (const m of modules) await m.seed?.(seed, deps);
+      for (const f of features) await f.seed?.(seed);
     },
     close: () => clock.close(),
   };

@@ -2,29 +2,30 @@
 // patient_name, provider_name and provider_npi are read-only: derived from the referenced rows when answering.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/types.ts';
-import { ExternalIdConflict, type EngineContext, type EngineDeps, type EngineModule } from '../../platform/deps.ts';
+import { APPOINTMENTS, PATIENTS, PROVIDERS } from '../../platform/collections.ts';
+import { ExternalIdConflict, type EngineContext, type FeatureFactory } from '../../platform/deps.ts';
+import { checkReference, listPage, orgOf, pageBody, queryOf, type PageQuery } from '../../platform/http.ts';
+import { seedRows } from '../../platform/seed-rows.ts';
 import { schemaDefaults, specIndex } from '../../platform/spec.ts';
-import { listPage, pageBody, queryOf, seedRows, type PageQuery } from '../../platform/http.ts';
-import { checkProvider, PATIENTS, type Patient } from '../patients/feature.ts';
-import { PROVIDERS, type Provider } from '../providers/feature.ts';
 
 export type Appointment = components['schemas']['Appointment'];
 type AppointmentCreate = components['schemas']['AppointmentCreate'];
 type AppointmentUpdate = components['schemas']['AppointmentUpdate'];
-export const APPOINTMENTS = 'appointments';
+type Patient = components['schemas']['Patient'];
+type Provider = components['schemas']['Provider'];
 
 type Filters = PageQuery & { external_id?: string; date?: string; start_date?: string; end_date?: string };
 
 /** The UTC date (YYYY-MM-DD) of a date-time. */
 const dayOf = (iso: string) => new Date(iso).toISOString().slice(0, 10);
 
-export const appointmentsModule: EngineModule = {
+export const appointmentsFeature: FeatureFactory = (deps) => ({
   name: 'appointments',
-  seed(seed, deps) {
+  seed(seed) {
     const coll = deps.store.collection<Appointment>(APPOINTMENTS);
     seedRows<Appointment>(seed, 'appointments', 'Appointment', deps, (org, row) => coll.insert(org, row));
   },
-  routes(app, deps) {
+  routes(app) {
     const coll = deps.store.collection<Appointment>(APPOINTMENTS);
     const patients = deps.store.collection<Patient>(PATIENTS);
     const providers = deps.store.collection<Provider>(PROVIDERS);
@@ -42,13 +43,13 @@ export const appointmentsModule: EngineModule = {
         provider_npi: provider?.npi ?? null,
       };
     };
-    const checkPatient = (c: EngineContext, id: string) =>
-      patients.get(c.get('auth').organization_id, id) ? undefined : deps.responses.validation(c, { patient_id: 'is not a patient of the organization' });
+    const checkPatient = (c: EngineContext, id: string) => checkReference(c, deps, PATIENTS, 'patient_id', id, 'patient');
+    const checkProvider = (c: EngineContext, id: string) => checkReference(c, deps, PROVIDERS, 'provider_id', id, 'provider');
 
     app.get('/appointments', (c) => {
       const q = queryOf<Filters>(c, deps);
       if (q instanceof Response) return q;
-      const org = c.get('auth').organization_id;
+      const org = orgOf(c);
       if (q.external_id !== undefined) {
         const hit = coll.findByExternalId(org, q.external_id);
         return hit ? c.json(pageBody([view(org, hit)], { page: 1, limit: q.limit }, 1)) : deps.responses.error(c, 404, 'No appointment with this external_id');
@@ -71,7 +72,7 @@ export const appointmentsModule: EngineModule = {
       const body = { ...createDefaults, ...(read.body as AppointmentCreate) };
       const auth = c.get('auth');
       const providerId = body.provider_id ?? auth.provider_id;
-      const refused = checkPatient(c, body.patient_id) ?? checkProvider(c, deps, providerId);
+      const refused = checkPatient(c, body.patient_id) ?? checkProvider(c, providerId);
       if (refused) return refused;
       const now = deps.clock.now().toISOString();
       const row: Appointment = {
@@ -100,13 +101,13 @@ export const appointmentsModule: EngineModule = {
     });
 
     app.get('/appointments/:appointmentId', (c) => {
-      const org = c.get('auth').organization_id;
+      const org = orgOf(c);
       const a = coll.get(org, c.req.param('appointmentId'));
       return a ? c.json({ data: view(org, a) }) : notFound(c);
     });
 
     app.patch('/appointments/:appointmentId', async (c) => {
-      const org = c.get('auth').organization_id;
+      const org = orgOf(c);
       const read = await deps.responses.readJson(c, 'updateAppointment');
       if (read instanceof Response) return read;
       const old = coll.get(org, c.req.param('appointmentId'));
@@ -115,14 +116,14 @@ export const appointmentsModule: EngineModule = {
       const { external_id: _ignored, ...patch } = read.body as AppointmentUpdate;
       const refused =
         (patch.patient_id !== undefined ? checkPatient(c, patch.patient_id) : undefined) ??
-        (patch.provider_id !== undefined ? checkProvider(c, deps, patch.provider_id) : undefined);
+        (patch.provider_id !== undefined ? checkProvider(c, patch.provider_id) : undefined);
       if (refused) return refused;
       const next: Appointment = { ...old, ...patch, updated_at: deps.clock.now().toISOString() };
       return c.json({ data: view(org, coll.put(org, next)) });
     });
 
     app.delete('/appointments/:appointmentId', (c) =>
-      coll.delete(c.get('auth').organization_id, c.req.param('appointmentId')) ? c.json({ success: true }) : notFound(c),
+      coll.delete(orgOf(c), c.req.param('appointmentId')) ? c.json({ success: true }) : notFound(c),
     );
   },
-};
+});

@@ -1,6 +1,6 @@
-// The platform's control routes under /__mock: health, reset, keys, faults. Modules add their own (finalize, ...).
+// The control API's own routes under /__mock: health, reset, keys, faults. Other features add theirs (finalize, ...).
 import type { Hono } from 'hono';
-import type { FaultKind, SeedFile } from '../../platform/deps.ts';
+import type { FaultKind, Feature, SeedFile } from '../../platform/deps.ts';
 import { FAULT_KINDS, type EngineFaults } from '../../platform/faults.ts';
 
 export interface ControlTarget {
@@ -65,3 +65,6 @@ export function controlRoutes(app: Hono, target: ControlTarget): void {
     return c.json({ data: fault }, 201);
   });
 }
+
+/** Built by the composition root, which alone knows how to reset the engine. */
+export const controlFeature = (target: ControlTarget): Feature => ({ name: 'control', control: (app) => controlRoutes(app, target) });

@@ -1,7 +1,7 @@
 // The documents module against the in-memory harness: upload, list, lookup, extract, delete, the state machine.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, waitFor, type Harness } from '../../testing/fake-deps.ts';
-import { extractorFor, documentsModule } from './feature.ts';
+import { documentsFeature, type DocumentsFeature } from './feature.ts';
 import { MESSAGES } from './messages.ts';
 import { MAX_UPLOAD_BYTES, documentsOf, queueOf, ENGINE_ORG } from './rows.ts';
 import { makeCorruptPdf, makeDocx, makeDocxBomb, makeJpeg, makePdf, makePng, makeZip } from './sample-files.ts';
@@ -14,7 +14,7 @@ const P2 = '9876543210987654321'; // a patient of org-2
 
 let h: Harness;
 beforeEach(() => {
-  h = createHarness([documentsModule]);
+  h = createHarness([documentsFeature]);
   h.deps.store.collection<{ id: string; name: string }>('patients').insert('org-1', { id: P1, name: 'Ada' });
   h.deps.store.collection<{ id: string; name: string }>('patients').insert('org-2', { id: P2, name: 'Bob' });
 });
@@ -229,7 +229,7 @@ describe('extraction failures and re-runs', () => {
     h.faults.set('extraction-not-queued');
     const { data } = (await (await upload(form({ bytes: makePdf(['x']), name: 'a.pdf' }))).json()) as { data: Doc };
     const row = documentsOf(h.deps).get('org-1', data.id)!;
-    const ex = extractorFor(h.deps);
+    const ex = h.feature<DocumentsFeature>('documents').extractor;
     ex.start('org-1', row);
     ex.start('org-1', documentsOf(h.deps).get('org-1', data.id)!);
     await waitFor(async () => (await statusOf(data.id))?.status === 'completed');
@@ -294,7 +294,7 @@ describe('resume', () => {
     const { data } = (await (await upload(form({ bytes: makePdf(['a']), name: 'a.pdf' }))).json()) as { data: Doc };
     h.clock.close(); // the "process" stops: timers gone, row left pending and queued
     expect((await statusOf(data.id))?.status).toBe('pending');
-    documentsModule.resume!(h.deps);
+    h.feature('documents').resume!();
     await waitFor(async () => (await statusOf(data.id))?.status === 'completed');
   });
 });

@@ -1,7 +1,9 @@
 // Documents: list (with external_id lookup), multipart upload, extract, delete, and the extraction state machine.
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
-import { ExternalIdConflict, type EngineApp, type EngineContext, type EngineDeps, type EngineModule, type SeedFile } from '../../platform/deps.ts';
+import { PATIENTS } from '../../platform/collections.ts';
+import { ExternalIdConflict, type EngineApp, type EngineContext, type EngineDeps, type Feature } from '../../platform/deps.ts';
+import { orgOf, queryOf } from '../../platform/http.ts';
 import { contentDisposition } from './disposition.ts';
 import { faultScope } from '../../platform/faults.ts';
 import { createExtractor, type Extractor } from './extraction.ts';
@@ -10,16 +12,6 @@ import { loadDocumentSeed } from './seed.ts';
 import { MIME, sniff } from './sniff.ts';
 import { readUpload } from './upload.ts';
 import { MESSAGES } from './messages.ts';
-
-const extractors = new WeakMap<EngineDeps, Extractor>();
-/** One extractor per engine instance (tests build many engines in one process). */
-export function extractorFor(deps: EngineDeps): Extractor {
-  let e = extractors.get(deps);
-  if (!e) extractors.set(deps, (e = createExtractor(deps)));
-  return e;
-}
-
-const orgOf = (c: EngineContext) => c.get('auth').organization_id;
 
 /**
  * Does the run this request starts fail by a scoped extraction-fails fault? Taken now, while the request (and its
@@ -35,7 +27,7 @@ function resolvePatient(c: EngineContext, deps: EngineDeps, operationId: string)
   const checked = deps.validator.params(operationId, c.req.param() as Record<string, string>);
   if (!checked.ok) return deps.responses.validation(c, checked.details);
   const { patientId, documentId } = checked.value as { patientId: string; documentId?: string };
-  if (!deps.store.collection('patients').get(orgOf(c), patientId)) return deps.responses.error(c, 404, 'Patient not found');
+  if (!deps.store.collection(PATIENTS).get(orgOf(c), patientId)) return deps.responses.error(c, 404, 'Patient not found');
   return { patientId, ...(documentId ? { documentId } : {}) };
 }
 
@@ -44,7 +36,7 @@ function findDocument(c: EngineContext, deps: EngineDeps, patientId: string, doc
   return row && row.patient_id === patientId ? row : undefined;
 }
 
-function routes(app: EngineApp, deps: EngineDeps) {
+function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor) {
   const docs = documentsOf(deps);
   const toApi = (row: DocumentRow) => toApiWith(deps, row);
   const base = '/patients/:patientId/documents';
@@ -52,9 +44,9 @@ function routes(app: EngineApp, deps: EngineDeps) {
   app.get(base, (c) => {
     const target = resolvePatient(c, deps, 'listDocuments');
     if (target instanceof Response) return target;
-    const query = deps.validator.query('listDocuments', c.req.query());
-    if (!query.ok) return deps.responses.validation(c, query.details);
-    const externalId = query.value.external_id as string | undefined;
+    const query = queryOf<{ external_id?: string }>(c, deps);
+    if (query instanceof Response) return query;
+    const externalId = query.external_id;
     const org = orgOf(c);
     if (externalId !== undefined) {
       const hit = docs.findByExternalId(org, externalId);
@@ -110,7 +102,7 @@ function routes(app: EngineApp, deps: EngineDeps) {
       throw err;
     }
     if (deps.faults.take('extraction-not-queued', faultScope(c))) return c.json({ data: toApi(row), message: MESSAGES.uploaded }, 201);
-    const started = extractorFor(deps).start(org, row, doomed(c, deps));
+    const started = extractor.start(org, row, doomed(c, deps));
     return c.json({ data: toApi(started), message: MESSAGES.uploadedQueued }, 201);
   });
 
@@ -123,7 +115,7 @@ function routes(app: EngineApp, deps: EngineDeps) {
       c.json({ data: toApi(row), success: false, message: MESSAGES.extractNotStarted, error: 'Extraction could not be started', details }, 503);
     if (!deps.store.blobs.get(row.id)) return cannot('The stored file is unavailable.');
     if (deps.faults.take('extraction-not-queued', faultScope(c))) return cannot('The extraction queue is unavailable (simulated fault extraction-not-queued).');
-    const started = extractorFor(deps).start(orgOf(c), row, doomed(c, deps));
+    const started = extractor.start(orgOf(c), row, doomed(c, deps));
     return c.json({ data: toApi(started), success: true, message: MESSAGES.extractStarted }, 200);
   });
 
@@ -132,7 +124,7 @@ function routes(app: EngineApp, deps: EngineDeps) {
     if (target instanceof Response) return target;
     const row = findDocument(c, deps, target.patientId, target.documentId);
     if (!row) return deps.responses.error(c, 404, 'Document not found');
-    extractorFor(deps).forget(row.id);
+    extractor.forget(row.id);
     docs.delete(orgOf(c), row.id);
     deps.store.blobs.delete(row.id);
     return c.json({ success: true as const }, 200);
@@ -151,10 +143,17 @@ function control(app: Hono, deps: EngineDeps) {
   });
 }
 
-export const documentsModule: EngineModule = {
-  name: 'documents',
-  routes,
-  control,
-  seed: (seed: SeedFile, deps: EngineDeps) => loadDocumentSeed(seed, deps),
-  resume: (deps) => extractorFor(deps).resume(),
+/** The feature, with the extractor it owns (one per engine: tests build many engines in one process). */
+export type DocumentsFeature = Feature & { extractor: Extractor };
+
+export const documentsFeature = (deps: EngineDeps): DocumentsFeature => {
+  const extractor = createExtractor(deps);
+  return {
+    name: 'documents',
+    extractor,
+    routes: (app) => routes(app, deps, extractor),
+    control: (app) => control(app, deps),
+    seed: (seed) => loadDocumentSeed(seed, deps),
+    resume: () => extractor.resume(),
+  };
 };

@@ -1,6 +1,7 @@
 // How documents are kept in the store, and how a stored row becomes the API's Document.
 import type { components } from '../../../generated/types.ts';
 import { loadBundle, type JsonObject } from '../../../spec/bundle.ts';
+import { DOCUMENTS } from '../../platform/collections.ts';
 import type { Collection, EngineDeps } from '../../platform/deps.ts';
 import type { FileKind } from './sniff.ts';
 
@@ -18,7 +19,6 @@ export type DocumentRow = Document & {
 /** Extractions that must run (queued or processing), across organizations, so that resume() finds them. */
 export type QueueEntry = { id: string; org: string };
 
-export const DOCUMENTS = 'documents';
 export const EXTRACTION_QUEUE = 'document-extractions';
 /** The queue is engine bookkeeping, kept under one pseudo-organization no API key belongs to. */
 export const ENGINE_ORG = '__engine__';

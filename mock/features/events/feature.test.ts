@@ -32,8 +32,8 @@ function setup(opts: Partial<EventsOptions> = {}) {
   } as unknown as Omit<EngineDeps, 'events'>;
   const sim = createEvents({ deps, allowPrivateWebhooks: true, ...opts });
   const control = new Hono();
-  sim.module.control!(control, { ...deps, events: sim.events });
-  void sim.module.seed?.(SEED, { ...deps, events: sim.events });
+  sim.feature.control!(control);
+  void sim.feature.seed?.(SEED);
   const app = new Hono().route('/__mock', control);
   cleanup.push(() => sim.close(), () => clock.cancelAll());
   const call = async (method: string, path: string, body?: unknown) => {
@@ -201,7 +201,7 @@ describe('emission: each kind, each format, only the registering organization', 
     sim.events.note('org-1', 'NOTE_CREATED', note, null);
     await rcv.waitFor(1);
     await sim.idle();
-    await sim.module.seed!(SEED, { ...deps, events: sim.events });
+    await sim.feature.seed!(SEED);
     expect((await call('GET', '/deliveries')).body!.data).toEqual([]);
     expect((await call('GET', '/webhooks')).body!.data).toHaveLength(1);
   });

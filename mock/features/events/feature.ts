@@ -1,8 +1,8 @@
-// The events simulator: turns what resource modules report (deps.events.note / documentStatusChanged) into webhook
+// The events simulator: turns what features report (deps.events.note / documentStatusChanged) into webhook
 // deliveries to the registering organization's receivers, and serves the control routes that register receivers
 // and show deliveries. Reset (POST /__mock/reset) clears deliveries but keeps registrations, so a developer's
 // receiver stays registered across test runs; registrations live in memory (not in the --state file).
-import type { EngineDeps, EngineModule, Events } from '../../platform/deps.ts';
+import type { EngineDeps, Events, Feature } from '../../platform/deps.ts';
 import { eventsContract } from './contract.ts';
 import { createDeliverer, type DelivererOptions } from './deliver.ts';
 import type { Resolver } from './destination.ts';
@@ -23,7 +23,7 @@ export interface EventsOptions {
 
 export function createEvents(opts: EventsOptions): {
   events: Events;
-  module: EngineModule;
+  feature: Feature;
   close(): Promise<void>;
   /** Resolves when no delivery is in flight (tests). */
   idle(): Promise<void>;
@@ -73,7 +73,7 @@ export function createEvents(opts: EventsOptions): {
     },
   };
 
-  const module: EngineModule = {
+  const feature: Feature = {
     name: 'events',
     control(app) {
       eventsControlRoutes(app, { registry, deliverer, kinds: contract.kinds });
@@ -84,5 +84,5 @@ export function createEvents(opts: EventsOptions): {
     },
   };
 
-  return { events, module, close: () => deliverer.close(), idle: () => deliverer.idle() };
+  return { events, feature, close: () => deliverer.close(), idle: () => deliverer.idle() };
 }

@@ -2,13 +2,13 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { components } from '../../../generated/types.ts';
 import type { SeedFile } from '../../platform/deps.ts';
-import { patientsModule } from '../patients/feature.ts';
-import { providersModule } from '../providers/feature.ts';
+import { patientsFeature } from '../patients/feature.ts';
+import { providersFeature } from '../providers/feature.ts';
 import { generateSeed } from '../../seed/generate.ts';
 import type { SeedNote, SeedSession, SeedTemplate } from './seed.ts';
 import { createHarness, waitFor, type Harness } from '../../testing/fake-deps.ts';
 import { MEDIA_TYPES, csvCell } from './export.ts';
-import { notesModule } from './feature.ts';
+import { notesFeature } from './feature.ts';
 import { FIELDS } from './rows.ts';
 import { IDEMPOTENCY_WINDOW_MS, REGENERATION_MS } from './regeneration.ts';
 import { parseCsv } from './csv-reader.ts';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   [ORG1, ORG2] = seed.organizations.map((o) => o.id) as [string, string];
 });
 beforeEach(async () => {
-  h = createHarness([providersModule, patientsModule, notesModule]);
+  h = createHarness([providersFeature, patientsFeature, notesFeature]);
   await h.seed(seed);
 });
 afterEach(() => h.close());
@@ -265,7 +265,7 @@ describe('POST /sessions/{sessionId}/notes/regenerate', () => {
     const s = ready(ORG1);
     await post(path(s.id));
     h.clock.close();
-    notesModule.resume!(h.deps);
+    h.feature('notes').resume!();
     await waitFor(() => h.events.length === 1);
   });
 });

@@ -1,45 +1,30 @@
 // Notes and sessions: list with filters, export, detail with include, session notes, regeneration, and the control
 // routes that finalize a session (a new note) and edit a note.
-import type { EngineApp, EngineContext, EngineDeps, EngineModule } from '../../platform/deps.ts';
+import type { EngineApp, EngineDeps, FeatureFactory } from '../../platform/deps.ts';
 import { faultScope } from '../../platform/faults.ts';
+import { orgOf, pageBody, pageOf, queryOf, type PageQuery } from '../../platform/http.ts';
 import { registerControl } from './control.ts';
 import { MEDIA_TYPES, exportStream, type ExportFormat } from './export.ts';
 import { filterNotes, type NoteFilters } from './filters.ts';
-import { DEFAULT_MODEL, REGENERATION_MESSAGE, createRegenerator, isReady } from './regeneration.ts';
+import { DEFAULT_MODEL, REGENERATION_MESSAGE, createRegenerator, isReady, type Regenerator } from './regeneration.ts';
 import { collections, EMBEDS } from './rows.ts';
 import { loadNotesSeed } from './seed.ts';
 import { idempotencyKeyCheck } from './spec-params.ts';
 import { patientContext, sessionView, toDetail, toListItem } from './views.ts';
 
-const regenerators = new WeakMap<EngineDeps, ReturnType<typeof createRegenerator>>();
-/** One regenerator per engine instance. */
-export function regeneratorFor(deps: EngineDeps) {
-  let r = regenerators.get(deps);
-  if (!r) regenerators.set(deps, (r = createRegenerator(deps)));
-  return r;
-}
-
-const orgOf = (c: EngineContext) => c.get('auth').organization_id;
-
-function query<T>(c: EngineContext, deps: EngineDeps, operationId: string): T | Response {
-  const q = deps.validator.query(operationId, c.req.query());
-  return q.ok ? (q.value as T) : deps.responses.validation(c, q.details);
-}
-
-function routes(app: EngineApp, deps: EngineDeps) {
+function routes(app: EngineApp, deps: EngineDeps, regen: Regenerator) {
   const { notes, sessions, templates } = collections(deps);
 
   app.get('/notes', (c) => {
-    const q = query<NoteFilters & { page: number; limit: number }>(c, deps, 'listNotes');
+    const q = queryOf<NoteFilters & PageQuery>(c, deps);
     if (q instanceof Response) return q;
-    const matched = filterNotes(notes.all(orgOf(c)), q);
-    const rows = matched.slice((q.page - 1) * q.limit, q.page * q.limit);
-    return c.json({ data: rows.map(toListItem), meta: { page: q.page, limit: q.limit, total_pages: Math.max(1, Math.ceil(matched.length / q.limit)) } });
+    const { rows, total } = pageOf(filterNotes(notes.all(orgOf(c)), q), q);
+    return c.json(pageBody(rows.map(toListItem), q, total));
   });
 
   // Registered before /notes/:noteId, which would otherwise take "export" for an id.
   app.get('/notes/export', (c) => {
-    const q = query<{ format: ExportFormat }>(c, deps, 'exportNotes');
+    const q = queryOf<{ format: ExportFormat }>(c, deps);
     if (q instanceof Response) return q;
     const ext = q.format === 'ndjson' ? 'ndjson' : q.format;
     return c.body(exportStream(notes, orgOf(c), q.format), 200, {
@@ -49,7 +34,7 @@ function routes(app: EngineApp, deps: EngineDeps) {
   });
 
   app.get('/notes/:noteId', (c) => {
-    const q = query<{ include: string }>(c, deps, 'getNote');
+    const q = queryOf<{ include: string }>(c, deps);
     if (q instanceof Response) return q;
     const note = notes.get(orgOf(c), c.req.param('noteId'));
     if (!note) return deps.responses.error(c, 404, 'Note not found');
@@ -82,7 +67,6 @@ function routes(app: EngineApp, deps: EngineDeps) {
       return deps.responses.validation(c, { template_id: 'is not a template of the organization' });
 
     const accepted = () => c.json({ data: { session_id: session.id, status: 'queued' as const }, message: REGENERATION_MESSAGE }, 202);
-    const regen = regeneratorFor(deps);
     // A repeat of an accepted request gets the same answer and no second regeneration.
     if (key !== undefined && regen.seenKey(org, session.id, key)) return accepted();
     if (!isReady(deps, org, session)) return deps.responses.error(c, 409, 'Session is not ready for regeneration');
@@ -93,10 +77,14 @@ function routes(app: EngineApp, deps: EngineDeps) {
   });
 }
 
-export const notesModule: EngineModule = {
-  name: 'notes',
-  routes,
-  control: registerControl,
-  seed: loadNotesSeed,
-  resume: (deps) => regeneratorFor(deps).resume(),
+export const notesFeature: FeatureFactory = (deps) => {
+  // One regenerator per engine (tests build many engines in one process).
+  const regen = createRegenerator(deps);
+  return {
+    name: 'notes',
+    routes: (app) => routes(app, deps, regen),
+    control: (app) => registerControl(app, deps),
+    seed: (seed) => loadNotesSeed(seed, deps),
+    resume: () => regen.resume(),
+  };
 };

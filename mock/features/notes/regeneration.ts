@@ -93,3 +93,5 @@ export function laterThan(now: Date, previous: string): string {
   const prev = Date.parse(previous);
   return new Date(Number.isNaN(prev) ? now.getTime() : Math.max(now.getTime(), prev + 1)).toISOString();
 }
+
+export type Regenerator = ReturnType<typeof createRegenerator>;

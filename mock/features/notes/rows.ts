@@ -1,6 +1,7 @@
 // How templates, sessions and notes are kept in the store, and the spec's field lists that shape every output.
 import type { components } from '../../../generated/types.ts';
 import { loadBundle, type JsonObject } from '../../../spec/bundle.ts';
+import { PATIENTS } from '../../platform/collections.ts';
 import type { EngineDeps } from '../../platform/deps.ts';
 
 type S = components['schemas'];
@@ -94,7 +95,7 @@ export const collections = (deps: EngineDeps) => ({
   histories: deps.store.collection<HistoryRow>('client-histories'),
   idempotency: deps.store.collection<IdempotencyRow>('regeneration-keys'),
   regenerations: deps.store.collection<RegenerationEntry>('note-regenerations'),
-  patients: deps.store.collection<{ id: string } & Record<string, unknown>>('patients'),
+  patients: deps.store.collection<{ id: string } & Record<string, unknown>>(PATIENTS),
 });
 
 const schemas = (loadBundle().components as JsonObject).schemas as JsonObject;

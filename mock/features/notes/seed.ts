@@ -1,7 +1,8 @@
 // The seed's `templates`, `sessions`, `notes` and `client_histories` sections. Every row names its organization;
 // a note takes its patient, provider, type and template name from its session and template, so a hand-written
 // seed states each fact once. Problems are SeedErrors naming the row.
-import type { EngineDeps, FieldErrors, SeedFile } from '../../platform/deps.ts';
+import type { EngineDeps, SeedFile } from '../../platform/deps.ts';
+import { describeDetails } from '../../platform/seed-rows.ts';
 import { SeedError, seedSection } from '../../seed/load.ts';
 import { FIELDS, collections, noteRow, pick, type ClientHistory, type TemplateRow, type Transcript } from './rows.ts';
 import { toExport } from './views.ts';
@@ -34,8 +35,6 @@ export interface SeedNote {
 }
 export type SeedClientHistory = ClientHistory & { organization_id: string; patient_id: string };
 
-const describe = (d: FieldErrors) => Object.entries(d).map(([k, v]) => `${k} ${v}`).join('; ');
-
 export function loadNotesSeed(seed: SeedFile, deps: EngineDeps): void {
   const c = collections(deps);
   const orgs = new Set(seed.organizations.map((o) => o.id));
@@ -59,7 +58,7 @@ export function loadNotesSeed(seed: SeedFile, deps: EngineDeps): void {
     if (!c.patients.get(org, h.patient_id)) fail('client_histories', i, `names patient ${h.patient_id}, not a patient of ${org}`);
     const history = pick<ClientHistory>(h, FIELDS.history);
     const checked = deps.validator.schema('ClientHistory')(history);
-    if (!checked.ok) fail('client_histories', i, `does not match ClientHistory: ${describe(checked.details)}`);
+    if (!checked.ok) fail('client_histories', i, `does not match ClientHistory: ${describeDetails(checked.details)}`);
     c.histories.insert(org, { ...history, id: h.patient_id });
   });
 
@@ -69,7 +68,7 @@ export function loadNotesSeed(seed: SeedFile, deps: EngineDeps): void {
     if (!c.patients.get(org, s.patient_id)) fail('sessions', i, `names patient ${s.patient_id}, not a patient of ${org}`);
     if (!c.templates.get(org, s.template_id)) fail('sessions', i, `names template ${s.template_id}, not a template of ${org}`);
     const checked = checkTranscript(s.transcript);
-    if (!checked.ok) fail('sessions', i, `transcript does not match Transcript: ${describe(checked.details)}`);
+    if (!checked.ok) fail('sessions', i, `transcript does not match Transcript: ${describeDetails(checked.details)}`);
     c.sessions.insert(org, { id: s.id, patient_id: s.patient_id, provider_id: s.provider_id, template_id: s.template_id, transcript: s.transcript, regen_runs: 0 });
   });
 
@@ -80,7 +79,7 @@ export function loadNotesSeed(seed: SeedFile, deps: EngineDeps): void {
     const template = c.templates.get(org, n.template_id ?? session.template_id) ?? fail('notes', i, 'names an unknown template');
     const row = noteRow(session, template, { ...n, updated_at: n.updated_at ?? n.created_at });
     const checked = checkNote(toExport(row));
-    if (!checked.ok) fail('notes', i, `does not make a valid note: ${describe(checked.details)}`);
+    if (!checked.ok) fail('notes', i, `does not make a valid note: ${describeDetails(checked.details)}`);
     c.notes.insert(org, row);
   });
 }

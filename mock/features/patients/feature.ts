@@ -1,15 +1,16 @@
 // Patients: list (pagination, external_id lookup, free-text search), create, get, update, delete.
+import { randomBytes } from 'node:crypto';
 import type { components } from '../../../generated/types.ts';
-import { ExternalIdConflict, type EngineContext, type EngineDeps, type EngineModule } from '../../platform/deps.ts';
-import { listPage, newPatientId, pageBody, queryOf, seedRows, type PageQuery } from '../../platform/http.ts';
-import { PROVIDERS, type Provider } from '../providers/feature.ts';
+import { PATIENTS, PROVIDERS } from '../../platform/collections.ts';
+import { ExternalIdConflict, type EngineContext, type EngineDeps, type FeatureFactory } from '../../platform/deps.ts';
+import { checkReference, listPage, orgOf, pageBody, queryOf, type PageQuery } from '../../platform/http.ts';
+import { seedRows } from '../../platform/seed-rows.ts';
 
 export type Patient = components['schemas']['Patient'];
 type PatientUpdate = components['schemas']['PatientUpdate'];
 // openapi-typescript widens PatientCreate's "one of the names is required" anyOf to `unknown`; its fields are
 // PatientUpdate's (the validator has already enforced the anyOf).
 type PatientCreate = PatientUpdate;
-export const PATIENTS = 'patients';
 
 /** List items leave out pronouns, notes and consent. */
 export function listItem(p: Patient): components['schemas']['PatientListItem'] {
@@ -27,26 +28,29 @@ const mrnOf = (m: string | null | undefined) => (m ? m : null);
 
 const SEARCHED = ['name', 'first_name', 'last_name', 'mrn', 'email', 'date_of_birth'] as const;
 
-/** 400 when provider_id is not a provider of the organization (a foreign one is indistinguishable from a missing one). */
-export function checkProvider(c: EngineContext, deps: EngineDeps, providerId: string): Response | undefined {
-  if (deps.store.collection<Provider>(PROVIDERS).get(c.get('auth').organization_id, providerId)) return undefined;
-  return deps.responses.validation(c, { provider_id: 'is not a provider of the organization' });
+/** A patient id: a 19-digit string (very large integer), never starting with 0. */
+export function newPatientId(): string {
+  const n = randomBytes(8).readBigUInt64BE() % 9_000_000_000_000_000_000n;
+  return String(1_000_000_000_000_000_000n + n);
 }
 
-export const patientsModule: EngineModule = {
+/** 400 when provider_id is not a provider of the organization. */
+const checkProvider = (c: EngineContext, deps: EngineDeps, providerId: string) => checkReference(c, deps, PROVIDERS, 'provider_id', providerId, 'provider');
+
+export const patientsFeature: FeatureFactory = (deps) => ({
   name: 'patients',
-  seed(seed, deps) {
+  seed(seed) {
     const coll = deps.store.collection<Patient>(PATIENTS);
     seedRows<Patient>(seed, 'patients', 'Patient', deps, (org, row) => coll.insert(org, row));
   },
-  routes(app, deps) {
+  routes(app) {
     const coll = deps.store.collection<Patient>(PATIENTS);
     const notFound = (c: EngineContext) => deps.responses.error(c, 404, 'Patient not found');
 
     app.get('/patients', (c) => {
       const q = queryOf<PageQuery & { external_id?: string; search?: string }>(c, deps);
       if (q instanceof Response) return q;
-      const org = c.get('auth').organization_id;
+      const org = orgOf(c);
       if (q.external_id !== undefined) {
         const hit = coll.findByExternalId(org, q.external_id);
         return hit ? c.json(pageBody([listItem(hit)], { page: 1, limit: q.limit }, 1)) : deps.responses.error(c, 404, 'No patient with this external_id');
@@ -95,12 +99,12 @@ export const patientsModule: EngineModule = {
     });
 
     app.get('/patients/:patientId', (c) => {
-      const p = coll.get(c.get('auth').organization_id, c.req.param('patientId'));
+      const p = coll.get(orgOf(c), c.req.param('patientId'));
       return p ? c.json({ data: p }) : notFound(c);
     });
 
     app.patch('/patients/:patientId', async (c) => {
-      const org = c.get('auth').organization_id;
+      const org = orgOf(c);
       const read = await deps.responses.readJson(c, 'updatePatient');
       if (read instanceof Response) return read;
       const old = coll.get(org, c.req.param('patientId'));
@@ -119,7 +123,7 @@ export const patientsModule: EngineModule = {
     });
 
     app.delete('/patients/:patientId', (c) =>
-      coll.delete(c.get('auth').organization_id, c.req.param('patientId')) ? c.json({ success: true }) : notFound(c),
+      coll.delete(orgOf(c), c.req.param('patientId')) ? c.json({ success: true }) : notFound(c),
     );
   },
-};
+});
