@@ -1,4 +1,4 @@
-// Integration tests of the mock's platform and of the patients, appointments and providers modules, run twice:
+// Integration tests of the mock's platform and of the patients, appointments and providers features, run twice:
 // through Prism's validation proxy in --strict mode (every engine response checked against the contract) and
 // engine-only. Rule ids of spec/rules.yaml are in the test names.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -134,7 +134,7 @@ export interface Faults {
 
 export type NoteEventKind = 'NOTE_CREATED' | 'NOTE_REGENERATED' | 'NOTE_UPDATED';
 
-/** What resource modules report; the events simulator turns these into webhook deliveries. */
+/** What features report; the events simulator turns these into webhook deliveries. */
 export interface Events {
   note(
     org: string,
@@ -177,7 +177,7 @@ export interface SeedFile {
     state: 'active' | 'expired' | 'revoked';
     label?: string;
   }>;
-  /** Each module reads its own sections (providers, patients, appointments, documents, sessions, notes, templates). */
+  /** Each feature reads its own sections (providers, patients, appointments, documents, sessions, notes, templates). */
   [section: string]: unknown;
 }
 

@@ -1,5 +1,5 @@
-// Faults injected through POST /__mock/faults: counted kinds that modules consume with take(), and `http`
-// faults that answer a matching request with a given status before any module runs.
+// Faults injected through POST /__mock/faults: counted kinds that features consume with take(), and `http`
+// faults that answer a matching request with a given status before any feature runs.
 // A fault armed with a `scope` reaches only requests that carry the header X-Mock-Fault-Scope with that value (a
 // conformance check arms its own and sends the header), so concurrent users of one mock never take each other's.
 import type { FaultKind, Faults } from './deps.ts';

@@ -1,5 +1,5 @@
 // Reads a seed file (the default one or the user's --seed) and checks the part the platform owns: organizations
-// and keys. Each module checks its own sections when it seeds. Every problem is a SeedError with a clear message.
+// and keys. Each feature checks its own sections when it seeds. Every problem is a SeedError with a clear message.
 import type { SeedFile } from '../platform/deps.ts';
 import { readJsonFile } from './read-json.ts';
 
@@ -56,7 +56,7 @@ export function checkSeed(json: unknown, where = 'seed'): SeedFile {
   return seed;
 }
 
-/** A module's section as an array of objects, or a SeedError naming the section. */
+/** A feature's section as an array of objects, or a SeedError naming the section. */
 export function seedSection<T>(seed: SeedFile, name: string): T[] {
   const s = seed[name];
   if (s === undefined) return [];

@@ -1,4 +1,4 @@
-// The documents module against the in-memory harness: upload, list, lookup, extract, delete, the state machine.
+// The documents feature against the in-memory harness: upload, list, lookup, extract, delete, the state machine.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, waitFor, type Harness } from '../../testing/fake-deps.ts';
 import { documentsFeature, type DocumentsFeature } from './feature.ts';

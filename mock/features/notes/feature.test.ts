@@ -1,4 +1,4 @@
-// The notes module against the in-memory harness, loaded with the generated seed (core + clinical sections).
+// The notes feature against the in-memory harness, loaded with the generated seed (core + clinical sections).
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { components } from '../../../generated/types.ts';
 import type { SeedFile } from '../../platform/deps.ts';
