@@ -1,0 +1,51 @@
+// The platform's middleware, one job each, handing what they find to each other by name in the context: a middleware
+// mounted without the one it reads from is a wiring bug, named, never a silent re-check.
+import { Hono, type MiddlewareHandler } from 'hono';
+import { describe, expect, it } from 'vitest';
+import type { EngineEnv } from './deps.ts';
+import { createKeyring } from './keys.ts';
+import { authenticate, checkKey, checkPathIds, requireScope, routeOperation } from './pipeline.ts';
+import { createResponses } from './responses.ts';
+import { API_BASE, specIndex } from './spec.ts';
+import { createValidator } from './validator.ts';
+
+const spec = specIndex();
+const validator = createValidator(spec.bundle);
+const responses = createResponses(validator);
+const keyring = createKeyring([
+  { key: 'k-read', organization_id: 'o', provider_id: 'p', scopes: ['patients:read'], state: 'active' },
+  { key: 'k-old', organization_id: 'o', provider_id: 'p', scopes: ['*'], state: 'expired' },
+]);
+
+function app(...mws: MiddlewareHandler<EngineEnv>[]) {
+  const api = new Hono<EngineEnv>();
+  api.onError((err, c) => c.json({ error: err.message }, 500));
+  for (const mw of mws) api.use('*', mw);
+  api.all('*', (c) => c.json({ operationId: c.get('operationId'), params: c.get('pathParams'), org: c.get('auth')?.organization_id }));
+  return new Hono().route(API_BASE, api);
+}
+const get = (a: Hono, path: string, key?: string) => a.request(`${API_BASE}${path}`, { headers: key ? { 'x-api-key': key } : {} });
+
+describe('the platform middleware', () => {
+  const full = app(checkKey(keyring), routeOperation(spec, responses), authenticate(responses), requireScope(responses), checkPathIds(validator, responses));
+
+  it('routeOperation names the operation and its path parameters for what follows', async () => {
+    const r = await get(full, '/patients/1234567890123456789', 'k-read');
+    expect(await r.json()).toEqual({ operationId: 'getPatient', params: { patientId: '1234567890123456789' }, org: 'o' });
+  });
+
+  it('each job answers its own refusal', async () => {
+    expect((await get(full, '/nowhere', 'k-read')).status).toBe(404);
+    expect(await (await get(full, '/patients', 'k-old')).json()).toEqual({ error: 'API key expired' });
+    expect((await get(full, '/appointments', 'k-read')).status).toBe(403);
+    expect((await get(full, '/patients/abc', 'k-read')).status).toBe(400);
+  });
+
+  it('a middleware mounted without the one it reads from fails loudly, naming it', async () => {
+    const r = await get(app(routeOperation(spec, responses), authenticate(responses)), '/patients', 'k-read');
+    expect(r.status).toBe(500);
+    expect(((await r.json()) as { error: string }).error).toContain('mount checkKey');
+    const s = await get(app(checkKey(keyring), authenticate(responses), requireScope(responses)), '/patients', 'k-read');
+    expect(((await s.json()) as { error: string }).error).toContain('mount routeOperation');
+  });
+});
