@@ -17,18 +17,8 @@ import type { EngineConfig, EngineDeps, EngineEnv, FeatureFactory, SeedFile } fr
 import { createFaults } from './platform/faults.ts';
 import { createKeyring } from './platform/keys.ts';
 import { loopbackOnly } from './platform/loopback.ts';
-import {
-  authenticate,
-  checkKey,
-  checkPathIds,
-  httpFaults,
-  notImplemented,
-  peerIdentity,
-  peerResolver,
-  rateLimit,
-  requireScope,
-  routeOperation,
-} from './platform/pipeline.ts';
+import { authenticate, checkKey, requireScope } from './platform/auth.ts';
+import { checkPathIds, httpFaults, notImplemented, peerIdentity, peerResolver, rateLimit, routeOperation } from './platform/pipeline.ts';
 import { createRateLimiter, type RateLimitConfig } from './platform/rate-limit.ts';
 import { createResponses } from './platform/responses.ts';
 import { API_BASE, specIndex } from './platform/spec.ts';

@@ -15,7 +15,7 @@ interface StoredKey {
 export type KeyCheck = { ok: true; auth: AuthInfo } | { ok: false; reason: 'missing' | 'unknown' | 'expired' | 'revoked' };
 
 export interface Keyring {
-  /** One hash per call; checkKey (platform/pipeline.ts) calls it once per request, rate limit and auth read the result. */
+  /** One hash per call; checkKey (auth.ts) calls it once per request, rate limit and auth read the result. */
   check(raw: string | undefined): KeyCheck;
 }
 

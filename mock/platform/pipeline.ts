@@ -1,66 +1,40 @@
-// The platform's middleware in front of every API route, one factory per job, in the order the engine mounts them:
-//   checkKey        hashes the presented key once                                 sets keyCheck
-//   rateLimit       X-RateLimit-* on every answer; 429                            reads keyCheck
-//   httpFaults      injected http faults
-//   routeOperation  the spec's operation for method + path; 404 / 405 with Allow  sets operation, operationId, pathParams
-//   authenticate    401                                                            reads keyCheck; sets auth
-//   requireScope    403 from x-required-scopes                                     reads operation, auth
-//   checkPathIds    400 for path ids outside their schema                          reads operation, pathParams
-// Routes the spec has but no feature answers get 501 (notImplemented), which Prism turns into a mocked response.
+// The platform's middleware in front of every API route, in order: key check (auth.ts), rate limit (headers on every
+// response), injected http faults, operation lookup (404 / 405 with Allow), auth (401) and scope (403) (auth.ts), path
+// ids (400). One factory per job; what one needs from another is named in the context (EngineEnv's Variables).
+// Routes the spec has but no feature answers get 501, which Prism turns into a mocked response.
 import type { MiddlewareHandler } from 'hono';
 import { adapterOf } from './adapter.ts';
+import { required } from './auth.ts';
 import { responseHeaders } from './cors.ts';
 import type { EngineEnv, Responses, Validator } from './deps.ts';
 import { faultScope, type EngineFaults } from './faults.ts';
-import { hasScope, type Keyring } from './keys.ts';
 import { PEER_HEADER } from './loopback.ts';
 import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
 import { API_BASE, type SpecIndex } from './spec.ts';
 
 type MW = MiddlewareHandler<EngineEnv>;
 
-export const UNAUTHORIZED: Record<'missing' | 'unknown' | 'expired' | 'revoked', string> = {
-  missing: 'Missing API key',
-  unknown: 'Invalid API key',
-  expired: 'API key expired',
-  revoked: 'API key revoked',
-};
-
 export type PeerOf = (c: { env: unknown; req: { header(name: string): string | undefined } }) => string;
 
 /**
- * The client's address. Engine-only: the adapter's peer (the socket's). Behind the default mode's front
- * (`behindFront`), the socket's peer is the front itself, so the address the front recorded in PEER_HEADER (always
- * overwritten there, never the client's) is used; the engine listens on loopback only, where nothing else can reach it.
+ * The client's address. Engine-only: the socket's peer. Behind the default mode's front (`behindFront`), the socket's
+ * peer is the front itself, so the address the front recorded in PEER_HEADER (always overwritten there, never the
+ * client's) is used; the engine listens on loopback only, where nothing else can reach it.
  */
 export function peerResolver(behindFront: boolean): PeerOf {
-  const adapterPeer: PeerOf = (c) => adapterOf(c)?.peer ?? 'unknown';
-  return behindFront ? (c) => c.req.header(PEER_HEADER) ?? adapterPeer(c) : adapterPeer;
+  // The adapter's (node: the socket's remoteAddress); none in process.
+  const socketPeer: PeerOf = (c) => adapterOf(c)?.peer ?? 'unknown';
+  return behindFront ? (c) => c.req.header(PEER_HEADER) ?? socketPeer(c) : socketPeer;
 }
 
 /** The rate-limit identity of a request without an active key: its client's address, one bucket per peer. */
 export const peerIdentity = (peer: string) => `peer:${peer}`;
 
-/** A middleware that needs what an earlier one sets, mounted without it: a wiring bug, answered 500 by onError. */
-function required<T>(value: T | undefined, name: string, setBy: string): T {
-  if (value === undefined) throw new Error(`c.var.${name} is not set: mount ${setBy} before this middleware`);
-  return value;
-}
-
-/** The presented key is hashed once per request; rate limit and auth both read the result. */
-export function checkKey(keyring: Keyring): MW {
-  return async (c, next) => {
-    c.set('keyCheck', keyring.check(c.req.header('x-api-key')));
-    return next();
-  };
-}
-
-/**
- * Only an active key has a bucket of its own; a missing, unknown, expired or revoked key counts against the client's
- * address, so guessing keys is throttled.
- */
+/** Reads `keyCheck` (set by checkKey). */
 export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: PeerOf): MW {
   return async (c, next) => {
+    // Only an active key has a bucket of its own;
+    // a missing, unknown, expired or revoked key counts against the client's address, so guessing keys is throttled.
     const check = required(c.get('keyCheck'), 'keyCheck', 'checkKey');
     const d = limiter.hit(check.ok ? check.auth.key_id : peerIdentity(peerOf(c)), faults.take('rate-limited', faultScope(c)));
     if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
@@ -82,7 +56,7 @@ export function httpFaults(faults: EngineFaults): MW {
   };
 }
 
-/** The spec's operation for the method and path: 404 for a path the spec lacks, 405 with Allow for a wrong method. */
+/** Sets `operation`, `operationId` and `pathParams` (decoded, not yet validated) for what follows. */
 export function routeOperation(spec: SpecIndex, responses: Responses): MW {
   return async (c, next) => {
     const rel = c.req.path.slice(API_BASE.length) || '/';
@@ -99,24 +73,7 @@ export function routeOperation(spec: SpecIndex, responses: Responses): MW {
   };
 }
 
-export function authenticate(responses: Responses): MW {
-  return async (c, next) => {
-    const check = required(c.get('keyCheck'), 'keyCheck', 'checkKey');
-    if (!check.ok) return responses.error(c, 401, UNAUTHORIZED[check.reason]);
-    c.set('auth', check.auth);
-    return next();
-  };
-}
-
-export function requireScope(responses: Responses): MW {
-  return async (c, next) => {
-    const op = required(c.get('operation'), 'operation', 'routeOperation');
-    const auth = required(c.get('auth'), 'auth', 'authenticate');
-    if (!hasScope(auth.scopes, op.scopes)) return responses.error(c, 403, `Insufficient scope: ${op.scopes.join(', ')} required`);
-    return next();
-  };
-}
-
+/** Reads `operation` and `pathParams` (set by routeOperation). */
 export function checkPathIds(validator: Validator, responses: Responses): MW {
   return async (c, next) => {
     const op = required(c.get('operation'), 'operation', 'routeOperation');

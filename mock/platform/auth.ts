@@ -1,0 +1,48 @@
+// Who is calling and what they may do: the key check (hashed once per request), auth (401) and scope (403), each its
+// own middleware, handing its result on by name in the context.
+import type { MiddlewareHandler } from 'hono';
+import type { EngineEnv, Responses } from './deps.ts';
+import { hasScope, type Keyring } from './keys.ts';
+
+type MW = MiddlewareHandler<EngineEnv>;
+
+export const UNAUTHORIZED: Record<'missing' | 'unknown' | 'expired' | 'revoked', string> = {
+  missing: 'Missing API key',
+  unknown: 'Invalid API key',
+  expired: 'API key expired',
+  revoked: 'API key revoked',
+};
+
+/** What an earlier middleware set; unset, the middleware that needs it was mounted without it: a wiring bug (500). */
+export function required<T>(value: T | undefined, name: string, setBy: string): T {
+  if (value === undefined) throw new Error(`c.var.${name} is not set: mount ${setBy} before this middleware`);
+  return value;
+}
+
+/** Sets `keyCheck`: the presented key, hashed once per request; rate limit and auth both read it. */
+export function checkKey(keyring: Keyring): MW {
+  return async (c, next) => {
+    c.set('keyCheck', keyring.check(c.req.header('x-api-key')));
+    return next();
+  };
+}
+
+/** Reads `keyCheck`; sets `auth`. */
+export function authenticate(responses: Responses): MW {
+  return async (c, next) => {
+    const check = required(c.get('keyCheck'), 'keyCheck', 'checkKey');
+    if (!check.ok) return responses.error(c, 401, UNAUTHORIZED[check.reason]);
+    c.set('auth', check.auth);
+    return next();
+  };
+}
+
+/** Reads `operation` and `auth`: 403 unless the key has every scope the operation's x-required-scopes names. */
+export function requireScope(responses: Responses): MW {
+  return async (c, next) => {
+    const op = required(c.get('operation'), 'operation', 'routeOperation');
+    const auth = required(c.get('auth'), 'auth', 'authenticate');
+    if (!hasScope(auth.scopes, op.scopes)) return responses.error(c, 403, `Insufficient scope: ${op.scopes.join(', ')} required`);
+    return next();
+  };
+}
