@@ -3,7 +3,8 @@
 // carries `x-assumption` keeps only its shape (type, properties, items, refs) and loses the constraints the
 // kit chose, so an assumption can never fail a run unless `--profile all` asks for it.
 import type { ValidateFunction } from 'ajv';
-import { createAjv, bundleRef, type Json, type JsonObject } from '../spec/bundle.ts';
+import { createAjv, bundleRef } from '../spec/runtime/bundle.ts';
+import type { Json, JsonObject } from '../spec/runtime/json-pointer.ts';
 
 /** Keywords a relaxed node keeps: its structure. Everything else on it (bounds, enum, format, required, ...) goes. */
 const KEEP = new Set(['type', 'properties', 'items', '$ref', 'allOf', 'description', 'title', 'x-assumption']);

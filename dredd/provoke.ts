@@ -2,7 +2,7 @@
 // per documented status, for any operation; the ids come from what the run created (or, for read-only resources,
 // what the key can read), never from the spec's examples, which name nothing on a real deployment.
 import type { Operation } from '../conformance/contract.ts';
-import { deref, type JsonObject } from '../spec/bundle.ts';
+import { deref, type JsonObject } from '../spec/runtime/json-pointer.ts';
 import { uploadMaxBytes } from '../generated/spec-values.ts';
 import type { MockAccess } from './mock-access.ts';
 import { uploadForm } from './multipart.ts';

@@ -2,15 +2,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import {
-  bundleRef,
-  createAjv,
-  deref,
-  loadBundle,
-  operations,
-  type Json,
-  type JsonObject,
-} from './bundle.ts';
+import { bundleRef, createAjv, loadBundle } from './runtime/bundle.ts';
+import { deref, type Json, type JsonObject } from './runtime/json-pointer.ts';
+import { operations } from './runtime/operations.ts';
 
 const doc = loadBundle();
 const ops = operations(doc);

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Exchange, KeyRef, RequestSpec } from '../http.ts';
 import type { Operation } from '../contract.ts';
-import type { Json, JsonObject } from '../../spec/bundle.ts';
+import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { tinyPdf } from '../fixtures.ts';
 import { body, createAppointment, farFuture, fillPath, got, is2xx, is4xx, isValidationError, listOf, objOf, unusedNpi, uploadDocument, type Obj } from './util.ts';
 import { limitUploads, uploadLimits } from './documents.ts';

@@ -3,7 +3,7 @@
 import type { Contract, Operation } from '../contract.ts';
 import type { Exchange } from '../http.ts';
 import type { Profile, SchemaValidator } from '../schemas.ts';
-import type { JsonObject } from '../../spec/bundle.ts';
+import type { JsonObject } from '../../spec/runtime/json-pointer.ts';
 
 export interface Finding {
   expected: string;

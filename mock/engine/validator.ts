@@ -1,7 +1,9 @@
 // Validator: every request schema of the spec compiled ONCE at start (ajv, JSON Schema 2020-12), with ajv's
 // errors turned into the documented `details` map (field path -> message).
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { bundleRef, createAjv, deref, operations, type Json, type JsonObject } from '../../spec/bundle.ts';
+import { bundleRef, createAjv } from '../../spec/runtime/bundle.ts';
+import { deref, type Json, type JsonObject } from '../../spec/runtime/json-pointer.ts';
+import { operations } from '../../spec/runtime/operations.ts';
 import type { Checked, FieldErrors, Validator } from './deps.ts';
 
 interface ParamCheck {

@@ -2,7 +2,7 @@
 // clock, faults and events are fakes (controllable, recording); validation and responses are the platform's own,
 // compiled from the bundled spec, so that a module's 400s look exactly as they will in the engine.
 import { Hono } from 'hono';
-import { loadBundle } from '../../spec/bundle.ts';
+import { loadBundle } from '../../spec/runtime/bundle.ts';
 import { createClock as createEngineClock } from '../engine/clock.ts';
 import { createResponses } from '../engine/responses.ts';
 import { createValidator } from '../engine/validator.ts';
