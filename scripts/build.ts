@@ -56,7 +56,7 @@ if (tsc.status !== 0) {
   process.exit(1);
 }
 
-// The bundled spec (the ./spec export, read by spec/bundle.ts and the mock) and its declaration.
+// The bundled spec (the ./spec export, read by spec/runtime/bundle.ts and the mock) and its declaration.
 copy(join(ROOT, 'generated/openapi.json'), join(DIST, 'generated/openapi.json'));
 writeFileSync(
   join(DIST, 'generated/openapi.json.d.cts'),
