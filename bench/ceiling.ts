@@ -9,7 +9,7 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
-import { CORS_HEADERS } from '../mock/engine/cors.ts';
+import { corsHeaders, corsPolicy } from '../mock/engine/cors.ts';
 
 interface Captured {
   status: number;
@@ -21,8 +21,10 @@ type Bodies = Record<'list' | 'byId' | 'post', Captured>;
 const [kind, file] = process.argv.slice(2);
 const bodies = JSON.parse(readFileSync(file!, 'utf8')) as Bodies;
 const pick = (method: string, path: string): Captured => (method === 'POST' ? bodies.post : path.endsWith('/patients') ? bodies.list : bodies.byId);
+/** What the engine sends a client without Origin (autocannon) under the default policy. */
+const CORS = corsHeaders(corsPolicy(), undefined);
 const headers = (): Record<string, string> => ({
-  ...CORS_HEADERS,
+  ...CORS,
   'X-RateLimit-Limit': '1000000000',
   'X-RateLimit-Remaining': '999999999',
   'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + 1),

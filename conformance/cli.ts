@@ -6,6 +6,7 @@ import { runSuite, UnreachableTarget, BadInput, knownSelectors } from './runner.
 import { allChecks } from './checks/index.ts';
 import { areaLine, renderConsole } from './reporters/console.ts';
 import { writeReports } from './reporters/write.ts';
+import { applyBaseline, BaselineError, baselineLines, failsRun, loadBaseline, type Baseline } from './baseline.ts';
 
 export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(`${s}\n`), err: (s: string) => void = (s) => process.stderr.write(`${s}\n`)): Promise<number> {
   let opts;
@@ -25,7 +26,15 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   const known = knownSelectors(allChecks);
   const unknown = opts.only.filter((o) => !known.has(o.toLowerCase()));
   if (unknown.length) {
-    err(`clinical-records-conformance: --only: unknown area, rule id or check "${unknown.join(', ')}" (areas: ${[...new Set([...allChecks.map((c) => c.area), 'responses'])].join(', ')})`);
+    err(`clinical-records-conformance: --only: unknown area, rule id or check "${unknown.join(', ')}" (areas: ${[...new Set(allChecks.map((c) => c.area))].join(', ')})`);
+    return 2;
+  }
+  let baseline: Baseline | undefined;
+  try {
+    if (opts.baseline !== undefined) baseline = loadBaseline(opts.baseline);
+  } catch (e) {
+    if (!(e instanceof BaselineError)) throw e;
+    err(`clinical-records-conformance: ${e.message}`);
     return 2;
   }
   const abort = new AbortController();
@@ -38,12 +47,13 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   const consoleOn = opts.reporters.includes('console');
   try {
     if (consoleOn) out(`clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`);
-    const { report } = await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (a, rs) => out(areaLine(a, rs)) : undefined });
-    if (consoleOn) out(renderConsole(report));
+    const run = await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (a, rs) => out(areaLine(a, rs)) : undefined });
+    const report = baseline ? applyBaseline(run.report, baseline) : run.report;
+    if (consoleOn) out([renderConsole(report), ...baselineLines(report)].join('\n'));
     const files = writeReports(report, opts.reporters, opts.out);
     if (files.length && consoleOn) out(`reports: ${files.join(', ')}`);
     if (report.interrupted) return 130;
-    return report.results.some((r) => r.outcome === 'failed') ? 1 : 0;
+    return failsRun(report) ? 1 : 0;
   } catch (e) {
     if (e instanceof UnreachableTarget || e instanceof BadInput) {
       err(`clinical-records-conformance: ${e.message}`);

@@ -2,21 +2,21 @@
 // exchange, skips what cannot run (with the reason), cleans up what the run created, and returns one report.
 import { randomBytes } from 'node:crypto';
 import { Contract } from './contract.ts';
-import { Http, TransportError, type Exchange, type KeyRef } from './http.ts';
+import { Http, TransportError, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
 import { Register } from './register.ts';
 import { SchemaValidator, type Profile } from './schemas.ts';
 import { Cleanup } from './cleanup.ts';
 import { Fixtures } from './fixtures.ts';
-import { MockControl } from './mock-control.ts';
+import { FAULT_SCOPE_HEADER, MockControl } from './mock-control.ts';
 import { Receiver } from './receiver.ts';
 import { Redactor } from './redact.ts';
 import { toCurl } from './curl.ts';
 import { resolveKeys, type KeyInputs } from './keys.ts';
-import { responseChecks } from './checks/responses.ts';
-import { allChecks } from './checks/index.ts';
+import { allChecks, responseChecks } from './checks/index.ts';
+import { LEGACY_AREAS } from './legacy-areas.ts';
 import { schemaCoverages, shapeRule, schemaChecksRule } from './coverage.ts';
 import {
-  AREAS,
+  areaOf,
   SkipCheck,
   type Area,
   type CheckContext,
@@ -51,15 +51,20 @@ export interface RunOptions extends KeyInputs {
 export class UnreachableTarget extends Error {}
 export class BadInput extends Error {}
 
+const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
+/** The documented profile runs documented rules only: a check (named or response-level) of an assumed rule is skipped. */
+const skippedAsAssumed = (provenance: string, profile: Profile) => provenance === 'assumed' && profile === 'documented';
+
 export function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
   const wanted = new Set(only.map((o) => o.toLowerCase()));
-  return checks.filter((c) => wanted.has(c.area) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name));
+  const legacy = new Set([...wanted].flatMap((w) => LEGACY_AREAS[w] ?? []));
+  return checks.filter((c) => wanted.has(c.area.toLowerCase()) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name) || legacy.has(c.name));
 }
 
-/** Areas, rule ids and check names --only accepts. */
+/** Areas (rule-id prefixes, and the older area names), rule ids and check names --only accepts, lower case. */
 export function knownSelectors(checks: CheckDef[]): Set<string> {
-  return new Set([...AREAS, ...checks.map((c) => c.rule.toLowerCase()), ...checks.map((c) => c.name)]);
+  return new Set([...checks.map((c) => c.area.toLowerCase()), ...Object.keys(LEGACY_AREAS), ...checks.map((c) => c.rule.toLowerCase()), ...checks.map((c) => c.name)]);
 }
 
 export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; redactor: Redactor }> {
@@ -129,7 +134,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const byArea = new Map<Area, number>();
   for (const c of selected) byArea.set(c.area, (byArea.get(c.area) ?? 0) + 1);
   const wantResponses = selected.length > 0;
-  if (wantResponses) byArea.set('responses', (byArea.get('responses') ?? 0) + responseChecks.length);
+  if (wantResponses) for (const rc of responseChecks) byArea.set(areaOf(rc.rule), (byArea.get(areaOf(rc.rule)) ?? 0) + 1);
   const finish = (r: CheckResult) => {
     results.push(r);
     const left = byArea.get(r.area)! - 1;
@@ -137,7 +142,20 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     if (left === 0) opts.onArea?.(r.area, results.filter((x) => x.area === r.area));
   };
 
-  const ctxFor = (check: CheckDef, failures: Failure[], counter: { n: number }): CheckContext => ({
+  /** A check's faults are scoped to it: only its own requests, which carry the scope header once it armed one, take them. */
+  const faultScope = (check: CheckDef) => {
+    let armed = false;
+    const scope = `${prefix}${check.name}`;
+    const view = mock?.withScope(scope, () => (armed = true));
+    return {
+      mock: view,
+      spec: (spec: RequestSpec): RequestSpec => (armed ? { ...spec, headers: { ...spec.headers, [FAULT_SCOPE_HEADER]: scope } } : spec),
+      /** What the check armed and did not use goes with it (a user's own faults on the mock are left alone). */
+      clear: async () => void (armed && (await view?.clearFaults().catch(() => undefined))),
+    };
+  };
+
+  const ctxFor = (check: CheckDef, failures: Failure[], counter: { n: number }, faults = faultScope(check)): CheckContext => ({
     name: check.name,
     contract,
     profile: opts.profile,
@@ -147,14 +165,14 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     runId,
     prefix,
     readOnly: opts.readOnly,
-    mock,
+    mock: faults.mock,
     receiver,
     cleanup,
     fixtures,
     timeoutMs: opts.timeoutMs,
     send: (spec) => {
       if (opts.signal?.aborted) throw new SkipCheck('interrupted');
-      return http.send(check.name, spec);
+      return http.send(check.name, faults.spec(spec));
     },
     expect(cond, e) {
       counter.n++;
@@ -177,7 +195,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
 
   const skipReason = (c: CheckDef): string | undefined => {
     const rule = register.resolve(c.rule);
-    if (rule.provenance === 'assumed' && opts.profile === 'documented') return 'assumed rule: runs with --profile all';
+    if (skippedAsAssumed(rule.provenance, opts.profile)) return ASSUMED_SKIP;
     if (c.needs?.write && opts.readOnly) return '--read-only: the check writes';
     if (c.needs?.mock && !mock) return 'needs --mock (the mock control API)';
     if (c.needs?.receiver && !receiver)
@@ -204,8 +222,9 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     const t0 = performance.now();
     let outcome: CheckResult['outcome'] = 'passed';
     let why: string | undefined;
+    const faults = faultScope(c);
     try {
-      await c.run(ctxFor(c, failures, counter));
+      await c.run(ctxFor(c, failures, counter, faults));
     } catch (err) {
       if (err instanceof SkipCheck) {
         outcome = 'skipped';
@@ -219,6 +238,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
         });
       }
     }
+    await faults.clear();
     if (failures.length) outcome = 'failed';
     else if (outcome === 'passed' && counter.n === 0) {
       outcome = 'skipped';
@@ -227,7 +247,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     finish({ ...base, outcome, reason: why, failures, assertions: counter.n, ms: Math.round(performance.now() - t0) });
   };
 
-  // Shared-state checks (mock faults) run alone after the others; the rest run side by side.
+  // Checks on state no scope can separate (webhook receivers and deliveries, timings) run alone after the others;
+  // the rest run side by side (a mock fault is scoped to the check that arms it).
   const parallel = selected.filter((c) => !c.exclusive);
   const exclusive = selected.filter((c) => c.exclusive);
   let next = 0;
@@ -241,22 +262,21 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   if (wantResponses)
     for (const rc of responseChecks) {
       const rule = register.resolve(rc.rule);
+      const base = { name: rc.name, area: areaOf(rc.rule), ruleId: rc.rule, rule: rule.rule, provenance: rule.provenance, ms: 0 };
+      if (skippedAsAssumed(rule.provenance, opts.profile)) {
+        finish({ ...base, outcome: 'skipped', reason: ASSUMED_SKIP, failures: [], assertions: 0 });
+        continue;
+      }
       const failures = responseFindings.get(rc.name)!;
       finish({
-        name: rc.name,
-        area: 'responses',
-        ruleId: rc.rule,
-        rule: rule.rule,
-        provenance: rule.provenance,
+        ...base,
         outcome: failures.length ? 'failed' : inspected ? 'passed' : 'skipped',
         reason: inspected ? undefined : 'no responses to inspect',
         failures: failures.slice(0, 50),
         assertions: inspected,
-        ms: 0,
       });
     }
 
-  if (mock) await mock.clearFaults().catch(() => undefined);
   if (!opts.readOnly) await cleanup.run(http, keys.main);
   await receiver?.close();
 
@@ -268,7 +288,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     profile: opts.profile,
     startedAt: new Date(started).toISOString(),
     seconds: (Date.now() - started) / 1000,
-    results: sortResults(results),
+    results: sortResults(results, register),
     notChecked,
     coveredBySchemas,
     cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
@@ -331,9 +351,11 @@ export function coverage(env: {
   return { notChecked, coveredBySchemas };
 }
 
-function sortResults(results: CheckResult[]): CheckResult[] {
-  const order = new Map(AREAS.map((a, i) => [a, i]));
-  return results.slice().sort((a, b) => order.get(a.area)! - order.get(b.area)! || a.name.localeCompare(b.name));
+/** Areas in the register's order, checks by name within an area. */
+function sortResults(results: CheckResult[], register: Register): CheckResult[] {
+  const order = [...new Set(register.rules.map((r) => areaOf(r.id)))];
+  const rank = (a: string) => (order.includes(a) ? order.indexOf(a) : order.length);
+  return results.slice().sort((a, b) => rank(a.area) - rank(b.area) || a.area.localeCompare(b.area) || a.name.localeCompare(b.name));
 }
 
 function allKeyRefs(keys: Keys): KeyRef[] {

@@ -22,11 +22,12 @@ describe('flags', () => {
       allowPrivateWebhooks: true,
       mode: 'default',
     });
+    expect(parseFlags(['--cors-origin', 'https://app.example.test:8443', '--cors-origin', '*']).corsOrigins).toEqual(['https://app.example.test:8443', '*']);
     expect(parseFlags(['--engine-only']).mode).toBe('engine-only');
     expect(parseFlags(['--static']).mode).toBe('static');
   });
   it('refuses bad flags with a clear message', () => {
-    for (const argv of [['--port', 'x'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'fast'], ['--rate-limit', '100'], ['--rate-limit', '0/60'], ['--static', '--engine-only'], ['--bogus'], ['stray']])
+    for (const argv of [['--port', 'x'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'fast'], ['--rate-limit', '100'], ['--rate-limit', '0/60'], ['--static', '--engine-only'], ['--bogus'], ['stray'], ['--cors-origin', 'app.example.test'], ['--cors-origin', 'https://x.test/path']])
       expect(() => parseFlags(argv), argv.join(' ')).toThrow(UsageError);
   });
 });
@@ -77,6 +78,7 @@ describe('binary', () => {
     const key = (await waitFor(first, /(crk_all_\w+)/))[1]!;
     expect(first.output()).toMatch(/control\s+http:\/\/127\.0\.0\.1:\d+\/__mock/);
     expect(first.output()).toContain('engine-only');
+    expect(first.output()).toMatch(/browsers\s+pages of localhost, 127\.0\.0\.1 and \[::1\] may read the API/);
     const created = await fetch(`${url}/patients`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },

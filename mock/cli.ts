@@ -2,6 +2,7 @@
 // clinical-records-mock: the stateful mock in one command. Parses the flags (bad ones: a clear message, exit 2),
 // starts the mock, prints the banner, and closes cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
+import { parseCorsOrigin } from './engine/cors.ts';
 import { parseRateLimit, type RateLimitConfig } from './engine/rate-limit.ts';
 import { SeedError } from './seed/load.ts';
 import { StateFileError } from './engine/journal.ts';
@@ -19,6 +20,8 @@ const USAGE = `Usage: clinical-records-mock [options]
   --engine-only            the engine alone, without Prism in front (load work)
   --state <file>           keep state in this file across restarts (every acknowledged write survives a kill)
   --allow-private-webhooks let webhooks reach loopback and private addresses over plain http
+  --cors-origin <origin>   also let pages of this origin read API answers (repeatable; '*' for every origin);
+                           pages served from localhost, 127.0.0.1 or [::1] always may
   --quiet                  print nothing but errors
   --help                   this text`;
 
@@ -42,6 +45,7 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
         'engine-only': { type: 'boolean' },
         state: { type: 'string' },
         'allow-private-webhooks': { type: 'boolean' },
+        'cors-origin': { type: 'string', multiple: true },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -68,6 +72,13 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
     const r: RateLimitConfig | undefined = parseRateLimit(values['rate-limit']);
     if (!r) throw new UsageError(`--rate-limit must be <requests>/<seconds> with both positive, e.g. 100/60; got "${values['rate-limit']}"`);
     opts.rateLimit = r;
+  }
+  if (values['cors-origin'] !== undefined) {
+    opts.corsOrigins = values['cors-origin'].map((o) => {
+      const origin = parseCorsOrigin(o);
+      if (!origin) throw new UsageError(`--cors-origin must be an origin such as http://app.example.test:3000 (scheme, host, optional port; no path) or *, got "${o}"`);
+      return origin;
+    });
   }
   if (values.static && values['engine-only']) throw new UsageError('--static and --engine-only exclude each other');
   const mode: MockMode = values.static ? 'static' : values['engine-only'] ? 'engine-only' : 'default';
@@ -96,6 +107,7 @@ export function banner(m: RunningMock, opts: MockOptions): string {
     `  API       ${m.url}`,
     `  control   ${m.mode === 'static' ? `${m.controlUrl}/health only` : m.controlUrl}`,
     `  mode      ${mode}`,
+    `  browsers  ${opts.corsOrigins?.includes('*') ? 'pages of every origin may read the API' : `pages of localhost, 127.0.0.1 and [::1]${opts.corsOrigins?.length ? `, ${opts.corsOrigins.join(', ')}` : ''} may read the API (--cors-origin for more)`}`,
     ...(m.mode === 'static'
       ? []
       : [

@@ -62,17 +62,19 @@ describe.each<[MockMode, boolean]>([
 
   describe('rate-limit headers', () => {
     it('RATE-001 LIM-008 every response carries X-RateLimit-*, errors included', async () => {
+      const page = 'http://localhost:5173'; // a local dev server's page: allowed by default
+      const headers = { origin: page };
       const replies = [
-        await api.call('GET', '/patients'),
-        await api.call('GET', '/patients', { key: null }),
-        await api.call('GET', '/patients/123'),
-        await api.call('GET', '/patients?page=0'),
-        await api.call('GET', '/nowhere'),
-        await api.call('GET', '/notes/export?format=ndjson'), // a streamed body
-        await api.call('DELETE', '/providers'), // 405
+        await api.call('GET', '/patients', { headers }),
+        await api.call('GET', '/patients', { key: null, headers }),
+        await api.call('GET', '/patients/123', { headers }),
+        await api.call('GET', '/patients?page=0', { headers }),
+        await api.call('GET', '/nowhere', { headers }),
+        await api.call('GET', '/notes/export?format=ndjson', { headers }), // a streamed body
+        await api.call('DELETE', '/providers', { headers }), // 405
       ];
       for (const r of replies) {
-        expect(r.headers.get('access-control-allow-origin')).toBe('*');
+        expect(r.headers.get('access-control-allow-origin')).toBe(page);
         expect(Number(r.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
         expect(r.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
         expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1); // RATE-005
@@ -178,6 +180,14 @@ describe.each<[MockMode, boolean]>([
       const replies = await Promise.all(Array.from({ length: 12 }, () => api.call('POST', '/patients', { body: { name: 'Racer', external_id: 'race-1' } })));
       expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
       expect(replies.filter((r) => r.status === 409)).toHaveLength(11);
+    });
+    it('XID-016 patients and appointments share one external_id namespace: a value one holds is a 409 on the other', async () => {
+      const p = (await api.call('POST', '/patients', { body: { name: 'A', external_id: 'across-1' } })).body.data;
+      const appt = await api.call('POST', '/appointments', { body: { patient_id: p.id, start_at: '2030-01-01T10:00:00Z', duration_minutes: 30, external_id: 'across-1' } });
+      expect(appt.status).toBe(409);
+      expect(appt.body).toEqual({ error: 'external_id already in use', existing: { id: p.id, external_id: 'across-1' } });
+      const a = (await api.call('POST', '/appointments', { body: { patient_id: p.id, start_at: '2030-01-01T10:00:00Z', duration_minutes: 30, external_id: 'across-2' } })).body.data;
+      expect((await api.call('POST', '/patients', { body: { name: 'B', external_id: 'across-2' } })).body).toEqual({ error: 'external_id already in use', existing: { id: a.id, external_id: 'across-2' } });
     });
     it('XID-003 external_id is unique per organization, not globally', async () => {
       await api.call('POST', '/patients', { body: { name: 'A', external_id: 'shared' } });
@@ -321,6 +331,23 @@ describe.each<[MockMode, boolean]>([
       expect((await api.call('GET', '/providers')).status).toBe(200);
       expect((await fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ kind: 'meteor' }) })).status).toBe(400);
       expect((await fetch(`${m.controlUrl}/faults`, { method: 'DELETE' })).status).toBe(200);
+    });
+    it('control: a scoped fault reaches only requests carrying its X-Mock-Fault-Scope; unscoped ones reach any', async () => {
+      const arm = (body: object) => fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) });
+      expect((await arm({ kind: 'http', method: 'GET', path: '/providers', status: 404, scope: 'mine' })).status).toBe(201);
+      expect((await arm({ kind: 'rate-limited', scope: 'mine' })).status).toBe(201);
+      expect((await api.call('GET', '/providers')).status).toBe(200);
+      expect((await api.call('GET', '/providers', { headers: { 'X-Mock-Fault-Scope': 'theirs' } })).status).toBe(200);
+      const mine = { headers: { 'X-Mock-Fault-Scope': 'mine' } };
+      const first = await api.call('GET', '/providers', mine);
+      const second = await api.call('GET', '/providers', mine);
+      expect([first.status, second.status].sort()).toEqual([404, 429]);
+      expect((await api.call('GET', '/providers', mine)).status).toBe(200);
+      // Unscoped: any request, with or without a scope header.
+      expect((await arm({ kind: 'http', method: 'GET', path: '/providers', status: 404 })).status).toBe(201);
+      expect((await api.call('GET', '/providers', mine)).status).toBe(404);
+      for (const scope of ['', 'x'.repeat(201), 'two words', 7])
+        expect((await arm({ kind: 'rate-limited', scope })).status, JSON.stringify(scope)).toBe(400);
     });
     it('control: reset brings the seed back', async () => {
       await api.call('POST', '/patients', { body: { name: 'Temp', external_id: 'temp' } });

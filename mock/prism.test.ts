@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule } from './engine/deps.ts';
 import { providersModule } from './resources/providers.ts';
 import { startMock, type RunningMock } from './server.ts';
+import { sendChunked } from './testing/raw-http.ts';
 
 // Patients answered wrongly on purpose; no module answers appointments (-> 501 -> Prism's mock).
 const broken: EngineModule = {
@@ -83,6 +84,15 @@ describe('--static: Prism plain mock behind the health front', () => {
     const keys = await fetch(`${m.controlUrl}/keys`);
     expect(keys.status).toBe(404);
     expect((await keys.json()).error).toMatch(/run without --static/);
+  });
+  it('Prism\'s own refusals get the documented shapes: a 20 MB chunked JSON body 413 {error}, malformed JSON 400 {error, details}', async () => {
+    const headers = { 'x-api-key': 'any', 'content-type': 'application/json' };
+    const big = await sendChunked(`${m.url}/patients`, headers, Buffer.from('{"name":"'), 20 * 1024 * 1024);
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body)).toEqual({ error: expect.any(String) });
+    const bad = await fetch(`${m.url}/patients`, { method: 'POST', headers, body: '{"name":' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: expect.any(String), details: { body: expect.any(String) } });
   });
   it("mocks the API from the spec's examples: a key is required, any value passes, nothing is stored", async () => {
     expect((await fetch(`${m.url}/providers`)).status).toBe(401);

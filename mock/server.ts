@@ -3,8 +3,11 @@
 //   engine-only  the engine alone on the public port (no Prism hop; load work);
 //   static       Prism's plain mock from the spec, no engine, no state.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createAdaptorServer, type ServerType } from '@hono/node-server';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createAdaptorServer, getRequestListener, type ServerType } from '@hono/node-server';
+import { corsPolicy } from './engine/cors.ts';
+import { shapeClientErrors } from './front/client-error.ts';
+import { createGate } from './front/gate.ts';
 import type { EngineModule, SeedFile } from './engine/deps.ts';
 import { createEngine, DEFAULT_RATE_LIMIT, type Engine } from './engine/engine.ts';
 import type { RateLimitConfig } from './engine/rate-limit.ts';
@@ -30,6 +33,10 @@ export interface MockOptions {
   quiet?: boolean;
   /** Replaces the resource modules (tests of the platform itself). */
   modules?: readonly EngineModule[];
+  /** Page origins allowed to read API answers besides loopback ones (--cors-origin); `*` for every origin. */
+  corsOrigins?: readonly string[];
+  /** The peer of the public socket (tests inject a non-loopback address here). */
+  peerOf?: (req: IncomingMessage) => string | undefined;
 }
 
 export interface RunningMock {
@@ -89,10 +96,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const onViolation = options.onViolation ?? (options.quiet ? undefined : (l: string) => console.error(`[contract violation] ${l}`));
 
+  const cors = corsPolicy(options.corsOrigins);
   if (mode === 'static') {
     const { startStaticMock } = await import('./prism/static.ts');
     const { organizations, keys } = loadSeed(); // a bad seed file is refused in every mode
-    const s = await startStaticMock(options.port ?? 4010, host);
+    const s = await startStaticMock(options.port ?? 4010, host, { gate: createGate({ boundHost: host, peerOf: options.peerOf }), cors });
     const m = { url: `${origin(host, s.port)}${API_BASE}`, controlUrl: `${origin(host, s.port)}/__mock`, mode, organizations, keys, rateLimit, close: s.close };
     return withSeed(m, loadSeed);
   }
@@ -107,12 +115,20 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     config,
     mode,
     modules: options.modules,
+    cors,
+    behindFront: mode === 'default',
+    boundHost: host,
   });
+  const gate = createGate({ boundHost: host, peerOf: options.peerOf, rateHeaders: engine.rateHeadersFor });
   const servers: Array<Server | ServerType> = [];
   try {
     let port: number;
     if (mode === 'engine-only') {
-      const pub = createAdaptorServer({ fetch: engine.app.fetch });
+      const listener = getRequestListener(engine.app.fetch);
+      const pub = createServer({ requireHostHeader: false }, (req, res) => {
+        if (gate(req, res)) void listener(req, res);
+      });
+      shapeClientErrors(pub, engine.rateHeadersFor);
       servers.push(pub);
       port = await listen(pub, options.port ?? 4010, host);
     } else {
@@ -133,7 +149,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         strict: options.strict ?? false,
         logger: prismLogger(false) as never,
         onViolation,
+        gate,
+        cors,
       });
+      shapeClientErrors(proxy, engine.rateHeadersFor);
       proxy.on('close', () => upstream.agent.destroy());
       servers.push(proxy);
       port = await listen(proxy, options.port ?? 4010, host);

@@ -1,6 +1,6 @@
 // The package as another repository gets it: `npm pack` (which runs `prepare`, the build), attw on the tarball,
-// then an install into a temp project whose consumer imports all four entry points, type-checks (misuse included,
-// marked as expected errors) and runs against a loopback server. The install prefers the npm cache but may ask the registry:
+// then an install into a temp project whose consumer imports all four entry points, type-checks (misuse included, as a
+// ts-expect-error directive) and runs against a loopback server. The install prefers the npm cache but may ask the registry:
 // `npm ci` caches tarballs, not the package documents an install by name needs, so --offline fails on a fresh machine.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,49 +1,46 @@
-// Every check of the suite, in area order.
+// Every check of the suite, area by area (one file, or one folder, per rule-id prefix of spec/rules.yaml).
 import type { CheckDef } from '../model.ts';
-import { probeChecks } from './probe.ts';
-import { authChecks } from './auth.ts';
-import { scopeChecks } from './scopes.ts';
-import { tenancyChecks } from './tenancy.ts';
-import { validationChecks } from './validation.ts';
-import { externalIdChecks } from './external-id.ts';
-import { lookupChecks } from './lookups.ts';
-import { paginationChecks } from './pagination.ts';
-import { patientChecks } from './patients.ts';
-import { documentChecks } from './documents.ts';
-import { noteChecks } from './notes.ts';
-import { regenerationChecks } from './regeneration.ts';
-import { rateLimitChecks } from './rate-limit.ts';
-import { webhookChecks } from './webhooks.ts';
-import { sequenceChecks } from './sequences.ts';
-import { appointmentChecks } from './appointments.ts';
-import { providerAssignmentChecks } from './providers-assignment.ts';
-import { uploadLimitChecks } from './documents.ts';
-import { contractSurfaceChecks } from './contract-surface.ts';
-import { resourceFieldChecks } from './resource-fields.ts';
-import { asyncOperationChecks } from './async-operations.ts';
-import { webhookDeliveryChecks } from './webhook-delivery.ts';
+import type { ResponseCheckDef } from './support/define.ts';
+import * as gen from './gen.ts';
+import * as auth from './auth.ts';
+import * as pat from './pat.ts';
+import * as apt from './apt.ts';
+import * as doc from './doc.ts';
+import * as prv from './prv.ts';
+import * as note from './note.ts';
+import * as regen from './regen.ts';
+import * as xid from './xid.ts';
+import * as pag from './pag.ts';
+import * as err from './err.ts';
+import * as lim from './lim.ts';
+import * as rate from './rate.ts';
+import * as ver from './ver.ts';
+import * as evtDelivery from './evt/delivery.ts';
+import * as evtFormats from './evt/formats.ts';
+import * as evtReceived from './evt/received.ts';
 
-export const allChecks: CheckDef[] = [
-  ...probeChecks,
-  ...authChecks,
-  ...scopeChecks,
-  ...tenancyChecks,
-  ...validationChecks,
-  ...externalIdChecks,
-  ...lookupChecks,
-  ...paginationChecks,
-  ...patientChecks,
-  ...appointmentChecks,
-  ...providerAssignmentChecks,
-  ...documentChecks,
-  ...uploadLimitChecks,
-  ...noteChecks,
-  ...regenerationChecks,
-  ...rateLimitChecks,
-  ...webhookChecks,
-  ...sequenceChecks,
-  ...contractSurfaceChecks,
-  ...resourceFieldChecks,
-  ...asyncOperationChecks,
-  ...webhookDeliveryChecks,
-];
+/** Each check file, by its path under checks/ (the layout test holds each to its area). */
+export const checkFiles: Record<string, { checks?: CheckDef[]; responseChecks?: ResponseCheckDef[] }> = {
+  'gen.ts': gen,
+  'auth.ts': auth,
+  'pat.ts': pat,
+  'apt.ts': apt,
+  'doc.ts': doc,
+  'prv.ts': prv,
+  'note.ts': note,
+  'regen.ts': regen,
+  'xid.ts': xid,
+  'pag.ts': pag,
+  'err.ts': err,
+  'lim.ts': lim,
+  'rate.ts': rate,
+  'ver.ts': ver,
+  'evt/delivery.ts': evtDelivery,
+  'evt/formats.ts': evtFormats,
+  'evt/received.ts': evtReceived,
+};
+
+export const allChecks: CheckDef[] = Object.values(checkFiles).flatMap((f) => f.checks ?? []);
+
+/** Checks applied to every response of the run, attributed to them. */
+export const responseChecks: ResponseCheckDef[] = Object.values(checkFiles).flatMap((f) => f.responseChecks ?? []);

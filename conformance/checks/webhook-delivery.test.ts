@@ -8,11 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { createServer, request, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { MESSAGES } from '../../mock/documents/messages.ts';
-import { webhookDeliveryChecks } from './webhook-delivery.ts';
 import { HOP_BY_HOP, jsonOf, plainHeaders, serveOnLoopback } from '../testing/broken-proxy.ts';
-import { describeCheckFile } from '../testing/check-file.ts';
+import { checksNamed, describeCheckFile } from '../testing/check-file.ts';
 
-const file = describeCheckFile('webhook-delivery checks', webhookDeliveryChecks);
 
 // ----- the broken sender -----
 
@@ -214,12 +212,15 @@ const broken: Array<[string, string, Breaks]> = [
   ['only_four_event_kinds', 'EVT-047', { send: (d) => editJson(d, (j) => j.event === 'NOTE_UPDATED' && (j.event = 'NOTE_EDITED')) }],
   ['webhook_delivery_limits', 'LIM-007', { outlive: 600 }],
 ];
+
+const checks = checksNamed(broken.map(([n]) => n));
+const file = describeCheckFile('webhook-delivery checks', checks);
 const replayed = new Set<string>();
 const leak = new Map<string, string>();
 
 describe('webhook-delivery checks against a broken sender (each fails on its rule)', () => {
   it('every check of the file has a broken sender', () => {
-    expect(webhookDeliveryChecks.map((c) => c.name).filter((n) => !broken.some(([b]) => b === n))).toEqual([]);
+    expect(checks.map((c) => c.name).filter((n) => !broken.some(([b]) => b === n))).toEqual([]);
   });
 
   for (const [check, rule, breaks] of broken)

@@ -13,7 +13,7 @@ export function renderHtml(report: RunReport): string {
 <table><tr><th>check</th><th>rule</th><th>provenance</th><th>outcome</th></tr>
 ${rs
   .map(
-    (r) => `<tr class="${r.outcome}"><td>${h(r.name)}</td><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>${r.outcome}${r.reason ? `: ${h(r.reason)}` : ''}</td></tr>
+    (r) => `<tr class="${r.outcome}"><td>${h(r.name)}</td><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>${r.outcome}${r.known ? ' (known: in the baseline)' : ''}${r.reason ? `: ${h(r.reason)}` : ''}</td></tr>
 ${r.failures
   .map(
     (f) => `<tr class="detail"><td colspan="4"><div>${h(f.message)}</div><div><b>expected</b> ${h(f.expected)}</div><div><b>actual</b> <code>${h(f.actual.slice(0, 2000))}</code></div>${f.curl ? `<pre>${h(f.curl)}</pre>` : ''}</td></tr>`,
@@ -37,7 +37,7 @@ tr.detail td{background:#fff6f6;font-size:13px}pre,code{white-space:pre-wrap;wor
 <h1>Conformance report</h1>
 <p>Target <code>${h(report.target)}</code> · profile <b>${report.profile}</b> · run ${h(report.runId)} · ${h(report.startedAt)} · ${report.seconds.toFixed(1)} s${report.pacing.pauses ? ` · paused ${Math.round(report.pacing.seconds)} s for the target's rate limit` : ''}${report.interrupted ? ' · <b>interrupted</b>' : ''}</p>
 <p class="summary"><span>✓ ${n('passed')} passed</span><span>✗ ${n('failed')} failed</span><span>- ${n('skipped')} skipped</span><span>${report.notChecked.length} rules not checked</span></p>
-<p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed. ${h(report.cleanup.leftovers.join('; '))}</p>
+${report.baseline ? `<p>Baseline <code>${h(report.baseline.file)}</code>: ${report.baseline.known.length} known failure(s), not failing the run. Fixed since: ${h(report.baseline.fixed.join(', ') || 'none')}.</p>\n` : ''}<p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed. ${h(report.cleanup.leftovers.join('; '))}</p>
 <p>Curl lines read the key from <code>$CLINICAL_RECORDS_KEY</code> (others: <code>$CLINICAL_RECORDS_*_KEY</code>); keys are never written here.</p>
 ${rows}
 <h2>Rules checked through the schema checks</h2>

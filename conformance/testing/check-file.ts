@@ -7,6 +7,7 @@ import { runSuite, type RunOptions } from '../runner.ts';
 import { MockControl } from '../mock-control.ts';
 import type { CheckDef, RunReport } from '../model.ts';
 import { startBrokenProxy, type Variant } from './broken-proxy.ts';
+import { allChecks } from '../checks/index.ts';
 
 /** What a variant changes: its request and response transformers. */
 export type Breaks = Omit<Variant, 'name' | 'area' | 'rule'>;
@@ -21,6 +22,13 @@ export const suiteOptions = (url: string): RunOptions => ({
   timeoutMs: 10_000,
   readOnly: false,
 });
+
+/** The checks of these names, in the suite's order (a name that is no check fails here, not later). */
+export function checksNamed(names: string[]): CheckDef[] {
+  const unknown = names.filter((n) => !allChecks.some((c) => c.name === n));
+  if (unknown.length) throw new Error(`no such checks: ${unknown.join(', ')}`);
+  return allChecks.filter((c) => names.includes(c.name));
+}
 
 /** The failures of a run, one readable line each (an empty list when it passed). */
 export const failureLines = (r: RunReport) =>

@@ -5,7 +5,14 @@ import type { FieldErrors } from '../engine/deps.ts';
 
 export type ParsedUpload =
   | { ok: true; fields: Record<string, string>; file?: { bytes: Uint8Array; filename: string } }
-  | { ok: false; status: 400 | 413 | 415; message: string; details?: FieldErrors };
+  // A 400 always names what is wrong (the contract's ValidationError has `details`).
+  | { ok: false; status: 400; message: string; details: FieldErrors }
+  | { ok: false; status: 413 | 415; message: string };
+
+/** Limits of the form around the file (the file's own is maxBytes). */
+const LIMITS = { fieldSize: 4096, fields: 20, files: 5, parts: 25 };
+
+const malformed = (reason: string): ParsedUpload => ({ ok: false, status: 400, message: 'Malformed multipart body', details: { body: reason } });
 
 /** Multipart framing and the small text fields around the file. */
 const FRAMING_SLACK = 64 * 1024;
@@ -22,15 +29,19 @@ export async function readUpload(req: Request, maxBytes: number, fileField = 'fi
 
   let bb: busboy.Busboy;
   try {
-    bb = busboy({ headers: { 'content-type': type }, limits: { fileSize: maxBytes + 1, fieldSize: 4096, fields: 20, files: 5, parts: 25 } });
+    // Parameters without a charset (a plain filename="…") are read as UTF-8, as browsers send them; RFC 5987
+    // `filename*=UTF-8''…` is decoded by busboy itself.
+    bb = busboy({ headers: { 'content-type': type }, defParamCharset: 'utf8', limits: { fileSize: maxBytes + 1, ...LIMITS } });
   } catch (err) {
-    return { ok: false, status: 400, message: `Malformed multipart body: ${(err as Error).message}` };
+    return malformed((err as Error).message);
   }
 
   return new Promise<ParsedUpload>((resolve) => {
     const fields: Record<string, string> = {};
     const details: FieldErrors = {};
     let file: { bytes: Uint8Array; filename: string } | undefined;
+    // Set when the part starts, not when its bytes end: a second file part may start before the first one ends.
+    let sawFile = false;
     let overLimit = false;
     let settled = false;
     let total = 0;
@@ -44,12 +55,13 @@ export async function readUpload(req: Request, maxBytes: number, fileField = 'fi
     };
 
     bb.on('file', (name, stream, info) => {
-      if (name !== fileField || file) {
+      if (name !== fileField || sawFile) {
         details[name] = name === fileField ? 'sent more than once' : 'unknown field';
         stream.on('error', () => undefined);
         stream.resume();
         return;
       }
+      sawFile = true;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => {
         if (!overLimit) chunks.push(chunk);
@@ -72,9 +84,10 @@ export async function readUpload(req: Request, maxBytes: number, fileField = 'fi
       else if (info.valueTruncated) details[name] = 'too long';
       else fields[name] = value;
     });
-    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const)
-      bb.on(limit, () => done({ ok: false, status: 400, message: 'Malformed multipart body: too many parts' }));
-    bb.on('error', (err) => done({ ok: false, status: 400, message: `Malformed multipart body: ${(err as Error).message}` }));
+    bb.on('partsLimit', () => done(malformed(`too many parts: at most ${LIMITS.parts}`)));
+    bb.on('filesLimit', () => done(malformed(`too many file parts: at most ${LIMITS.files}`)));
+    bb.on('fieldsLimit', () => done(malformed(`too many fields: at most ${LIMITS.fields}`)));
+    bb.on('error', (err) => done(malformed((err as Error).message)));
     bb.on('close', () => {
       if (overLimit) return done(tooLarge);
       if (Object.keys(details).length) return done({ ok: false, status: 400, message: 'Validation failed', details });
@@ -85,7 +98,7 @@ export async function readUpload(req: Request, maxBytes: number, fileField = 'fi
       // Past the limit plus framing, nothing more is worth reading.
       if (total > maxBytes + FRAMING_SLACK) done(tooLarge);
     });
-    source.on('error', (err) => done({ ok: false, status: 400, message: `Upload interrupted: ${err.message}` }));
+    source.on('error', (err) => done(malformed(`upload interrupted: ${err.message}`)));
     source.pipe(bb);
   });
 }

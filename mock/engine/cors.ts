@@ -1,27 +1,76 @@
-// CORS for browsers calling the mock from another origin, in every mode: preflight answered, the request headers
-// the API uses allowed, the rate-limit headers exposed.
+// CORS for browsers calling the API from a page of another origin. By default only pages served from this machine
+// (http(s)://localhost, 127.0.0.0/8 or [::1], any port) may read answers, as Vite 6 does for its dev server: a page of
+// any other site the developer visits must not read patients with the seeded keys. `--cors-origin <origin>` adds
+// origins (repeatable); `*` opens the API to every origin. The control API (/__mock) never sends CORS headers.
 // Hand-written rather than hono/cors: that one touches `c.res` before the route runs, which makes Hono rebuild every
 // response (and @hono/node-server stream it) instead of writing the route's body as is. This one only sets headers.
 import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import { isControlPath, isLoopbackOrigin } from '../control/loopback.ts';
 
 export const ALLOWED_HEADERS = ['X-API-Key', 'Idempotency-Key', 'Content-Type'];
 export const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow', 'sl-violations'];
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'];
 
-/** Headers every response carries. */
+/** Headers of an answer the browser may read (with `*`: every answer). */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(','),
 };
+const VARY = Object.freeze({ Vary: 'Origin' });
 
-const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
-  ...CORS_HEADERS,
-  'Access-Control-Max-Age': '600',
-  'Access-Control-Allow-Methods': ALLOWED_METHODS.join(','),
-  'Access-Control-Allow-Headers': ALLOWED_HEADERS.join(','),
-  Vary: 'Access-Control-Request-Headers',
-};
+export interface CorsPolicy {
+  /** `--cors-origin *`: every origin, `Access-Control-Allow-Origin: *` as before. */
+  any: boolean;
+  origins: ReadonlySet<string>;
+}
+
+/** The policy from the --cors-origin values (each already checked by parseCorsOrigin). */
+export function corsPolicy(extra: readonly string[] = []): CorsPolicy {
+  return { any: extra.includes('*'), origins: new Set(extra.filter((o) => o !== '*').map((o) => o.toLowerCase())) };
+}
+
+/** `*`, or an origin `scheme://host[:port]` in its serialized form; undefined when malformed. */
+export function parseCorsOrigin(text: string): string | undefined {
+  if (text === '*') return text;
+  try {
+    const u = new URL(text);
+    const bare = u.pathname === '/' && !u.search && !u.hash && !u.username && !u.password && !text.endsWith('#') && !text.endsWith('?');
+    return /^https?:$/.test(u.protocol) && bare ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function originAllowed(policy: CorsPolicy, origin: string | undefined): boolean {
+  return origin !== undefined && (policy.any || isLoopbackOrigin(origin) || policy.origins.has(origin.toLowerCase()));
+}
+
+/** Headers every API answer to this origin carries (front and engine alike). */
+export function corsHeaders(policy: CorsPolicy, origin: string | undefined): Readonly<Record<string, string>> {
+  if (policy.any) return CORS_HEADERS;
+  if (!originAllowed(policy, origin)) return VARY;
+  return { 'Access-Control-Allow-Origin': origin!, 'Access-Control-Expose-Headers': CORS_HEADERS['Access-Control-Expose-Headers']!, Vary: 'Origin' };
+}
+
+/**
+ * A preflight: answered for allowed origins (and for a bare OPTIONS without Origin, which no browser sends); an origin
+ * the policy does not allow gets 403 with the way out, and no CORS headers, so the browser stops there.
+ */
+export function preflight(policy: CorsPolicy, origin: string | undefined): { status: 204 | 403; headers: Record<string, string>; body?: object } {
+  if (origin !== undefined && !originAllowed(policy, origin))
+    return { status: 403, headers: { ...VARY }, body: { error: `Origin ${origin} is not allowed; start the mock with --cors-origin ${origin} (or --cors-origin '*')` } };
+  return {
+    status: 204,
+    headers: {
+      ...corsHeaders(policy, origin),
+      'Access-Control-Max-Age': '600',
+      'Access-Control-Allow-Methods': ALLOWED_METHODS.join(','),
+      'Access-Control-Allow-Headers': ALLOWED_HEADERS.join(','),
+      Vary: policy.any ? 'Access-Control-Request-Headers' : 'Origin, Access-Control-Request-Headers',
+    },
+  };
+}
 
 /**
  * Headers every response of this request carries, whatever builds it (a route's c.json, a stream, onError). Served
@@ -35,8 +84,15 @@ export function responseHeaders(c: Context, headers: Readonly<Record<string, str
   else for (const k in headers) c.header(k, headers[k]);
 }
 
-export const corsMiddleware = (): MiddlewareHandler => async (c, next) => {
-  if (c.req.method === 'OPTIONS') return c.body(null, 204, PREFLIGHT_HEADERS);
-  responseHeaders(c, CORS_HEADERS);
-  return next();
-};
+export const corsMiddleware =
+  (policy: CorsPolicy): MiddlewareHandler =>
+  async (c, next) => {
+    if (isControlPath(c.req.path)) return next();
+    const origin = c.req.header('origin');
+    if (c.req.method === 'OPTIONS') {
+      const p = preflight(policy, origin);
+      return p.body ? c.json(p.body, p.status as 403, p.headers) : c.body(null, p.status, p.headers);
+    }
+    responseHeaders(c, corsHeaders(policy, origin));
+    return next();
+  };

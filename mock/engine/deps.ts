@@ -2,6 +2,7 @@
 // and the modules that model resources (patients, documents, notes, ...) and events.
 // Modules receive EngineDeps and never reach for globals, so tests can build an engine per case.
 import type { Context, Hono } from 'hono';
+import type { KeyCheck } from './keys.ts';
 
 /** Who is calling: set by the auth middleware before any API route runs. */
 export interface AuthInfo {
@@ -13,7 +14,7 @@ export interface AuthInfo {
 }
 
 /** `operationId` (the spec's id of the matched operation) is set by the platform before any API route runs. */
-export type EngineEnv = { Variables: { auth: AuthInfo; operationId: string; /** hex digest of the presented key */ keyDigest?: string } };
+export type EngineEnv = { Variables: { auth: AuthInfo; operationId: string; /** the presented key, checked once per request */ keyCheck?: KeyCheck } };
 export type EngineApp = Hono<EngineEnv>;
 export type EngineContext = Context<EngineEnv>;
 
@@ -79,7 +80,8 @@ export interface Validator {
 /** Responses in the documented shapes; every one carries the rate-limit headers (set by middleware). */
 export interface Responses {
   error(c: EngineContext, status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 503, message: string): Response;
-  validation(c: EngineContext, details: FieldErrors): Response;
+  /** 400 `{ error, details }`; `message` defaults to "Validation failed". */
+  validation(c: EngineContext, details: FieldErrors, message?: string): Response;
   conflict(c: EngineContext, existing: { id: string; external_id: string }): Response;
   /**
    * Reads and validates a JSON body for the operation: wrong Content-Type -> 415, too large -> 413 (not read
@@ -105,8 +107,13 @@ export type FaultKind =
   | 'http';
 
 export interface Faults {
-  /** Consumes one occurrence of a counted fault; true when it applies to this call. */
-  take(kind: Exclude<FaultKind, 'http'>): boolean;
+  /**
+   * Consumes one occurrence of a counted fault; true when it applies to this call. `scope` is the request's
+   * X-Mock-Fault-Scope header: a fault of that scope, else an unscoped one, applies.
+   */
+  take(kind: Exclude<FaultKind, 'http'>, scope?: string): boolean;
+  /** Consumes a fault of exactly this scope (never an unscoped one): for effects that happen after the request. */
+  takeScoped(kind: Exclude<FaultKind, 'http'>, scope: string): boolean;
 }
 
 export type NoteEventKind = 'NOTE_CREATED' | 'NOTE_REGENERATED' | 'NOTE_UPDATED';

@@ -6,12 +6,12 @@ import { controlRoutes } from '../control/routes.ts';
 import { loopbackOnly } from '../control/loopback.ts';
 import { SeedError } from '../seed/load.ts';
 import { createClock } from './clock.ts';
-import { corsMiddleware } from './cors.ts';
+import { corsMiddleware, corsPolicy, type CorsPolicy } from './cors.ts';
 import type { EngineConfig, EngineDeps, EngineEnv, EngineModule, SeedFile } from './deps.ts';
 import { createFaults } from './faults.ts';
 import { createKeyring } from './keys.ts';
-import { resourceModules } from './modules.ts';
-import { httpFaults, notImplemented, rateLimit, resolveOperation } from './pipeline.ts';
+import { EXTERNAL_ID_NAMESPACE, resourceModules } from './modules.ts';
+import { httpFaults, notImplemented, peerIdentity, peerResolver, rateLimit, resolveOperation } from './pipeline.ts';
 import { createRateLimiter, type RateLimitConfig } from './rate-limit.ts';
 import { createResponses } from './responses.ts';
 import { API_BASE, specIndex } from './spec.ts';
@@ -35,6 +35,12 @@ export interface EngineOptions {
   config?: EngineConfig;
   mode?: string;
   modules?: readonly EngineModule[];
+  /** Which page origins may read API answers (default: loopback origins only). */
+  cors?: CorsPolicy;
+  /** Behind the default mode's front: the client's address comes from the front's PEER_HEADER, not the socket. */
+  behindFront?: boolean;
+  /** The --host value: a Host the control API accepts besides loopback names. */
+  boundHost?: string;
 }
 
 export interface Engine {
@@ -42,6 +48,8 @@ export interface Engine {
   organizations: SeedFile['organizations'];
   keys: SeedFile['keys'];
   deps: EngineDeps;
+  /** Counts a request the fronts refuse before the engine sees it against its peer; its rate-limit headers. */
+  rateHeadersFor(peer: string): Record<string, string>;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
@@ -53,7 +61,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const { organizations, keys } = first;
   const spec = specIndex();
   const validator = createValidator(spec.bundle);
-  const store = createStore({ statePath: opts.statePath });
+  const store = createStore({ statePath: opts.statePath, externalIdNamespace: EXTERNAL_ID_NAMESPACE });
   const clock = createClock(opts.timeScale ?? 1);
   const faults = createFaults();
   const config = opts.config ?? { publicBaseUrl: `http://127.0.0.1:4010${API_BASE}` };
@@ -86,18 +94,19 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     await seedAll(loadSeed());
   };
 
+  const peerOf = peerResolver(opts.behindFront ?? false);
   const api = new Hono<EngineEnv>();
-  api.use('*', rateLimit(limiter, keyring, faults), httpFaults(faults), resolveOperation(spec, deps, keyring));
+  api.use('*', rateLimit(limiter, keyring, faults, peerOf), httpFaults(faults), resolveOperation(spec, deps, keyring));
   for (const m of modules) m.routes?.(api, deps);
   api.all('*', notImplemented);
 
   const control = new Hono();
-  control.use('*', loopbackOnly);
+  control.use('*', loopbackOnly(peerOf, opts.boundHost));
   controlRoutes(control, { keys, faults, reset, mode: opts.mode ?? 'engine-only' });
   for (const m of modules) m.control?.(control, deps);
 
   const app = new Hono();
-  app.use('*', corsMiddleware());
+  app.use('*', corsMiddleware(opts.cors ?? corsPolicy()));
   app.route('/__mock', control);
   app.route(API_BASE, api);
   app.notFound((c) => c.json({ error: 'Not found' }, 404));
@@ -112,6 +121,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     organizations,
     keys,
     deps,
+    rateHeadersFor: (peer) => limiter.hit(peerIdentity(peer)).headers,
     reset,
     async close() {
       clock.cancelAll();

@@ -15,11 +15,8 @@ interface StoredKey {
 export type KeyCheck = { ok: true; auth: AuthInfo } | { ok: false; reason: 'missing' | 'unknown' | 'expired' | 'revoked' };
 
 export interface Keyring {
+  /** One hash per call; the pipeline calls it once per request and keeps the result (rate limit, then auth). */
   check(raw: string | undefined): KeyCheck;
-  /** Stable, non-secret identity of a presented key (its hex digest), for rate limiting. */
-  digestOf(raw: string): string;
-  /** check() for a key whose digest is already known (digestOf): one hash per request. */
-  checkDigest(hex: string): KeyCheck;
 }
 
 const sha256 = (s: string) => hash('sha256', s, 'hex');
@@ -39,11 +36,7 @@ export function createKeyring(keys: SeedFile['keys']): Keyring {
     if (!stored || !timingSafeEqual(stored.digest, Buffer.from(hex, 'latin1'))) return UNKNOWN;
     return stored.result;
   };
-  return {
-    digestOf: sha256,
-    checkDigest,
-    check: (raw) => (raw ? checkDigest(sha256(raw)) : MISSING),
-  };
+  return { check: (raw) => (raw ? checkDigest(sha256(raw)) : MISSING) };
 }
 
 /** `*` covers every scope. */

@@ -2,9 +2,10 @@
 // injected http faults, operation lookup (404 / 405 with Allow), auth (401) and scope (403), path ids (400).
 // Routes the spec has but no module answers get 501, which Prism turns into a mocked response.
 import type { MiddlewareHandler } from 'hono';
+import { PEER_HEADER } from '../control/loopback.ts';
 import { responseHeaders } from './cors.ts';
 import type { EngineDeps, EngineEnv } from './deps.ts';
-import type { EngineFaults } from './faults.ts';
+import { faultScope, type EngineFaults } from './faults.ts';
 import { hasScope, type Keyring } from './keys.ts';
 import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
 import { API_BASE, type SpecIndex } from './spec.ts';
@@ -18,17 +19,29 @@ export const UNAUTHORIZED: Record<'missing' | 'unknown' | 'expired' | 'revoked',
   revoked: 'API key revoked',
 };
 
-export function peerAddress(c: { env: unknown }): string {
-  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+export type PeerOf = (c: { env: unknown; req: { header(name: string): string | undefined } }) => string;
+
+/**
+ * The client's address. Engine-only: the socket's peer. Behind the default mode's front (`behindFront`), the socket's
+ * peer is the front itself, so the address the front recorded in PEER_HEADER (always overwritten there, never the
+ * client's) is used; the engine listens on loopback only, where nothing else can reach it.
+ */
+export function peerResolver(behindFront: boolean): PeerOf {
+  const socketPeer: PeerOf = (c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+  return behindFront ? (c) => c.req.header(PEER_HEADER) ?? socketPeer(c) : socketPeer;
 }
 
-export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: EngineFaults): MW {
+/** The rate-limit identity of a request without an active key: its client's address, one bucket per peer. */
+export const peerIdentity = (peer: string) => `peer:${peer}`;
+
+export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: EngineFaults, peerOf: PeerOf): MW {
   return async (c, next) => {
     const key = c.req.header('x-api-key');
-    // The key is hashed once per request: its digest is the rate-limit identity and what auth looks up.
-    const digest = key ? keyring.digestOf(key) : undefined;
-    if (digest) c.set('keyDigest', digest);
-    const d = limiter.hit(digest ?? `peer:${peerAddress(c)}`, faults.take('rate-limited'));
+    // The key is hashed once per request: the result is what auth uses. Only an active key has a bucket of its own;
+    // a missing, unknown, expired or revoked key counts against the client's address, so guessing keys is throttled.
+    const check = keyring.check(key);
+    c.set('keyCheck', check);
+    const d = limiter.hit(check.ok ? check.auth.key_id : peerIdentity(peerOf(c)), faults.take('rate-limited', faultScope(c)));
     if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
     responseHeaders(c, d.headers);
     return next();
@@ -38,7 +51,8 @@ export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: Engine
 export function httpFaults(faults: EngineFaults): MW {
   return async (c, next) => {
     const rel = c.req.path.slice(API_BASE.length) || '/';
-    const f = faults.takeHttp(c.req.method, rel) ?? faults.takeHttp(c.req.method, c.req.path);
+    const scope = faultScope(c);
+    const f = faults.takeHttp(c.req.method, rel, scope) ?? faults.takeHttp(c.req.method, c.req.path, scope);
     if (!f) return next();
     const status = f.status ?? 500;
     const body = status === 429 ? { error: RATE_LIMIT_MESSAGE } : { error: `Injected fault: HTTP ${status}` };
@@ -56,8 +70,7 @@ export function resolveOperation(spec: SpecIndex, deps: EngineDeps, keyring: Key
       c.header('Allow', m.allow.join(', '));
       return c.json({ error: `Method ${c.req.method} not allowed; allowed: ${m.allow.join(', ')}` }, 405);
     }
-    const digest = c.get('keyDigest');
-    const check = digest ? keyring.checkDigest(digest) : keyring.check(c.req.header('x-api-key'));
+    const check = c.get('keyCheck') ?? keyring.check(c.req.header('x-api-key'));
     if (!check.ok) return deps.responses.error(c, 401, UNAUTHORIZED[check.reason]);
     if (!hasScope(check.auth.scopes, m.op.scopes))
       return deps.responses.error(c, 403, `Insufficient scope: ${m.op.scopes.join(', ')} required`);

@@ -10,7 +10,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export function createResponses(validator: Validator): Responses {
   const error: Responses['error'] = (c, status, message) => c.json({ error: message }, status);
-  const validation: Responses['validation'] = (c, details) => c.json({ error: 'Validation failed', details }, 400);
+  const validation: Responses['validation'] = (c, details, message = 'Validation failed') => c.json({ error: message, details }, 400);
   return {
     error,
     validation,

@@ -2,7 +2,7 @@
 // errors turned into the documented `details` map (field path -> message).
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { bundleRef, createAjv } from '../../spec/runtime/bundle.ts';
-import { deref, type Json, type JsonObject } from '../../spec/runtime/json-pointer.ts';
+import { deref, escapeToken, type Json, type JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { operations } from '../../spec/runtime/operations.ts';
 import type { Checked, FieldErrors, Validator } from './deps.ts';
 
@@ -28,7 +28,7 @@ export function createValidator(bundle: JsonObject): Validator {
     const content = (deref(bundle, requestBody) as JsonObject | undefined)?.content as JsonObject | undefined;
     if (requestBody && content?.['application/json']) {
       // Compiled through the bundle so that internal $refs resolve; a $ref'd requestBody by its own pointer.
-      const base = (requestBody.$ref as string | undefined) ?? `#/paths/${escape(path)}/${method}/requestBody`;
+      const base = (requestBody.$ref as string | undefined) ?? `#/paths/${escapeToken(path)}/${method}/requestBody`;
       bodies.set(id, ajv.compile({ $ref: bundleRef(`${base}/content/application~1json/schema`) }));
     }
     const checks = (where: string) =>
@@ -62,7 +62,10 @@ export function createValidator(bundle: JsonObject): Validator {
         continue;
       }
       const value = coerce(raw, p.kind);
-      if (!p.validate(value)) details[p.name] = message(p.validate.errors?.[0]);
+      // The spec bounds `page` below only; a number past 2^53-1 cannot be answered exactly (JSON numbers are read as
+      // doubles: meta.page would name another page), so it is refused rather than rounded.
+      if (p.kind === 'integer' && Number.isInteger(value) && !Number.isSafeInteger(value)) details[p.name] = `must be an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+      else if (!p.validate(value)) details[p.name] = message(p.validate.errors?.[0]);
       else out[p.name] = value;
     }
     return Object.keys(details).length ? ({ ok: false, details } as const) : ({ ok: true, value: out } as const);
@@ -88,16 +91,13 @@ export function createValidator(bundle: JsonObject): Validator {
   };
 }
 
-function escape(path: string): string {
-  return path.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 /** JSON pointer to a parameter's schema (path-level or operation-level, following a $ref'd parameter). */
 function paramPointer(bundle: JsonObject, path: string, method: string, name: string, where: string): string {
   const item = (bundle.paths as JsonObject)[path] as JsonObject;
   for (const [base, list] of [
-    [`#/paths/${escape(path)}/${method}/parameters`, (item[method] as JsonObject).parameters],
-    [`#/paths/${escape(path)}/parameters`, item.parameters],
+    [`#/paths/${escapeToken(path)}/${method}/parameters`, (item[method] as JsonObject).parameters],
+    [`#/paths/${escapeToken(path)}/parameters`, item.parameters],
   ] as const) {
     const arr = (list ?? []) as JsonObject[];
     for (let i = 0; i < arr.length; i++) {

@@ -9,9 +9,9 @@
 import http from 'node:http';
 import { createInstance, ProblemJsonError } from '@stoplight/prism-http';
 import type { Logger } from 'pino';
-import { isLoopback } from '../control/loopback.ts';
-import { EXPOSED_HEADERS } from '../engine/cors.ts';
+import { corsHeaders, type CorsPolicy } from '../engine/cors.ts';
 import { API_BASE } from '../engine/spec.ts';
+import type { Gate } from '../front/gate.ts';
 import type { PrismOperations } from './operations.ts';
 import { pipeThrough, send, writeUpstream, type Upstream, type UpstreamResponse } from './raw-forward.ts';
 import { createRouteIndex } from './route-index.ts';
@@ -19,7 +19,6 @@ import { createRouteIndex } from './route-index.ts';
 /** Largest body buffered for Prism: a 10 MB upload plus its multipart framing. Larger ones stream to the engine. */
 const MAX_BUFFERED = 11 * 1024 * 1024;
 const ROUTING_ERRORS = ['NO_PATH_MATCHED_ERROR', 'NO_METHOD_MATCHED_ERROR', 'NO_SERVER_MATCHED_ERROR'];
-const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS.join(', ') };
 
 interface Pending {
   method: string;
@@ -35,6 +34,9 @@ export interface ProxyOptions {
   strict: boolean;
   logger: Logger;
   onViolation?: (line: string) => void;
+  /** Target normalization, the real peer and the control-API decision (mock/front/gate.ts). */
+  gate: Gate;
+  cors: CorsPolicy;
 }
 
 export function createValidatingProxy(opts: ProxyOptions): http.Server {
@@ -88,40 +90,43 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     { logger, forward } as never,
   );
 
-  const problem = (res: http.ServerResponse, status: number, body: object, extra: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/problem+json', ...CORS, ...extra });
+  const cors = (req: http.IncomingMessage) => corsHeaders(opts.cors, req.headers.origin);
+  const problem = (req: http.IncomingMessage, res: http.ServerResponse, status: number, body: object, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/problem+json', ...cors(req), ...extra });
     res.end(JSON.stringify(body));
   };
 
-  return http.createServer((req, res) => {
-    const url = req.url ?? '/';
-    const path = url.split('?')[0]!;
-    if (path === '/__mock' || path.startsWith('/__mock/')) {
-      if (!isLoopback(req.socket.remoteAddress)) return problem(res, 403, { error: 'The control API answers loopback clients only' });
-      return pipeThrough(upstream, req, res);
-    }
-    if (req.method === 'OPTIONS' || !path.startsWith(`${API_BASE}/`)) return pipeThrough(upstream, req, res);
+  return http.createServer({ requireHostHeader: false }, (req, res) => {
+    const admitted = opts.gate(req, res);
+    if (!admitted) return;
+    const url = req.url!;
+    const { path } = admitted;
+    if (admitted.control || req.method === 'OPTIONS' || !path.startsWith(`${API_BASE}/`)) return pipeThrough(upstream, req, res);
     if (Number(req.headers['content-length'] ?? 0) > MAX_BUFFERED) return pipeThrough(upstream, req, res);
 
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BUFFERED) {
-        req.destroy();
-        return;
-      }
       chunks.push(c);
-    });
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
+      // Larger than anything the engine accepts (a chunked body has no Content-Length to refuse it by): the engine
+      // answers it, streamed (413 with the rate-limit headers), as in engine-only mode.
+      if (size > MAX_BUFFERED) {
+        req.off('data', onData).off('end', onEnd);
+        req.pause();
+        pipeThrough(upstream, req, res, { prefix: Buffer.concat(chunks) });
+      }
+    };
+    const onEnd = () => {
       const body = size ? Buffer.concat(chunks) : undefined;
       void handle(req, res, url, body).catch((e) => {
         logger.error(e);
         if (process.env.MOCK_DEBUG) console.error(e);
-        if (!res.headersSent) problem(res, 502, { error: 'The mock engine did not answer' });
+        if (!res.headersSent) problem(req, res, 502, { error: 'The mock engine did not answer' });
       });
-    });
+    };
+    req.on('data', onData).on('end', onEnd);
+    req.on('error', () => res.destroy());
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, url: string, body: Buffer | undefined) {
@@ -157,7 +162,7 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
         // Not an operation of the spec: the engine answers (404 / 405 with Allow, rate-limit headers included).
         return writeUpstream(res, p.response ?? (await send(upstream, p.method, url, req.headers, body)));
       }
-      return problem(res, e.status ?? 500, ProblemJsonError.toProblemJson(e));
+      return problem(req, res, e.status ?? 500, ProblemJsonError.toProblemJson(e));
     }
 
     const { output, validations } = result.right;
@@ -170,6 +175,7 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     }
     if (opts.strict && errors.length) {
       return problem(
+        req,
         res,
         500,
         ProblemJsonError.toProblemJson(
@@ -190,7 +196,7 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     const mocked: Record<string, string> = {};
     for (const [k, v] of Object.entries(output.headers ?? {})) if (!(k.toLowerCase() in live)) mocked[k] = v;
     const payload = typeof output.body === 'string' ? output.body : JSON.stringify(output.body ?? null);
-    res.writeHead(output.statusCode, { 'content-type': 'application/json', ...mocked, ...live, ...CORS, ...extra, 'x-mock-source': 'prism' });
+    res.writeHead(output.statusCode, { 'content-type': 'application/json', ...mocked, ...live, ...cors(req), ...extra, 'x-mock-source': 'prism' });
     res.end(payload);
   }
 }

@@ -66,17 +66,48 @@ function sendOnce(up: Upstream, method: string, path: string, headers: http.Inco
   });
 }
 
+export interface PipeOptions {
+  /** Bytes already read from the request, sent first. */
+  prefix?: Buffer;
+  /** CORS headers that replace the upstream's (static mode: Prism's reflects every origin). */
+  cors?: Readonly<Record<string, string>>;
+  /** Rewrites an upstream error body (status >= 400, JSON) into the documented shape; undefined keeps it. */
+  errorBody?: (status: number, body: unknown) => object | undefined;
+}
+
 /** Streams a request straight through (large bodies: the engine refuses them without reading them whole). */
-export function pipeThrough(up: Upstream, req: http.IncomingMessage, res: http.ServerResponse, prefix?: Buffer): void {
+export function pipeThrough(up: Upstream, req: http.IncomingMessage, res: http.ServerResponse, opts: PipeOptions = {}): void {
+  const { prefix, cors, errorBody } = opts;
   const out = http.request(
     { host: up.host, port: up.port, method: req.method, path: req.url, agent: up.agent, headers: outgoingHeaders(req.headers) },
     (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, outgoingHeaders(upRes.headers));
-      upRes.pipe(res);
+      const status = upRes.statusCode ?? 502;
+      const headers = outgoingHeaders(upRes.headers);
+      if (cors) for (const k of Object.keys(headers)) if (k.startsWith('access-control-')) delete headers[k];
+      if (!errorBody || status < 400 || !/json/i.test(String(upRes.headers['content-type'] ?? ''))) {
+        res.writeHead(status, { ...headers, ...cors });
+        return void upRes.pipe(res);
+      }
+      const chunks: Buffer[] = [];
+      upRes.on('data', (c: Buffer) => chunks.push(c));
+      upRes.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        let shaped: object | undefined;
+        try {
+          shaped = errorBody(status, JSON.parse(raw.toString('utf8')));
+        } catch {
+          shaped = undefined;
+        }
+        const body = shaped ? Buffer.from(JSON.stringify(shaped)) : raw;
+        res.writeHead(status, { ...headers, ...cors, 'content-type': shaped ? 'application/json' : String(headers['content-type']), 'content-length': String(body.length) });
+        res.end(body);
+      });
     },
   );
   out.on('error', () => {
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+    // Mid-answer, a JSON error would corrupt the body under way: cut the connection instead.
+    if (res.headersSent) return void res.destroy();
+    res.writeHead(502, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'The mock engine did not answer' }));
   });
   if (prefix) out.write(prefix);

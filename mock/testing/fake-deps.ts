@@ -1,90 +1,15 @@
-// An in-memory implementation of mock/engine/deps.ts for module tests: no server, no disk, no auth. The store,
-// clock, faults and events are fakes (controllable, recording); validation and responses are the platform's own,
-// compiled from the bundled spec, so that a module's 400s look exactly as they will in the engine.
+// An in-memory implementation of mock/engine/deps.ts for module tests: no server, no disk, no auth. The clock,
+// faults and events are fakes (controllable, recording); the store is the engine's own (in memory: live rows,
+// duplicate ids refused, the engine's external_id namespace), and validation and responses are the platform's own,
+// compiled from the bundled spec, so that a module's rows and 400s behave exactly as they will in the engine.
 import { Hono } from 'hono';
 import { loadBundle } from '../../spec/runtime/bundle.ts';
 import { createClock as createEngineClock } from '../engine/clock.ts';
 import { createResponses } from '../engine/responses.ts';
 import { createValidator } from '../engine/validator.ts';
-import {
-  ExternalIdConflict,
-  type AuthInfo,
-  type BlobStore,
-  type Clock,
-  type Collection,
-  type EngineApp,
-  type EngineDeps,
-  type EngineEnv,
-  type EngineModule,
-  type Events,
-  type FaultKind,
-  type SeedFile,
-  type Store,
-  type Validator,
-} from '../engine/deps.ts';
-
-// ---------- store ----------
-
-class MemoryCollection<T extends { id: string }> implements Collection<T> {
-  private rows = new Map<string, { org: string; row: T }>();
-  get(org: string, id: string) {
-    const hit = this.rows.get(id);
-    return hit && hit.org === org ? structuredClone(hit.row) : undefined;
-  }
-  all(org: string) {
-    return [...this.rows.values()].filter((r) => r.org === org).map((r) => structuredClone(r.row));
-  }
-  page(org: string, offset: number, limit: number) {
-    return this.all(org).slice(offset, offset + limit);
-  }
-  count(org: string) {
-    return this.all(org).length;
-  }
-  findByExternalId(org: string, externalId: string) {
-    return this.all(org).find((r) => (r as { external_id?: unknown }).external_id === externalId);
-  }
-  insert(org: string, row: T) {
-    const ext = (row as { external_id?: unknown }).external_id;
-    if (typeof ext === 'string') {
-      const existing = this.findByExternalId(org, ext);
-      if (existing) throw new ExternalIdConflict({ id: existing.id, external_id: ext });
-    }
-    this.rows.set(row.id, { org, row: structuredClone(row) });
-    return row;
-  }
-  put(org: string, row: T) {
-    const old = this.rows.get(row.id);
-    const ext = old ? (old.row as { external_id?: unknown }).external_id : undefined;
-    const next = old ? ({ ...row, external_id: ext } as T) : row;
-    this.rows.set(row.id, { org, row: structuredClone(next) });
-    return next;
-  }
-  delete(org: string, id: string) {
-    const hit = this.rows.get(id);
-    if (!hit || hit.org !== org) return false;
-    return this.rows.delete(id);
-  }
-  orgOf(id: string) {
-    return this.rows.get(id)?.org;
-  }
-}
-
-export function createMemoryStore(): Store {
-  const collections = new Map<string, MemoryCollection<{ id: string }>>();
-  const blobs = new Map<string, Uint8Array>();
-  const blobStore: BlobStore = {
-    put: (id, bytes) => void blobs.set(id, bytes.slice()),
-    get: (id) => blobs.get(id)?.slice(),
-    delete: (id) => void blobs.delete(id),
-  };
-  return {
-    collection<T extends { id: string }>(name: string) {
-      if (!collections.has(name)) collections.set(name, new MemoryCollection());
-      return collections.get(name) as unknown as Collection<T>;
-    },
-    blobs: blobStore,
-  };
-}
+import { EXTERNAL_ID_NAMESPACE } from '../engine/modules.ts';
+import { createStore } from '../engine/store.ts';
+import type { AuthInfo, Clock, EngineApp, EngineDeps, EngineEnv, EngineModule, Events, FaultKind, SeedFile, Validator } from '../engine/deps.ts';
 
 // ---------- clock, faults, events ----------
 
@@ -103,16 +28,23 @@ export function createClock(timeScale: number): FakeClock {
 }
 
 export function createFaults() {
+  // Keyed by kind and scope ('' = unscoped), like the engine's: a scoped fault first, else an unscoped one.
   const counts = new Map<string, number>();
+  const takeOne = (key: string) => {
+    const n = counts.get(key) ?? 0;
+    if (n <= 0) return false;
+    counts.set(key, n - 1);
+    return true;
+  };
   return {
-    set(kind: Exclude<FaultKind, 'http'>, count = 1) {
-      counts.set(kind, count);
+    set(kind: Exclude<FaultKind, 'http'>, count = 1, scope = '') {
+      counts.set(`${kind}|${scope}`, count);
     },
-    take(kind: Exclude<FaultKind, 'http'>) {
-      const n = counts.get(kind) ?? 0;
-      if (n <= 0) return false;
-      counts.set(kind, n - 1);
-      return true;
+    take(kind: Exclude<FaultKind, 'http'>, scope?: string) {
+      return (scope !== undefined && takeOne(`${kind}|${scope}`)) || takeOne(`${kind}|`);
+    },
+    takeScoped(kind: Exclude<FaultKind, 'http'>, scope: string) {
+      return takeOne(`${kind}|${scope}`);
     },
   };
 }
@@ -157,7 +89,7 @@ export function createHarness(modules: EngineModule[], opts: { timeScale?: numbe
   const faults = createFaults();
   const recorded = createRecordingEvents();
   const deps: EngineDeps = {
-    store: createMemoryStore(),
+    store: createStore({ externalIdNamespace: EXTERNAL_ID_NAMESPACE }),
     validator,
     responses: createResponses(validator),
     clock,

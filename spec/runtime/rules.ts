@@ -5,12 +5,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-export const REGISTER_URL = new URL('../rules.yaml', import.meta.url);
+const REGISTER_URL = new URL('../rules.yaml', import.meta.url);
 
 /** The areas a rule id may name (AREA-NNN). */
 export const AREAS = ['GEN', 'PAG', 'XID', 'PAT', 'APT', 'DOC', 'PRV', 'NOTE', 'REGEN', 'AUTH', 'RATE', 'EVT', 'ERR', 'LIM', 'VER'] as const;
-export const PROVENANCES = ['documented', 'assumed'] as const;
-export const TESTABLE = ['api-key', 'needs-mock-control', 'not-from-outside'] as const;
+const PROVENANCES = ['documented', 'assumed'] as const;
+const TESTABLE = ['api-key', 'needs-mock-control', 'not-from-outside'] as const;
 const REQUIRED_KEYS = ['id', 'rule', 'provenance', 'source', 'spec', 'testable'] as const;
 const ALLOWED_KEYS: readonly string[] = [...REQUIRED_KEYS, 'reason'];
 const ID = new RegExp(`^(${AREAS.join('|')})-\\d{3}$`);

@@ -20,7 +20,7 @@ export const WEBHOOK_FORMAT_NAMES = Object.keys(WEBHOOK_FORMATS) as WebhookForma
 export const isWebhookFormat = (x: unknown): x is WebhookFormat => typeof x === 'string' && Object.hasOwn(WEBHOOK_FORMATS, x);
 
 /** The XML layout's root element and the namespace its xsi:nil comes from. */
-export const XML_ROOT = 'webhook';
+const XML_ROOT = 'webhook';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 
 export class WebhookParseError extends Error {
@@ -66,7 +66,7 @@ export function encodeWebhookBody(payload: FlatPayload, format: WebhookFormat): 
 export const mediaTypeOf = (contentType: string | null | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 
 /** The format a Content-Type names (JSON also as +json, XML also as text/xml); undefined for any other. */
-export function formatOfContentType(contentType: string | null | undefined): WebhookFormat | undefined {
+function formatOfContentType(contentType: string | null | undefined): WebhookFormat | undefined {
   const type = mediaTypeOf(contentType);
   if (type === 'application/json' || type.endsWith('+json')) return 'JSON';
   if (type === 'application/xml' || type === 'text/xml') return 'XML';
@@ -139,7 +139,7 @@ export function decodeXmlFields(text: string): XmlFields {
 }
 
 /** Reads the Form Data layout: one pair per field, each name once. */
-export function decodeFormFields(text: string): Array<[string, string]> {
+function decodeFormFields(text: string): Array<[string, string]> {
   const pairs = [...new URLSearchParams(text)];
   const names = pairs.map(([name]) => name);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);

@@ -1,0 +1,389 @@
+// DOC: documents. Upload, extraction states and the extract endpoint, upload limits.
+import { randomBytes } from 'node:crypto';
+import type { CheckContext, CheckDef } from '../model.ts';
+import type { Exchange } from '../http.ts';
+import { messages } from '../../generated/spec-values.ts';
+import { type Obj, uploadDocument, objOf, listOf, followDocument, got, enumOf, body, is4xx, limitUploads, json } from './support/common.ts';
+import { own, pathIdForm, UUID } from './support/operations.ts';
+import { check } from './support/define.ts';
+
+const TERMINAL = new Set(['completed', 'failed']);
+
+/** pending → processing → completed | failed: a status never goes back to a lower rank within one run. */
+const RANK: Record<string, number> = { pending: 0, processing: 1, completed: 2, failed: 2 };
+
+/** The source's "text-extraction-started wording" (DOC-026): the exact text is not quoted. */
+const STARTED_WORDING = /extraction\b[^.]*\bstart/i;
+
+function lookupDocument(ctx: CheckContext, patientId: string, externalId: string): Promise<Exchange> {
+  return ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main, query: { external_id: externalId } });
+}
+
+interface TrackedUpload {
+  externalId: string;
+  upload: Exchange;
+  /** The status the upload answered. */
+  first?: string;
+  /** The external_id lookup sent as soon as the upload answered. */
+  right: Exchange;
+  /** Every status seen afterwards (upload, first lookup, then the polls), consecutive duplicates merged. */
+  seen: string[];
+  last?: Obj;
+  lastExchange?: Exchange;
+  /** The document left `pending` without any extract call: its extraction was queued. */
+  queued: boolean;
+}
+
+/**
+ * Three PDF uploads to the run's patient (a text with a token of its own), each looked up as soon as it answered and
+ * then followed to a terminal status (at most ctx.timeoutMs): shared by the checks that judge uploads.
+ */
+function trackedUploads(ctx: CheckContext): Promise<{ patientId: string; token: string; uploads: TrackedUpload[] }> {
+  return ctx.fixtures.shared('tracked-uploads', async () => {
+    const p = await ctx.fixtures.patient();
+    const patientId = String(p.id);
+    const token = `Qz${randomBytes(8).toString('hex')}x`;
+    const uploads: TrackedUpload[] = [];
+    for (let i = 0; i < 3; i++) {
+      const externalId = ctx.externalId('async-doc');
+      const upload = await uploadDocument(ctx, patientId, externalId, { text: `Conformance extraction text ${token}` });
+      const right = await lookupDocument(ctx, patientId, externalId);
+      const first = typeof objOf(upload).status === 'string' ? String(objOf(upload).status) : undefined;
+      const rightStatus = listOf(right)[0]?.status;
+      const seen: string[] = [];
+      for (const s of [first, rightStatus]) if (typeof s === 'string' && seen.at(-1) !== s) seen.push(s);
+      uploads.push({ externalId, upload, first, right, seen, queued: false });
+    }
+    await Promise.all(
+      uploads.map(async (u) => {
+        if (u.upload.response.status !== 201) return;
+        const f = await followDocument(ctx, patientId, u.externalId, ctx.timeoutMs);
+        for (const s of f.statuses) if (u.seen.at(-1) !== s) u.seen.push(s);
+        u.last = f.last;
+        u.lastExchange = f.exchange;
+        u.queued = u.seen.some((s) => s !== 'pending');
+      }),
+    );
+    return { patientId, token, uploads };
+  });
+}
+
+/** The uploads that answered 201; a failure of the rule's check for every other one. */
+function created(ctx: CheckContext, uploads: TrackedUpload[]): TrackedUpload[] {
+  for (const u of uploads) ctx.expect(u.upload.response.status === 201, { expected: '201 { data, message } for a PDF upload', actual: got(u.upload), exchange: u.upload });
+  return uploads.filter((u) => u.upload.response.status === 201);
+}
+
+/** Extraction may take 10–30 s on a real service; the mock scales it down. */
+const EXTRACTION_MS = 60_000;
+
+function checkTransitions(ctx: CheckContext, statuses: string[], order: string[]) {
+  const idx = statuses.map((s) => order.indexOf(s));
+  const forward = idx.every((v, i) => v >= 0 && (i === 0 || v > idx[i - 1]!));
+  ctx.expect(forward, { expected: `statuses in the order ${order.join(' → ')} (completed/failed terminal)`, actual: statuses.join(' → ') });
+}
+
+export async function extracted_text_never_returned(ctx: CheckContext): Promise<void> {
+  const { patientId, token, uploads } = await trackedUploads(ctx);
+  const ok = created(ctx, uploads);
+  const done = ok.filter((u) => u.last?.status === 'completed');
+  if (!done.length) return ctx.skip(`no upload reached completed within ${ctx.timeoutMs / 1000} s (--timeout): no extracted text to look for`);
+  const list = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main });
+  const extract = await ctx.send({ method: 'POST', path: `/patients/${patientId}/documents/${String(objOf(done[0]!.upload).id)}/extract`, key: ctx.keys.main });
+  const answers = [...ok.flatMap((u) => [u.upload, u.right, ...(u.lastExchange ? [u.lastExchange] : [])]), list, extract];
+  for (const ex of answers)
+    ctx.expect(!ex.response.text.includes(token), {
+      expected: `the document's text (it carries "${token}") in no answer`,
+      actual: `${ex.request.method} ${ex.request.path} answered ${got(ex)}`,
+      exchange: ex,
+    });
+  const docs = [...answers.flatMap((ex) => listOf(ex)), ...answers.map((ex) => objOf(ex)).filter((d) => typeof d.id === 'string')];
+  for (const d of docs) {
+    const textual = Object.keys(d).filter((k) => /text|content|ocr/i.test(k) && k !== 'has_extracted_text' && k !== 'extracted_text_length');
+    ctx.expect(!textual.length, { expected: 'only has_extracted_text and extracted_text_length about the text', actual: `document ${String(d.id)} carries ${textual.join(', ')}` });
+  }
+  for (const u of done)
+    ctx.expect(u.last?.has_extracted_text === true && Number.isInteger(u.last.extracted_text_length) && (u.last.extracted_text_length as number) >= token.length, {
+      expected: `a completed document with has_extracted_text true and extracted_text_length ≥ ${token.length} (its text carries a ${token.length}-character token)`,
+      actual: json(u.last),
+      exchange: u.lastExchange,
+    });
+}
+
+export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const pid = String(p.id);
+  const watched: Array<{ externalId: string; terminal: Obj }> = [];
+  const follow = async (label: string) => {
+    const externalId = ctx.externalId(`terminal-${label}`);
+    const up = await uploadDocument(ctx, pid, externalId, { text: 'Conformance terminal status' });
+    if (!ctx.expect(up.response.status === 201, { expected: '201 for a PDF upload', actual: got(up), exchange: up })) return;
+    const t0 = performance.now();
+    const f = await followDocument(ctx, pid, externalId, ctx.timeoutMs);
+    if (!f.last || !TERMINAL.has(String(f.last.status))) return;
+    watched.push({ externalId, terminal: f.last });
+    return performance.now() - t0;
+  };
+  const took = [await follow('completed')];
+  if (ctx.mock) {
+    await ctx.mock.fault({ kind: 'extraction-fails', count: 1 });
+    try {
+      took.push(await follow('failed'));
+    } finally {
+      await ctx.mock.clearFaults();
+    }
+  }
+  if (!watched.length) return ctx.skip(`no upload reached completed or failed within ${ctx.timeoutMs / 1000} s (--timeout)`);
+  // Watch the terminal documents for as long as they took to get there (0.3 s to 2 s), no extract call made.
+  const holdMs = Math.min(2000, Math.max(300, ...took.filter((x): x is number => x !== undefined)));
+  const end = performance.now() + holdMs;
+  do {
+    for (const { externalId, terminal: was } of watched) {
+      const ex = await lookupDocument(ctx, pid, externalId);
+      const d = listOf(ex)[0];
+      ctx.expect(!!d && d.status === was.status && d.extraction_error === was.extraction_error && d.has_extracted_text === was.has_extracted_text, {
+        expected: `document ${externalId} stays ${String(was.status)} (extraction_error ${json(was.extraction_error)}, has_extracted_text ${json(was.has_extracted_text)}) until a new run is started`,
+        actual: d ? `status ${String(d.status)}, extraction_error ${json(d.extraction_error)}, has_extracted_text ${json(d.has_extracted_text)}` : got(ex),
+        exchange: ex,
+      });
+    }
+    await ctx.sleep(Math.min(100, holdMs / 5));
+  } while (performance.now() < end);
+}
+
+export async function queued_upload_answers_pending(ctx: CheckContext): Promise<void> {
+  const { uploads } = await trackedUploads(ctx);
+  const queued = created(ctx, uploads).filter((u) => u.queued);
+  if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
+  const pending = queued.filter((u) => u.first === 'pending');
+  // "Typically": most queued uploads answer pending (one finished early may answer another status, DOC-014).
+  ctx.expect(pending.length * 2 > queued.length, {
+    expected: `status pending in the upload answer of most queued uploads (${queued.length} queued)`,
+    actual: queued.map((u) => `${u.externalId}: ${String(u.first)}`).join(', '),
+    exchange: queued.find((u) => u.first !== 'pending')?.upload,
+  });
+}
+
+export async function upload_status_is_a_real_state(ctx: CheckContext): Promise<void> {
+  const { uploads } = await trackedUploads(ctx);
+  const statuses = enumOf(ctx, 'DocumentStatus');
+  for (const u of created(ctx, uploads)) {
+    if (!ctx.expect(!!u.first && statuses.includes(u.first), { expected: `an upload status among ${statuses.join(', ')}`, actual: got(u.upload), exchange: u.upload })) continue;
+    // Whatever the upload answered was where the extraction stood: nothing seen later is behind it.
+    const ranks = u.seen.map((s) => RANK[s] ?? -1);
+    const forward = ranks.every((r, i) => r >= 0 && (i === 0 || r >= ranks[i - 1]!)) && u.seen.filter((s) => TERMINAL.has(s)).length <= 1;
+    ctx.expect(forward, {
+      expected: `the upload's status ${u.first} followed only by later states (pending → processing → completed | failed, no change after a terminal one)`,
+      actual: `upload ${u.first}, then ${u.seen.slice(1).join(' → ') || '(no change)'}`,
+      exchange: u.right,
+    });
+  }
+}
+
+export async function upload_does_not_wait_for_extraction(ctx: CheckContext): Promise<void> {
+  const { uploads } = await trackedUploads(ctx);
+  const ok = created(ctx, uploads);
+  if (!ok.length) return;
+  for (const u of ok)
+    ctx.expect(u.right.response.status === 200 && listOf(u.right)[0]?.id === objOf(u.upload).id, {
+      expected: `document ${String(objOf(u.upload).id)} stored (found by its external_id) as soon as the upload answered`,
+      actual: got(u.right),
+      exchange: u.right,
+    });
+  const early = ok.filter((u) => !TERMINAL.has(String(u.first)));
+  ctx.expect(early.length > 0, {
+    expected: 'an upload answered before its extraction finished (status pending or processing), for at least one of the uploads',
+    actual: ok.map((u) => `${u.externalId}: ${String(u.first)}`).join(', '),
+    exchange: ok[0]!.upload,
+  });
+}
+
+export async function queued_upload_message_says_started(ctx: CheckContext): Promise<void> {
+  const { uploads } = await trackedUploads(ctx);
+  const queued = created(ctx, uploads).filter((u) => u.queued);
+  if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
+  for (const u of queued)
+    ctx.expect(typeof body(u.upload).message === 'string' && STARTED_WORDING.test(String(body(u.upload).message)), {
+      expected: 'a message saying that text extraction started (the extraction was queued: the document moved on by itself)',
+      actual: json(body(u.upload).message),
+      exchange: u.upload,
+    });
+}
+
+export async function extract_endpoint_status_codes(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const pid = String(p.id);
+  const externalId = ctx.externalId('extract-codes');
+  const up = await uploadDocument(ctx, pid, externalId, { text: 'Conformance extract endpoint' });
+  if (!ctx.expect(up.response.status === 201, { expected: '201 for a PDF upload', actual: got(up), exchange: up })) return;
+  const id = String(objOf(up).id);
+  await followDocument(ctx, pid, externalId, ctx.timeoutMs);
+  const path = `/patients/${pid}/documents/${id}/extract`;
+  const started = await ctx.send({ method: 'POST', path, key: ctx.keys.main });
+  ctx.expect(started.response.status === 200 && body(started).success === true && objOf(started).id === id, {
+    expected: `200 { data: document ${id}, success: true, message } when a run started`,
+    actual: got(started),
+    exchange: started,
+  });
+  await ctx.mock!.fault({ kind: 'extraction-not-queued', count: 1 });
+  let refused: Exchange;
+  try {
+    refused = await ctx.send({ method: 'POST', path, key: ctx.keys.main });
+  } finally {
+    await ctx.mock!.clearFaults();
+  }
+  const b = body(refused);
+  ctx.expect(
+    refused.response.status === 503 && b.success === false && typeof b.error === 'string' && b.error.length > 0 && typeof b.details === 'string' && b.details.length > 0 && objOf(refused).id === id,
+    { expected: `503 { data: document ${id}, success: false, message, error, details } when the run could not be started`, actual: got(refused), exchange: refused },
+  );
+}
+
+export async function upload_message_wordings(ctx: CheckContext): Promise<void> {
+  const { patientId, uploads } = await trackedUploads(ctx);
+  const queued = created(ctx, uploads).filter((u) => u.queued);
+  for (const u of queued)
+    ctx.expect(body(u.upload).message === messages.upload.queued, { expected: `message ${json(messages.upload.queued)} for a queued upload`, actual: json(body(u.upload).message), exchange: u.upload });
+  if (!ctx.mock) {
+    if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout), and without --mock no upload can be made not to queue`);
+    return;
+  }
+  await ctx.mock.fault({ kind: 'extraction-not-queued', count: 1 });
+  let up: Exchange;
+  try {
+    up = await uploadDocument(ctx, patientId, ctx.externalId('not-queued'), { text: 'Conformance not queued' });
+  } finally {
+    await ctx.mock.clearFaults();
+  }
+  ctx.expect(up.response.status === 201 && body(up).message === messages.upload.notQueued, {
+    expected: `201 with message ${json(messages.upload.notQueued)} for an upload whose extraction was not queued`,
+    actual: got(up),
+    exchange: up,
+  });
+}
+
+export async function document_id_path_uuid(ctx: CheckContext): Promise<void> {
+  const { patient } = await own(ctx);
+  const pid = String(patient.id);
+  const up = await uploadDocument(ctx, pid);
+  if (!ctx.expect(up.response.status === 201 && typeof objOf(up).id === 'string', { expected: '201 for an upload to read the id of', actual: got(up), exchange: up })) return;
+  const id = String(objOf(up).id);
+  await pathIdForm(ctx, { param: 'documentId', form: UUID, formName: 'a UUID', id, requests: [{ method: 'POST', path: (x) => `/patients/${pid}/documents/${x}/extract` }] });
+  // A DELETE with the id of the wrong form is refused and deletes nothing (the document is the run's own).
+  for (const bad of [`${id}x`, 'not-a-uuid']) {
+    const ex = await ctx.send({ method: 'DELETE', path: `/patients/${pid}/documents/${encodeURIComponent(bad)}`, key: ctx.keys.main });
+    ctx.expect(is4xx(ex), { expected: `a 4xx for DELETE /patients/{patientId}/documents/{documentId} with documentId ${JSON.stringify(bad)}`, actual: got(ex), exchange: ex });
+  }
+  const still = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: String(objOf(up).external_id) } });
+  ctx.expect(listOf(still)[0]?.id === id, { expected: `document ${id} still there after DELETEs naming ids of the wrong form`, actual: got(still), exchange: still });
+}
+
+export async function extraction_reaches_terminal_state(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const ext = ctx.externalId('extract');
+  const up = await uploadDocument(ctx, String(p.id), ext);
+  if (!ctx.expect(up.response.status === 201 && typeof body(up).message === 'string', { expected: '201 { data, message }', actual: got(up), exchange: up })) return;
+  const order = enumOf(ctx, 'DocumentStatus');
+  const first = String(objOf(up).status);
+  const { statuses, last, exchange } = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  checkTransitions(ctx, [first, ...statuses.filter((s) => s !== first)], order);
+  const terminal = last?.status === 'completed' || last?.status === 'failed';
+  ctx.expect(terminal, { expected: `completed or failed within ${EXTRACTION_MS / 1000} s`, actual: String(last?.status), exchange });
+  if (last?.status === 'completed')
+    ctx.expect(last.has_extracted_text === true, { expected: 'has_extracted_text true once completed', actual: JSON.stringify(last), exchange });
+  if (last?.status === 'failed')
+    ctx.expect(typeof last.extraction_error === 'string' && last.extraction_error.length > 0, { expected: 'extraction_error set when failed', actual: JSON.stringify(last), exchange });
+}
+
+export async function extract_endpoint_starts_a_run(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const ext = ctx.externalId('reextract');
+  const up = await uploadDocument(ctx, String(p.id), ext);
+  const id = String(objOf(up).id);
+  await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  const ex = await ctx.send({ method: 'POST', path: `/patients/${String(p.id)}/documents/${id}/extract`, key: ctx.keys.main });
+  const b = body(ex);
+  ctx.expect(ex.response.status < 300 && typeof b.success === 'boolean' && objOf(ex).id === id, { expected: '2xx { data: <the document>, success, message }', actual: got(ex), exchange: ex });
+  const { last, exchange } = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  ctx.expect(last?.status === 'completed' || last?.status === 'failed', { expected: 'the new run reaches a terminal state', actual: String(last?.status), exchange });
+}
+
+export async function extraction_failure_then_retry(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  await ctx.mock!.fault({ kind: 'extraction-fails', count: 1 });
+  const ext = ctx.externalId('fails');
+  const up = await uploadDocument(ctx, String(p.id), ext);
+  const failed = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  ctx.expect(failed.last?.status === 'failed' && typeof failed.last.extraction_error === 'string', { expected: 'failed with extraction_error', actual: JSON.stringify(failed.last), exchange: failed.exchange });
+  const ex = await ctx.send({ method: 'POST', path: `/patients/${String(p.id)}/documents/${String(objOf(up).id)}/extract`, key: ctx.keys.main });
+  ctx.expect(ex.response.status < 300, { expected: '2xx from the extract endpoint', actual: got(ex), exchange: ex });
+  const done = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  ctx.expect(done.last?.status === 'completed', { expected: 'a failed document later reaches completed', actual: JSON.stringify(done.last), exchange: done.exchange });
+}
+
+export async function extraction_not_queued(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const queued = await uploadDocument(ctx, String(p.id));
+  await ctx.mock!.fault({ kind: 'extraction-not-queued', count: 1 });
+  const ext = ctx.externalId('notqueued');
+  const up = await uploadDocument(ctx, String(p.id), ext);
+  ctx.expect(up.response.status === 201 && body(up).message !== body(queued).message, {
+    expected: 'a message without the extraction-started wording',
+    actual: `${JSON.stringify(body(up).message)} (queued upload said ${JSON.stringify(body(queued).message)})`,
+    exchange: up,
+  });
+  await ctx.sleep(300);
+  const still = await followDocument(ctx, String(p.id), ext, 1);
+  ctx.expect(still.last?.status === 'pending', { expected: 'stays pending until the extract endpoint is called', actual: String(still.last?.status), exchange: still.exchange });
+  await ctx.send({ method: 'POST', path: `/patients/${String(p.id)}/documents/${String(objOf(up).id)}/extract`, key: ctx.keys.main });
+  const done = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  ctx.expect(done.last?.status === 'completed' || done.last?.status === 'failed', { expected: 'terminal after the extract endpoint', actual: String(done.last?.status), exchange: done.exchange });
+}
+
+export async function upload_over_max_bytes_413(ctx: CheckContext): Promise<void> {
+  const { maxBytes, oversize } = await limitUploads(ctx);
+  if (!oversize) return ctx.skip('the spec gives no x-max-bytes for the upload file');
+  ctx.expect(oversize.response.status === 413, { expected: `413 for a file of ${maxBytes! + 1} bytes (x-max-bytes ${maxBytes})`, actual: got(oversize), exchange: oversize });
+}
+
+export async function upload_unsupported_type_415(ctx: CheckContext): Promise<void> {
+  const { types, wrongType } = await limitUploads(ctx);
+  ctx.expect(wrongType.response.status === 415, { expected: `415 for a text/plain file (accepted: ${types.join(', ')})`, actual: got(wrongType), exchange: wrongType });
+}
+
+export async function document_lifecycle(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const up = await uploadDocument(ctx, String(p.id));
+  const d = objOf(up);
+  if (!ctx.expect(up.response.status === 201 && typeof d.id === 'string', { expected: '201 with the document', actual: got(up), exchange: up })) return;
+  const docs = `/patients/${String(p.id)}/documents`;
+  const list = await ctx.send({ method: 'GET', path: docs, key: ctx.keys.main });
+  ctx.expect(listOf(list).some((x) => x.id === d.id), { expected: "the upload in the patient's documents", actual: got(list), exchange: list });
+  const del = await ctx.send({ method: 'DELETE', path: `${docs}/${String(d.id)}`, key: ctx.keys.main });
+  ctx.expect(del.response.status === 200, { expected: '200 { success: true }', actual: got(del), exchange: del });
+  for (const [method, path] of [['DELETE', `${docs}/${String(d.id)}`], ['POST', `${docs}/${String(d.id)}/extract`]] as const) {
+    const ex = await ctx.send({ method, path, key: ctx.keys.main });
+    ctx.expect(ex.response.status === 404, { expected: `404 for ${method} after delete`, actual: got(ex), exchange: ex });
+  }
+  const gone = await ctx.send({ method: 'GET', path: docs, key: ctx.keys.main, query: { external_id: String(d.external_id) } });
+  ctx.expect(gone.response.status === 404, { expected: 'external_id lookup 404 after delete', actual: got(gone), exchange: gone });
+}
+
+export const checks: CheckDef[] = [
+  check(extracted_text_never_returned, { rule: 'DOC-009', needs: { write: true } }),
+  check(terminal_status_stays, { rule: 'DOC-012', needs: { write: true }, exclusive: true }),
+  check(queued_upload_answers_pending, { rule: 'DOC-013', needs: { write: true } }),
+  check(upload_status_is_a_real_state, { rule: 'DOC-014', needs: { write: true } }),
+  check(upload_does_not_wait_for_extraction, { rule: 'DOC-025', needs: { write: true } }),
+  check(queued_upload_message_says_started, { rule: 'DOC-026', needs: { write: true } }),
+  check(extract_endpoint_status_codes, { rule: 'DOC-031', provenance: 'assumed', needs: { write: true, mock: true } }),
+  check(upload_message_wordings, { rule: 'DOC-036', provenance: 'assumed', needs: { write: true } }),
+  check(document_id_path_uuid, { rule: 'DOC-030', needs: { write: true } }),
+  check(extraction_reaches_terminal_state, { rule: 'DOC-028', covers: ['DOC-016', 'DOC-017'], needs: { write: true } }),
+  check(extract_endpoint_starts_a_run, { rule: 'DOC-019', covers: ['DOC-023', 'DOC-029'], needs: { write: true } }),
+  check(extraction_failure_then_retry, { rule: 'DOC-020', covers: ['DOC-006', 'DOC-018'], needs: { write: true, mock: true } }),
+  check(extraction_not_queued, { rule: 'DOC-015', covers: ['DOC-027'], needs: { write: true, mock: true } }),
+  check(upload_over_max_bytes_413, { rule: 'DOC-032', provenance: 'assumed', needs: { write: true } }),
+  check(upload_unsupported_type_415, { rule: 'DOC-033', provenance: 'assumed', needs: { write: true } }),
+  check(document_lifecycle, { rule: 'DOC-024', covers: ['DOC-021', 'DOC-022'], needs: { write: true } }),
+];

@@ -1,0 +1,340 @@
+// REGEN: note regeneration. 202 queued, Idempotency-Key, body fields, error statuses, timing and events.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { CheckContext, CheckDef } from '../model.ts';
+import type { Exchange, RequestSpec } from '../http.ts';
+import type { Delivery } from '../receiver.ts';
+import { regenerate, regenTarget, regenerateAndWait, stillNote, quietMs, accepted, notesPage, watchNote, noteNow, firstRunBudget } from './support/regeneration.ts';
+import { got, listOf, body, type Obj, is4xx, objOf, json } from './support/common.ts';
+import { register, unregister } from './support/webhook-probe.ts';
+import { mockSession, pathIdForm, UUID, keyWithout, hasError } from './support/operations.ts';
+import { check } from './support/define.ts';
+
+const INVALID_REGENERATE: Array<[string, { json?: unknown; bodyText?: string }]> = [
+  ['model "turbo" (not a tier)', { json: { model: 'turbo' } }],
+  ['template_id "not-a-uuid"', { json: { template_id: 'not-a-uuid' } }],
+  ['a malformed JSON body', { bodyText: '{"model": ' }],
+  ['a JSON array body', { json: [{ model: 'fast' }] }],
+];
+
+/** The invalid regenerate requests, sent once per run to the first note's session (shared by REGEN-009 and REGEN-020). */
+function invalidRegenerations(ctx: CheckContext): Promise<Array<[string, Exchange]>> {
+  return ctx.fixtures.shared('invalid-regenerations', async () => {
+    const note = await ctx.fixtures.firstNote();
+    const out: Array<[string, Exchange]> = [];
+    for (const [label, opts] of INVALID_REGENERATE) out.push([label, await regenerate(ctx, String(note.session_id), opts)]);
+    return out;
+  });
+}
+
+/** The Idempotency-Key header's schema, from the spec. */
+function idempotencySchema(ctx: CheckContext): { minLength?: number; maxLength?: number } {
+  const op = ctx.contract.byId('regenerateSessionNote');
+  const p = op.parameters.find((x) => x.in === 'header' && String(x.name).toLowerCase() === 'idempotency-key');
+  return (ctx.contract.deref(p?.schema) ?? {}) as { minLength?: number; maxLength?: number };
+}
+
+export async function idempotency_key_still_deduplicated(ctx: CheckContext): Promise<void> {
+  const [t] = await regenTarget(ctx, 0);
+  const key = `${ctx.prefix}window-${randomBytes(4).toString('hex')}`;
+  const first = await regenerateAndWait(ctx, t!, { json: { model: 'fast' }, idempotencyKey: key }, `Idempotency-Key ${key}`);
+  if (!first) return;
+  // The key outlives its regeneration: repeated once that run is done (and as long again), it starts nothing.
+  await ctx.sleep(Math.min(1000, first.ms));
+  const since = performance.now();
+  const again = await regenerate(ctx, t!.sessionId, { json: { model: 'fast' }, idempotencyKey: key });
+  ctx.expect(again.response.status === 202, { expected: `202 for the repeat with Idempotency-Key ${key}`, actual: got(again), exchange: again });
+  const quiet = await stillNote(ctx, t!.noteId, first.note.updated_at, since, quietMs(ctx, first));
+  ctx.expect(!quiet.moved, {
+    expected: `no second regeneration of session ${t!.sessionId} for the same Idempotency-Key repeated ${Math.round(since - first.since)} ms after the first, whose run had finished (deduplicated for at least one hour; watched ${Math.round(quiet.ms)} ms)`,
+    actual: `note ${t!.noteId} updated_at moved from ${String(first.note.updated_at)} to ${String(quiet.note.updated_at)}`,
+    exchange: quiet.exchange,
+  });
+}
+
+export async function regenerate_body_optional(ctx: CheckContext): Promise<void> {
+  const note = await ctx.fixtures.firstNote();
+  const session = String(note.session_id);
+  for (const [label, opts] of [
+    ['no body at all', {}],
+    ['an empty JSON object', { json: {} }],
+    ['a JSON body with model', { json: { model: 'fast' } }],
+  ] as const) {
+    const ex = await regenerate(ctx, session, opts);
+    ctx.expect(accepted(ex, session), { expected: `202 { data: { session_id: "${session}", status: "queued" } } with ${label}`, actual: got(ex), exchange: ex });
+  }
+}
+
+export async function regenerate_template_id(ctx: CheckContext): Promise<void> {
+  const [t] = await regenTarget(ctx, 3);
+  if (!t!.templateId) return ctx.skip(`note ${t!.noteId} names no template`);
+  const other = [...new Set(listOf(await notesPage(ctx, {})).map((n) => n.template_id).filter((x): x is string => typeof x === 'string'))].find((x) => x !== t!.templateId);
+  if (!other) return ctx.skip('the organization lists notes of one template only: no other template to regenerate with');
+  // Without template_id: the session's current template (its one note's).
+  const dflt = await regenerateAndWait(ctx, t!, { json: { model: 'fast' } }, 'no template_id');
+  if (!dflt) return;
+  ctx.expect(dflt.note.template_id === t!.templateId, { expected: `template_id ${t!.templateId} (the session's) after a regeneration without template_id`, actual: got(dflt.exchange), exchange: dflt.exchange });
+  // With template_id: that template; then back to the original one (the mock's data as it was).
+  let last = dflt.note.updated_at;
+  for (const template of [other, t!.templateId]) {
+    const since = performance.now();
+    const ex = await regenerate(ctx, t!.sessionId, { json: { template_id: template, model: 'fast' } });
+    if (!ctx.expect(accepted(ex, t!.sessionId), { expected: `202 queued for template_id ${template}`, actual: got(ex), exchange: ex })) return;
+    const w = await watchNote(ctx, t!.noteId, last, since, Math.min(ctx.timeoutMs, Math.max(1000, 10 * dflt.ms)));
+    ctx.expect(w.moved && w.note.template_id === template, {
+      expected: `note ${t!.noteId} regenerated with template_id ${template}`,
+      actual: w.moved ? got(w.exchange) : `not regenerated within ${Math.round(w.ms)} ms`,
+      exchange: w.exchange,
+    });
+    if (!w.moved) return;
+    last = w.note.updated_at;
+  }
+}
+
+export async function regenerate_model_tiers(ctx: CheckContext): Promise<void> {
+  const note = await ctx.fixtures.firstNote();
+  const session = String(note.session_id);
+  for (const model of ['fast', 'balanced', 'detailed', undefined]) {
+    const ex = await regenerate(ctx, session, { json: model ? { model } : {} });
+    ctx.expect(accepted(ex, session), { expected: `202 queued for ${model ? `model ${model}` : 'no model (the standard tier)'}`, actual: got(ex), exchange: ex });
+  }
+  const bad = await regenerate(ctx, session, { json: { model: 'turbo' } });
+  ctx.expect(bad.response.status === 400, { expected: '400 for model "turbo" (not one of fast, balanced, detailed)', actual: got(bad), exchange: bad });
+}
+
+export async function regenerate_invalid_400(ctx: CheckContext): Promise<void> {
+  for (const [label, ex] of await invalidRegenerations(ctx))
+    ctx.expect(ex.response.status === 400 && typeof body(ex).error === 'string' && String(body(ex).error).length > 0, { expected: `400 { error } for ${label}`, actual: got(ex), exchange: ex });
+}
+
+export async function regeneration_under_a_minute(ctx: CheckContext): Promise<void> {
+  const [t] = await regenTarget(ctx, 0);
+  const before = await noteNow(ctx, t!.noteId);
+  if (!before) return;
+  const budget = firstRunBudget(ctx);
+  const since = performance.now();
+  const ex = await regenerate(ctx, t!.sessionId, { json: {} });
+  if (!ctx.expect(accepted(ex, t!.sessionId), { expected: '202 queued for a regeneration with the default tier', actual: got(ex), exchange: ex })) return;
+  const w = await watchNote(ctx, t!.noteId, before.updated_at, since, budget);
+  if (!w.moved) {
+    if (budget < 60_000) return ctx.skip(`the regeneration was not seen within ${budget / 1000} s (--timeout), less than the rule's minute: rerun with --timeout 60000`);
+    ctx.expect(false, { expected: 'the regenerated note within a minute', actual: `note ${t!.noteId} unchanged after ${Math.round(w.ms / 1000)} s`, exchange: w.exchange });
+    return;
+  }
+  ctx.expect(w.ms < 60_000, { expected: 'the regenerated note within a minute', actual: `${Math.round(w.ms)} ms`, exchange: w.exchange });
+  // The service's own clock: the note's updated_at against the Date of the 202 (whole seconds).
+  const queued = Date.parse(ex.response.headers.date ?? '');
+  const done = Date.parse(String(w.note.updated_at));
+  if (!Number.isNaN(queued))
+    ctx.expect(done - queued < 61_000, {
+      expected: `updated_at within a minute of the 202 (Date: ${ex.response.headers.date})`,
+      actual: `updated_at ${String(w.note.updated_at)}, ${Math.round((done - queued) / 1000)} s later`,
+      exchange: w.exchange,
+    });
+}
+
+export async function regeneration_sends_note_regenerated(ctx: CheckContext): Promise<void> {
+  const [t] = await regenTarget(ctx, 1);
+  const hook = await register(ctx, 'NOTE_REGENERATED');
+  try {
+    const from = ctx.receiver!.deliveries.length;
+    const ex = await regenerate(ctx, t!.sessionId, { json: { model: 'fast' } });
+    if (!ctx.expect(accepted(ex, t!.sessionId), { expected: '202 queued', actual: got(ex), exchange: ex })) return;
+    const mine = (d: Delivery) => {
+      const j = d.json as Obj | undefined;
+      return j?.session_id === t!.sessionId || j?.note_id === t!.noteId;
+    };
+    const wait = Math.min(ctx.timeoutMs, 20_000);
+    await ctx.receiver!.waitFor((ds) => ds.slice(from).some(mine), wait);
+    const d = ctx.receiver!.deliveries.slice(from).find(mine);
+    if (!ctx.expect(!!d, { expected: `a delivery for the regeneration of session ${t!.sessionId}`, actual: `none within ${wait / 1000} s` })) return;
+    const j = d!.json as Obj;
+    ctx.expect(j.event === 'NOTE_REGENERATED' && j.note_id === t!.noteId && j.session_id === t!.sessionId, {
+      expected: `NOTE_REGENERATED for note ${t!.noteId} of session ${t!.sessionId}`,
+      actual: d!.body.slice(0, 300),
+    });
+    const errors = ctx.schemas.validate('#/components/schemas/NoteEvent', j);
+    ctx.expect(!errors.length, { expected: 'payload valid against NoteEvent', actual: `${errors.join('; ')} in ${d!.body.slice(0, 300)}` });
+  } finally {
+    await unregister(ctx, hook);
+  }
+}
+
+export async function regenerate_default_tier_balanced(ctx: CheckContext): Promise<void> {
+  const [t] = await regenTarget(ctx, 2);
+  // The note a tier writes, run numbers masked: the default run must write what an explicit balanced run does.
+  const written = new Map<string, string>();
+  for (const model of ['default', 'balanced', 'fast', 'detailed']) {
+    const w = await regenerateAndWait(ctx, t!, { json: model === 'default' ? {} : { model } }, model === 'default' ? 'no model' : `model ${model}`);
+    if (!w) return;
+    written.set(model, String(w.note.content).replace(/\d+/g, '#'));
+  }
+  const of = (m: string) => written.get(m);
+  if (of('balanced') === of('fast') && of('balanced') === of('detailed')) return ctx.skip('every tier writes the same note here: the default tier cannot be told apart');
+  const like = ['balanced', 'fast', 'detailed'].filter((m) => of(m) === of('default'));
+  ctx.expect(of('default') === of('balanced'), {
+    expected: 'a regeneration without model writes the note an explicit model balanced writes (run numbers aside)',
+    actual: like.length ? `it writes what ${like.join(', ')} writes` : `it writes a note of its own: ${json(of('default')).slice(0, 200)}`,
+  });
+}
+
+export async function regenerate_400_body_shape(ctx: CheckContext): Promise<void> {
+  for (const [label, ex] of await invalidRegenerations(ctx)) {
+    const b = body(ex);
+    const keys = Object.keys(b);
+    const details = b.details;
+    const detailsOk = details === undefined || (!!details && typeof details === 'object' && !Array.isArray(details) && Object.values(details as Obj).every((v) => typeof v === 'string'));
+    ctx.expect(ex.response.status === 400 && typeof b.error === 'string' && keys.every((k) => k === 'error' || k === 'details') && detailsOk, {
+      expected: `400 { error } or { error, details: { field: message } } for ${label}, nothing else`,
+      actual: got(ex),
+      exchange: ex,
+    });
+  }
+}
+
+export async function regenerate_session_id_uuid(ctx: CheckContext): Promise<void> {
+  // A real session only with --mock (a 202 regenerates its note); elsewhere ids no session has.
+  const real = await mockSession(ctx);
+  const path = (id: string) => `/sessions/${id}/notes/regenerate`;
+  if (real) await pathIdForm(ctx, { param: 'sessionId', form: UUID, formName: 'a UUID', id: real, requests: [{ method: 'POST', path, json: {} }] });
+  else
+    for (const bad of [`${randomUUID()}x`, 'not-a-uuid']) {
+      const ex = await ctx.send({ method: 'POST', path: path(encodeURIComponent(bad)), key: ctx.keys.main, json: {} });
+      ctx.expect(is4xx(ex), { expected: `a 4xx for POST /sessions/{sessionId}/notes/regenerate with sessionId ${JSON.stringify(bad)}, not a UUID`, actual: got(ex), exchange: ex });
+    }
+  // Required: an empty sessionId segment is no regenerate request.
+  const none = await ctx.send({ method: 'POST', path: path(''), key: ctx.keys.main, json: {} });
+  ctx.expect(is4xx(none), { expected: 'a 4xx for POST /sessions//notes/regenerate (no sessionId)', actual: got(none), exchange: none });
+}
+
+export async function regenerate_auth_errors(ctx: CheckContext): Promise<void> {
+  // A session no one has: none of these requests can regenerate anything, whatever the answer.
+  const path = `/sessions/${randomUUID()}/notes/regenerate`;
+  const scopes = ctx.contract.byId('regenerateSessionNote').scopes;
+  const cases: Array<[number, string, RequestSpec]> = [
+    [401, 'without a key', { method: 'POST', path, json: {} }],
+    [401, 'with an invalid key', { method: 'POST', path, rawKey: 'crc-not-a-valid-key-0000000000', json: {} }],
+  ];
+  const lacking = keyWithout(ctx, scopes);
+  if (!lacking) return ctx.skip(`needs a --scoped-key without ${scopes.join(', ')}`);
+  cases.push([403, `with a key of scopes [${lacking.scopes.join(', ')}] (needs ${scopes.join(', ')})`, { method: 'POST', path, key: lacking.key, json: {} }]);
+  for (const [status, why, spec] of cases) {
+    const ex = await ctx.send(spec);
+    ctx.expect(ex.response.status === status && hasError(ex), { expected: `${status} { error } for POST /sessions/{sessionId}/notes/regenerate ${why}`, actual: got(ex), exchange: ex });
+  }
+  await ctx.mock!.fault({ kind: 'rate-limited', count: 1 });
+  const limited = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, acceptRateLimited: true });
+  ctx.expect(limited.response.status === 429 && hasError(limited), { expected: '429 { error } for POST /sessions/{sessionId}/notes/regenerate when rate limited', actual: got(limited), exchange: limited });
+}
+
+export async function regenerate_accepted(ctx: CheckContext): Promise<void> {
+  const note = await ctx.fixtures.firstNote();
+  const session = String(note.session_id);
+  const ex = await ctx.send({ method: 'POST', path: `/sessions/${session}/notes/regenerate`, key: ctx.keys.main, json: {} });
+  const d = objOf(ex);
+  ctx.expect(ex.response.status === 202 && d.session_id === session && d.status === 'queued' && typeof body(ex).message === 'string', {
+    expected: `202 { data: { session_id: "${session}", status: "queued" }, message }`,
+    actual: got(ex),
+    exchange: ex,
+  });
+  // The regenerated note shows up on the session notes endpoint (updated_at moves).
+  const before = String(note.updated_at);
+  let moved = false;
+  let last;
+  for (let i = 0, wait = 25; i < 40 && !moved; i++, wait = Math.min(wait * 2, 1000)) {
+    await ctx.sleep(wait);
+    last = await ctx.send({ method: 'GET', path: `/sessions/${session}/notes`, key: ctx.keys.main });
+    const notes = (objOf(last).notes ?? []) as Array<Record<string, unknown>>;
+    moved = notes.some((n) => n.id === note.id && String(n.updated_at) !== before) || notes.length > 1;
+  }
+  ctx.expect(moved, { expected: 'the regenerated note available from the session notes endpoint', actual: last ? got(last) : 'no answer', exchange: last });
+}
+
+export async function regenerate_idempotency_key(ctx: CheckContext): Promise<void> {
+  const note = await ctx.fixtures.firstNote();
+  const key = `${ctx.prefix}idem`;
+  const path = `/sessions/${String(note.session_id)}/notes/regenerate`;
+  const a = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': key } });
+  const b = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': key } });
+  ctx.expect(a.response.status === 202 && b.response.status === 202, {
+    expected: 'a repeat with the same Idempotency-Key accepted again (202), not refused',
+    actual: `${got(a)} then ${got(b)}`,
+    exchange: b,
+  });
+}
+
+export async function regenerate_idempotent_repeat_same_body(ctx: CheckContext): Promise<void> {
+  const note = await ctx.fixtures.firstNote();
+  const key = `${ctx.prefix}same-body`;
+  const path = `/sessions/${String(note.session_id)}/notes/regenerate`;
+  const a = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': key } });
+  const b = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': key } });
+  ctx.expect(a.response.status === 202 && b.response.status === 202 && JSON.stringify(body(a)) === JSON.stringify(body(b)), {
+    expected: 'the same 202 body for a repeat with the same Idempotency-Key',
+    actual: `${got(a)} then ${got(b)}`,
+    exchange: b,
+  });
+}
+
+export async function idempotency_key_length_bounds(ctx: CheckContext): Promise<void> {
+  const { minLength, maxLength } = idempotencySchema(ctx);
+  if (minLength === undefined && maxLength === undefined) return ctx.skip('the spec bounds no Idempotency-Key length');
+  const note = await ctx.fixtures.firstNote();
+  const path = `/sessions/${String(note.session_id)}/notes/regenerate`;
+  const tooShort = minLength !== undefined && minLength > 0 ? 'k'.repeat(minLength - 1) : undefined;
+  const tooLong = maxLength !== undefined ? 'k'.repeat(maxLength + 1) : undefined;
+  for (const [label, value] of [[`shorter than ${minLength}`, tooShort], [`longer than ${maxLength}`, tooLong]] as const) {
+    if (value === undefined) continue;
+    const ex = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': value } });
+    ctx.expect(ex.response.status === 400 && typeof body(ex).error === 'string', { expected: `400 { error } for an Idempotency-Key ${label} characters`, actual: got(ex), exchange: ex });
+  }
+  if (maxLength !== undefined) {
+    const longest = `${ctx.prefix}`.padEnd(maxLength, 'k');
+    const ok = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': longest } });
+    ctx.expect(ok.response.status === 202, { expected: `202 for an Idempotency-Key of exactly ${maxLength} characters`, actual: got(ok), exchange: ok });
+  }
+}
+
+export async function regenerate_session_not_ready(ctx: CheckContext): Promise<void> {
+  // A session that is not ready has no note, so no API route lists it: the mock's control API does.
+  const session = (await ctx.mock!.sessions()).find((s) => s.organization_id === ctx.keys.mainOrg && !s.ready);
+  if (!session) return ctx.skip('the mock lists no session of this organization that is not ready for regeneration');
+  const ex = await ctx.send({ method: 'POST', path: `/sessions/${session.id}/notes/regenerate`, key: ctx.keys.main, json: {} });
+  ctx.expect(ex.response.status === 409 && typeof body(ex).error === 'string', {
+    expected: `409 { error } for session ${session.id} (transcript ${session.transcript_status}, ${session.has_note ? 'has a note' : 'no note'})`,
+    actual: got(ex),
+    exchange: ex,
+  });
+}
+
+export async function regenerate_unknown_session(ctx: CheckContext): Promise<void> {
+  const ex = await ctx.send({ method: 'POST', path: `/sessions/${crypto.randomUUID()}/notes/regenerate`, key: ctx.keys.main, json: {} });
+  ctx.expect(ex.response.status === 404, { expected: '404 for a session the organization does not own', actual: got(ex), exchange: ex });
+}
+
+export async function regenerate_unavailable(ctx: CheckContext): Promise<void> {
+  const note = await ctx.fixtures.firstNote();
+  await ctx.mock!.fault({ kind: 'regeneration-unavailable', count: 1 });
+  const ex = await ctx.send({ method: 'POST', path: `/sessions/${String(note.session_id)}/notes/regenerate`, key: ctx.keys.main, json: {} });
+  ctx.expect(ex.response.status === 503 && typeof body(ex).error === 'string', { expected: '503 { error } when regeneration cannot be queued', actual: got(ex), exchange: ex });
+}
+
+export const checks: CheckDef[] = [
+  check(idempotency_key_still_deduplicated, { rule: 'REGEN-004', needs: { mock: true, write: true }, exclusive: true }),
+  check(regenerate_body_optional, { rule: 'REGEN-005', needs: { mock: true, write: true } }),
+  check(regenerate_template_id, { rule: 'REGEN-006', needs: { mock: true, write: true }, exclusive: true }),
+  check(regenerate_model_tiers, { rule: 'REGEN-007', needs: { mock: true, write: true } }),
+  check(regenerate_invalid_400, { rule: 'REGEN-009', needs: { mock: true, write: true } }),
+  check(regeneration_under_a_minute, { rule: 'REGEN-015', needs: { mock: true, write: true }, exclusive: true }),
+  check(regeneration_sends_note_regenerated, { rule: 'REGEN-016', payloadSchemas: ['#/components/schemas/NoteEvent'], needs: { mock: true, receiver: true, write: true }, exclusive: true }),
+  check(regenerate_default_tier_balanced, { rule: 'REGEN-017', provenance: 'assumed', needs: { mock: true, write: true }, exclusive: true }),
+  check(regenerate_400_body_shape, { rule: 'REGEN-020', provenance: 'assumed', needs: { mock: true, write: true } }),
+  check(regenerate_session_id_uuid, { rule: 'REGEN-002', needs: { write: true } }),
+  check(regenerate_auth_errors, { rule: 'REGEN-010', needs: { mock: true, keys: ['scoped'] }, exclusive: true }),
+  check(regenerate_accepted, { rule: 'REGEN-008', covers: ['REGEN-001', 'REGEN-014'], needs: { mock: true, write: true } }),
+  check(regenerate_idempotency_key, { rule: 'REGEN-003', needs: { mock: true, write: true } }),
+  check(regenerate_idempotent_repeat_same_body, { rule: 'REGEN-019', provenance: 'assumed', needs: { mock: true, write: true } }),
+  check(idempotency_key_length_bounds, { rule: 'REGEN-018', provenance: 'assumed', needs: { mock: true, write: true } }),
+  check(regenerate_session_not_ready, { rule: 'REGEN-012', covers: ['ERR-007'], needs: { mock: true, write: true } }),
+  check(regenerate_unknown_session, { rule: 'REGEN-011' }),
+  check(regenerate_unavailable, { rule: 'REGEN-013', covers: ['ERR-009'], needs: { mock: true, write: true } }),
+];

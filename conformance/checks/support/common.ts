@@ -1,0 +1,184 @@
+// Helpers the check files share: reading bodies, describing responses, sample path values, creating the run's
+// own resources. Check files import from support/ only, never from each other.
+import { randomUUID } from 'node:crypto';
+import type { CheckContext, CheckDef } from '../../model.ts';
+import type { Exchange, KeyRef } from '../../http.ts';
+import { tinyPdf } from '../../fixtures.ts';
+import type { Operation } from '../../contract.ts';
+import { BodyGenerator, type CaseKind } from '../../datagen.ts';
+
+/** Upload limits read from the spec: the file's x-max-bytes and the encoding's allowed content types. */
+export function uploadLimits(ctx: CheckContext): { maxBytes?: number; types: string[] } {
+  const file = ctx.contract.resolve('#/components/schemas/DocumentUpload/properties/file') as { 'x-max-bytes'?: number } | undefined;
+  const op = ctx.contract.byId('uploadDocument');
+  const enc = ctx.contract.resolve(`${op.pointer}/requestBody/content/multipart~1form-data/encoding/file`) as { contentType?: string } | undefined;
+  return { maxBytes: file?.['x-max-bytes'], types: (enc?.contentType ?? '').split(',').map((t) => t.trim()).filter(Boolean) };
+}
+
+/** One oversized and one plain-text upload per run, shared by the checks that judge them. */
+export function limitUploads(ctx: CheckContext) {
+  return ctx.fixtures.shared('upload-limits', async () => {
+    const { maxBytes, types } = uploadLimits(ctx);
+    const p = await ctx.fixtures.patient();
+    const path = `/patients/${String(p.id)}/documents`;
+    let oversize: Exchange | undefined;
+    if (maxBytes !== undefined) {
+      // A real PDF header, padded past the limit by one byte.
+      const pdf = tinyPdf();
+      const bytes = new Uint8Array(maxBytes + 1);
+      bytes.set(pdf.subarray(0, Math.min(pdf.length, bytes.length)));
+      bytes.fill(0x20, pdf.length);
+      oversize = await ctx.send({ method: 'POST', path, key: ctx.keys.main, form: { fields: { external_id: ctx.externalId('oversize') }, file: { name: 'oversize.pdf', type: 'application/pdf', bytes } } });
+    }
+    const text = new TextEncoder().encode('plain text is not one of the accepted document types\n');
+    const wrongType = await ctx.send({ method: 'POST', path, key: ctx.keys.main, form: { fields: { external_id: ctx.externalId('wrongtype') }, file: { name: 'notes.txt', type: 'text/plain', bytes: text } } });
+    return { maxBytes, types, oversize, wrongType };
+  });
+}
+
+export const paginated = (ctx: CheckContext) => ctx.contract.find((op) => op.method === 'GET' && !op.template.includes('{') && !!ctx.contract.queryParam(op, 'page'));
+
+export type Obj = Record<string, unknown>;
+
+export const dataOf = (ex: Exchange): unknown => (ex.response.json as { data?: unknown } | undefined)?.data;
+
+export const objOf = (ex: Exchange): Obj => (dataOf(ex) ?? {}) as Obj;
+
+export const listOf = (ex: Exchange): Obj[] => (Array.isArray(dataOf(ex)) ? (dataOf(ex) as Obj[]) : []);
+
+export const body = (ex: Exchange): Obj => (ex.response.json ?? {}) as Obj;
+
+export const is2xx = (ex: Exchange) => ex.response.status >= 200 && ex.response.status < 300;
+
+export const is4xx = (ex: Exchange) => ex.response.status >= 400 && ex.response.status < 500;
+
+/** A start_at years ahead (a random day), so the run's appointments never meet other data. */
+export const farFuture = () => new Date(Date.now() + 86_400_000 * (400 + Math.floor(Math.random() * 2000))).toISOString();
+
+/** A Luhn-valid NPI (80840 prefix) not in `taken`: the suite's own arithmetic (conformance/npi.ts). */
+export { unusedNpi } from '../../npi.ts';
+
+/** "404 {"error":"Not found"}" — what came back, short. */
+export function got(ex: Exchange): string {
+  return `${ex.response.status} ${ex.response.text.slice(0, 300)}`;
+}
+
+/** Fills a path template: known values by parameter name, else a random uuid (a resource that does not exist). */
+export function fillPath(op: Operation, values: Record<string, string | undefined>): string {
+  return op.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? (name === 'patientId' ? '9'.repeat(19) : randomUUID())));
+}
+
+/** A 400 with the documented `{ error, details }` (details a non-empty map). */
+export function isValidationError(ex: Exchange): boolean {
+  const b = body(ex);
+  return ex.response.status === 400 && typeof b.error === 'string' && !!b.details && typeof b.details === 'object' && Object.keys(b.details as Obj).length > 0;
+}
+
+export async function createAppointment(ctx: CheckContext, patientId: string, extra: Obj = {}): Promise<Exchange> {
+  return ctx.send({
+    method: 'POST',
+    path: '/appointments',
+    key: ctx.keys.main,
+    json: {
+      patient_id: patientId,
+      start_at: new Date(Date.now() + 86_400_000 * 30).toISOString(),
+      duration_minutes: 30,
+      external_id: ctx.externalId('appt'),
+      ...extra,
+    },
+  });
+}
+
+/** A one-page PDF upload; `text` is the PDF's text, `fields` replace the form's external_id field. */
+export async function uploadDocument(
+  ctx: CheckContext,
+  patientId: string,
+  externalId = ctx.externalId('doc'),
+  o: { text?: string; fileName?: string; fields?: Record<string, string>; key?: KeyRef } = {},
+): Promise<Exchange> {
+  return ctx.send({
+    method: 'POST',
+    path: `/patients/${patientId}/documents`,
+    key: o.key ?? ctx.keys.main,
+    form: { fields: o.fields ?? { external_id: externalId }, file: { name: o.fileName ?? 'conformance.pdf', type: 'application/pdf', bytes: tinyPdf(o.text) } },
+  });
+}
+
+/** Polls a document through its external_id lookup until a terminal status (or the deadline). */
+export async function followDocument(
+  ctx: CheckContext,
+  patientId: string,
+  externalId: string,
+  maxMs: number,
+): Promise<{ statuses: string[]; last?: Obj; exchange?: Exchange }> {
+  const statuses: string[] = [];
+  const deadline = Date.now() + maxMs;
+  let last: Obj | undefined;
+  let exchange: Exchange | undefined;
+  // Always at least one look, however small maxMs (a 1 ms bound is "what is it now?").
+  for (let wait = 20; ; wait = Math.min(wait * 2, 1000)) {
+    exchange = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main, query: { external_id: externalId } });
+    last = listOf(exchange)[0];
+    const s = typeof last?.status === 'string' ? last.status : undefined;
+    if (s && statuses.at(-1) !== s) statuses.push(s);
+    if (s === 'completed' || s === 'failed' || Date.now() >= deadline) break;
+    await ctx.sleep(Math.min(wait, Math.max(0, deadline - Date.now())));
+  }
+  return { statuses, last, exchange };
+}
+
+/** Enum of a component schema, read from the spec (e.g. the document statuses). */
+export function enumOf(ctx: CheckContext, schema: string): string[] {
+  const s = ctx.contract.resolve(`#/components/schemas/${schema}`) as { enum?: string[] } | undefined;
+  return s?.enum ?? [];
+}
+
+export let generator: BodyGenerator | undefined;
+
+export const gen = (ctx: CheckContext) => (generator ??= new BodyGenerator(ctx.contract));
+
+/** Targets: each JSON-body operation with its path and the values its fields must reference. */
+export async function targets(ctx: CheckContext) {
+  const patient = await ctx.fixtures.patient();
+  const providers = await ctx.fixtures.providers();
+  const appt = await createAppointment(ctx, String(patient.id));
+  const apptId = String(objOf(appt).id ?? '');
+  const bind = { patient_id: String(patient.id), provider_id: String(providers[0]?.id ?? '') };
+  const out = [];
+  for (const op of ctx.contract.operations) {
+    if (!op.jsonBodyPointer) continue;
+    if (op.operationId.startsWith('regenerate')) continue; // would regenerate a note the run does not own
+    const path = op.template.replace('{patientId}', String(patient.id)).replace('{appointmentId}', apptId);
+    out.push({ op, path, bind });
+  }
+  return out;
+}
+
+export function negative(kinds: CaseKind[]): CheckDef['run'] {
+  return async (ctx) => {
+    let assumedOnly = 0;
+    let asserted = 0;
+    for (const t of await targets(ctx)) {
+      const g = gen(ctx);
+      const base = g.valid(t.op.jsonBodyPointer!, { ...t.bind, external_id: ctx.externalId('base') })[0]?.body ?? {};
+      const cases = g.invalid(t.op.jsonBodyPointer!, base, () => (t.op.method === 'POST' ? { external_id: ctx.externalId('neg') } : {}));
+      for (const c of cases.filter((c) => kinds.includes(c.kind))) {
+        if (c.assumed && ctx.profile === 'documented') {
+          assumedOnly++;
+          continue;
+        }
+        const ex = await ctx.send({ method: t.op.method, path: t.path, key: ctx.keys.main, json: c.body });
+        asserted++;
+        ctx.expect(isValidationError(ex), {
+          message: `${t.op.method} ${t.op.template} with ${c.label}${c.assumed ? ' (assumed constraint)' : ''}`,
+          expected: '400 { error, details }',
+          actual: got(ex),
+          exchange: ex,
+        });
+      }
+    }
+    if (!asserted && assumedOnly) ctx.skip(`all ${assumedOnly} cases break assumed constraints only: run with --profile all`);
+  };
+}
+
+export const json = (v: unknown) => JSON.stringify(v);

@@ -1,0 +1,108 @@
+// Helpers for regeneration: sessions to regenerate, sending the request, watching the session's note change.
+import type { CheckContext } from '../../model.ts';
+import type { Exchange } from '../../http.ts';
+import { type Obj, listOf, objOf, got } from './common.ts';
+
+
+export interface RegenTarget {
+  sessionId: string;
+  noteId: string;
+  templateId?: string;
+}
+
+/**
+ * Sessions a watching check may regenerate: ready (the mock's session list), exactly one note (so "the session's
+ * note" is that note), and not the session of the first listed note (the other regeneration checks use that one).
+ */
+export async function regenTarget(ctx: CheckContext, index: number, count = 1): Promise<RegenTarget[]> {
+  const first = await ctx.fixtures.firstNote();
+  const ex = await ctx.send({ method: 'GET', path: '/notes', key: ctx.keys.main, query: { limit: 100 } });
+  const sessions = await ctx.mock!.sessions();
+  const ready = new Set(sessions.filter((s) => s.ready && (!ctx.keys.mainOrg || s.organization_id === ctx.keys.mainOrg)).map((s) => s.id));
+  const bySession = new Map<string, Obj[]>();
+  for (const n of listOf(ex)) bySession.set(String(n.session_id), [...(bySession.get(String(n.session_id)) ?? []), n]);
+  const targets = [...bySession.entries()]
+    .filter(([sid, notes]) => notes.length === 1 && ready.has(sid) && sid !== first.session_id)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([sessionId, [n]]) => ({ sessionId, noteId: String(n!.id), templateId: typeof n!.template_id === 'string' ? n!.template_id : undefined }));
+  if (targets.length < count)
+    return ctx.skip(`the organization has ${targets.length} ready session(s) with exactly one note besides the first note's session; ${count} needed`);
+  return Array.from({ length: count }, (_, i) => targets[(index + i) % targets.length]!);
+}
+
+export function regenerate(ctx: CheckContext, sessionId: string, opts: { json?: unknown; idempotencyKey?: string; bodyText?: string } = {}): Promise<Exchange> {
+  return ctx.send({
+    method: 'POST',
+    path: `/sessions/${sessionId}/notes/regenerate`,
+    key: ctx.keys.main,
+    ...(opts.json !== undefined ? { json: opts.json } : {}),
+    ...(opts.bodyText !== undefined ? { bodyText: opts.bodyText } : {}),
+    ...(opts.idempotencyKey ? { headers: { 'Idempotency-Key': opts.idempotencyKey } } : {}),
+  });
+}
+
+export const accepted = (ex: Exchange, sessionId: string) => ex.response.status === 202 && objOf(ex).session_id === sessionId && objOf(ex).status === 'queued';
+
+export function readNote(ctx: CheckContext, noteId: string): Promise<Exchange> {
+  return ctx.send({ method: 'GET', path: `/notes/${noteId}`, key: ctx.keys.main, query: { include: '' } });
+}
+
+export interface Watch {
+  moved: boolean;
+  /** performance.now() when the request was sent. */
+  since: number;
+  /** ms from `since` to the read that saw the change (or to the end of the wait). */
+  ms: number;
+  note: Obj;
+  exchange: Exchange;
+}
+
+/** Reads the note until its updated_at differs from `before`, for at most `maxMs` from `since` (performance.now()). */
+export async function watchNote(ctx: CheckContext, noteId: string, before: unknown, since: number, maxMs: number): Promise<Watch> {
+  for (let wait = 20; ; wait = Math.min(wait * 1.5, 250)) {
+    const exchange = await readNote(ctx, noteId);
+    const note = objOf(exchange);
+    const ms = performance.now() - since;
+    if (exchange.response.status === 200 && typeof note.updated_at === 'string' && note.updated_at !== before) return { moved: true, since, ms, note, exchange };
+    if (ms >= maxMs) return { moved: false, since, ms, note, exchange };
+    await ctx.sleep(Math.max(1, Math.min(wait, maxMs - ms)));
+  }
+}
+
+/** The note as it is now (status 200 or the check fails). */
+export async function noteNow(ctx: CheckContext, noteId: string): Promise<Obj | undefined> {
+  const ex = await readNote(ctx, noteId);
+  return ctx.expect(ex.response.status === 200 && typeof objOf(ex).updated_at === 'string', { expected: `200 { data: note ${noteId} with updated_at }`, actual: got(ex), exchange: ex }) ? objOf(ex) : undefined;
+}
+
+/** How long a first regeneration may take to be seen: the run's --timeout, at most the rule's minute. */
+export const firstRunBudget = (ctx: CheckContext) => Math.min(ctx.timeoutMs, 60_000);
+
+/**
+ * Regenerates and waits until the note moves: the reference run of a watching check. Skipped (not passed) when the
+ * run is not seen within the budget, since nothing can then be told about what follows.
+ */
+export async function regenerateAndWait(ctx: CheckContext, t: RegenTarget, opts: { json?: unknown; idempotencyKey?: string }, label: string): Promise<Watch | undefined> {
+  const before = await noteNow(ctx, t.noteId);
+  if (!before) return undefined;
+  const since = performance.now();
+  const ex = await regenerate(ctx, t.sessionId, opts);
+  if (!ctx.expect(accepted(ex, t.sessionId), { expected: `202 { data: { session_id: "${t.sessionId}", status: "queued" } } for ${label}`, actual: got(ex), exchange: ex })) return undefined;
+  const w = await watchNote(ctx, t.noteId, before.updated_at, since, firstRunBudget(ctx));
+  if (!w.moved)
+    return ctx.skip(`the regeneration of session ${t.sessionId} (${label}) was not seen within ${firstRunBudget(ctx) / 1000} s (--timeout); rerun with a larger --timeout or a smaller --time-scale`);
+  return w;
+}
+
+/** Waits long enough for a second run to show (three times the reference run, at least 300 ms, at most --timeout). */
+export const quietMs = (ctx: CheckContext, reference: Watch) => Math.min(ctx.timeoutMs, Math.max(300, 3 * reference.ms));
+
+/** Waits `ms` from `since`, then reads the note once: did its updated_at move from `before` meanwhile? */
+export async function stillNote(ctx: CheckContext, noteId: string, before: unknown, since: number, ms: number): Promise<Watch> {
+  await ctx.sleep(Math.max(0, since + ms - performance.now()));
+  const exchange = await readNote(ctx, noteId);
+  const note = objOf(exchange);
+  return { moved: note.updated_at !== before, since, ms: performance.now() - since, note, exchange };
+}
+
+export const notesPage = (ctx: CheckContext, query: Record<string, string | number>) => ctx.send({ method: 'GET', path: '/notes', key: ctx.keys.main, query: { limit: 100, ...query } });

@@ -1,0 +1,95 @@
+// Helpers over patients and appointments: create, read, update, compare what came back, the lifecycle sequence.
+import { randomUUID } from 'node:crypto';
+import type { CheckContext } from '../../model.ts';
+import type { Exchange } from '../../http.ts';
+import { listOf, type Obj, body, objOf, got } from './common.ts';
+
+/** A provider id the organization does not have: another organization's (with --other-org-key), else a random uuid. */
+export async function foreignProvider(ctx: CheckContext): Promise<{ id: string; from: string }> {
+  if (ctx.keys.otherOrg) {
+    const ex = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.otherOrg, query: { limit: 1 } });
+    const id = listOf(ex)[0]?.id;
+    if (typeof id === 'string') return { id, from: "another organization's provider" };
+  }
+  return { id: randomUUID(), from: 'an unknown provider id' };
+}
+
+export const refused = (ex: Exchange) => ex.response.status >= 400 && ex.response.status < 500 && ex.response.status !== 401 && ex.response.status !== 403;
+
+/**
+ * Does `back` (from the server) hold what was sent? Objects key by key in any order, with extra keys allowed only
+ * when null (an unset optional field); everything else by value.
+ */
+export function same(back: unknown, sent: unknown): boolean {
+  if (sent && typeof sent === 'object' && !Array.isArray(sent)) {
+    if (!back || typeof back !== 'object' || Array.isArray(back)) return false;
+    const b = back as Obj;
+    const s = sent as Obj;
+    return Object.keys(s).every((k) => same(b[k], s[k])) && Object.keys(b).every((k) => k in s || b[k] === null);
+  }
+  if (Array.isArray(sent)) return Array.isArray(back) && back.length === sent.length && sent.every((v, i) => same(back[i], v));
+  return back === sent;
+}
+
+export const metaOf = (ex: Exchange) => body(ex).meta as { page?: unknown; limit?: unknown; total_pages?: unknown } | undefined;
+
+/** A token no seeded or other record can hold. */
+export const token = (ctx: CheckContext) => `crc${ctx.runId}${Math.random().toString(36).slice(2, 8)}`;
+
+export function postPatient(ctx: CheckContext, fields: Obj, label = 'fields'): Promise<Exchange> {
+  return ctx.send({ method: 'POST', path: '/patients', key: ctx.keys.main, json: { external_id: ctx.externalId(label), ...fields } });
+}
+
+export function getPatient(ctx: CheckContext, id: unknown): Promise<Exchange> {
+  return ctx.send({ method: 'GET', path: `/patients/${String(id)}`, key: ctx.keys.main });
+}
+
+export function getAppointment(ctx: CheckContext, id: unknown): Promise<Exchange> {
+  return ctx.send({ method: 'GET', path: `/appointments/${String(id)}`, key: ctx.keys.main });
+}
+
+export const createdOk = (ex: Exchange) => ex.response.status >= 200 && ex.response.status < 300 && typeof objOf(ex).id === 'string';
+
+/** GET <path>?page=1&limit=2 and page 2: meta echoes both, at most 2 items, no item on both pages. */
+export async function pageAndLimit(ctx: CheckContext, path: string): Promise<Obj[]> {
+  const one = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { page: 1, limit: 2 } });
+  const m1 = metaOf(one);
+  const items = listOf(one);
+  ctx.expect(one.response.status === 200 && Array.isArray(body(one).data) && items.length <= 2 && m1?.page === 1 && m1?.limit === 2 && Number.isInteger(m1?.total_pages), {
+    expected: `200 { data: [at most 2 items], meta: { page: 1, limit: 2, total_pages } } for GET ${path}?page=1&limit=2`,
+    actual: got(one),
+    exchange: one,
+  });
+  if (!Number.isInteger(m1?.total_pages) || (m1!.total_pages as number) < 2) return items;
+  const two = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { page: 2, limit: 2 } });
+  const m2 = metaOf(two);
+  const again = listOf(two).filter((x) => items.some((y) => y.id === x.id));
+  ctx.expect(two.response.status === 200 && m2?.page === 2 && m2?.limit === 2 && listOf(two).length > 0 && !again.length, {
+    expected: `200 with meta { page: 2, limit: 2 } and items other than page 1's for GET ${path}?page=2&limit=2`,
+    actual: `${got(two)}${again.length ? ` (repeats ${again.map((x) => String(x.id)).join(', ')})` : ''}`,
+    exchange: two,
+  });
+  return items;
+}
+
+export async function lifecycle(ctx: CheckContext, created: Record<string, unknown>, base: string, listPath: string, update: Record<string, unknown>) {
+  const id = String(created.id);
+  const path = `${base}/${id}`;
+  const read = await ctx.send({ method: 'GET', path, key: ctx.keys.main });
+  ctx.expect(read.response.status === 200 && objOf(read).id === created.id, { expected: `200 with the created ${id}`, actual: got(read), exchange: read });
+  const list = await ctx.send({ method: 'GET', path: listPath, key: ctx.keys.main, query: { external_id: String(created.external_id) } });
+  ctx.expect(listOf(list).some((x) => x.id === created.id), { expected: 'the created resource visible in its list', actual: got(list), exchange: list });
+  const upd = await ctx.send({ method: 'PATCH', path, key: ctx.keys.main, json: update });
+  const after = objOf(upd);
+  ctx.expect(upd.response.status === 200 && Object.entries(update).every(([k, v]) => after[k] === v), { expected: `200 with ${JSON.stringify(update)} applied`, actual: got(upd), exchange: upd });
+  const reread = await ctx.send({ method: 'GET', path, key: ctx.keys.main });
+  ctx.expect(Object.entries(update).every(([k, v]) => objOf(reread)[k] === v), { expected: 'the update visible on read', actual: got(reread), exchange: reread });
+  const del = await ctx.send({ method: 'DELETE', path, key: ctx.keys.main });
+  ctx.expect(del.response.status === 200 && (del.response.json as { success?: unknown })?.success === true, { expected: '200 { success: true }', actual: got(del), exchange: del });
+  for (const [method, json] of [['GET', undefined], ['PATCH', update], ['DELETE', undefined]] as const) {
+    const ex = await ctx.send({ method, path, key: ctx.keys.main, json });
+    ctx.expect(ex.response.status === 404, { expected: `404 for ${method} after delete`, actual: got(ex), exchange: ex });
+  }
+  const gone = await ctx.send({ method: 'GET', path: listPath, key: ctx.keys.main, query: { external_id: String(created.external_id) } });
+  ctx.expect(gone.response.status === 404, { expected: 'external_id lookup 404 after delete', actual: got(gone), exchange: gone });
+}

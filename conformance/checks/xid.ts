@@ -1,0 +1,163 @@
+// XID: external identifiers. Immutability, duplicates (409 with existing), lookups on hit and miss, upload form fields.
+import type { CheckContext, CheckDef } from '../model.ts';
+import type { Exchange } from '../http.ts';
+import { body, objOf, got, createAppointment, uploadDocument, listOf, type Obj, isValidationError } from './support/common.ts';
+import { createdOk, metaOf } from './support/resources.ts';
+import { check } from './support/define.ts';
+
+function conflict(ctx: CheckContext, ex: Exchange, first: Exchange, what: string) {
+  const b = body(ex);
+  const existing = b.existing as { id?: unknown; external_id?: unknown } | undefined;
+  const orig = objOf(first);
+  ctx.expect(ex.response.status === 409, { expected: `409 for a second ${what} with the same external_id`, actual: got(ex), exchange: ex });
+  ctx.expect(!!existing && existing.id === orig.id && existing.external_id === orig.external_id, {
+    expected: `409 body { error, existing: { id: ${JSON.stringify(orig.id)}, external_id: ${JSON.stringify(orig.external_id)} } }`,
+    actual: got(ex),
+    exchange: ex,
+  });
+}
+
+export async function duplicate_external_id_conflict(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.createPatient('dup');
+  const firstP = await ctx.send({ method: 'GET', path: `/patients/${String(p.id)}`, key: ctx.keys.main });
+  conflict(ctx, await ctx.send({ method: 'POST', path: '/patients', key: ctx.keys.main, json: { name: 'Conformance dup', external_id: p.external_id } }), firstP, 'patient');
+  const a = await createAppointment(ctx, String(p.id));
+  conflict(ctx, await createAppointment(ctx, String(p.id), { external_id: objOf(a).external_id }), a, 'appointment');
+  const d = await uploadDocument(ctx, String(p.id));
+  conflict(ctx, await uploadDocument(ctx, String(p.id), String(objOf(d).external_id)), d, 'document');
+}
+
+/** The kit's reading of "unique per organization" (XID-016): one namespace for patients, appointments and documents. */
+export async function external_id_one_namespace(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.createPatient('namespace');
+  const pid = String(p.id);
+  const patientFirst = await ctx.send({ method: 'GET', path: `/patients/${pid}`, key: ctx.keys.main });
+  conflict(ctx, await createAppointment(ctx, pid, { external_id: p.external_id }), patientFirst, 'appointment (the external_id a patient holds)');
+  conflict(ctx, await uploadDocument(ctx, pid, String(p.external_id)), patientFirst, 'document (the external_id a patient holds)');
+  const a = await createAppointment(ctx, pid);
+  if (!createdOk(a)) return ctx.skip(`could not create an appointment to collide with: ${got(a)}`);
+  conflict(ctx, await ctx.send({ method: 'POST', path: '/patients', key: ctx.keys.main, json: { name: 'Conformance namespace', external_id: objOf(a).external_id } }), a, 'patient (the external_id an appointment holds)');
+}
+
+export async function external_id_immutable_on_patch(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.createPatient('immutable');
+  const a = objOf(await createAppointment(ctx, String(p.id)));
+  for (const [path, original] of [[`/patients/${String(p.id)}`, p.external_id], [`/appointments/${String(a.id)}`, a.external_id]] as const) {
+    const ex = await ctx.send({ method: 'PATCH', path, key: ctx.keys.main, json: { external_id: ctx.externalId('changed') } });
+    ctx.expect(ex.response.status === 200, { expected: `200 for PATCH ${path} with external_id (silently ignored)`, actual: got(ex), exchange: ex });
+    const after = await ctx.send({ method: 'GET', path, key: ctx.keys.main });
+    ctx.expect(objOf(after).external_id === original, { expected: `external_id still ${JSON.stringify(original)}`, actual: got(after), exchange: after });
+  }
+}
+
+export async function external_id_lookup_hit(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const a = objOf(await createAppointment(ctx, String(p.id)));
+  const d = objOf(await uploadDocument(ctx, String(p.id)));
+  for (const [path, item] of [['/patients', p], ['/appointments', a], [`/patients/${String(p.id)}/documents`, d]] as const) {
+    const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { external_id: String(item.external_id), page: 2, limit: 1 } });
+    const data = listOf(ex);
+    ctx.expect(ex.response.status === 200 && data.length === 1 && data[0]?.id === item.id, {
+      expected: `200 with exactly the item ${String(item.id)} (pagination bypassed, even with page=2&limit=1)`,
+      actual: got(ex),
+      exchange: ex,
+    });
+  }
+}
+
+export async function external_id_lookup_miss(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  for (const path of ['/patients', '/appointments', `/patients/${String(p.id)}/documents`]) {
+    const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { external_id: `${ctx.prefix}no-such-id` } });
+    ctx.expect(ex.response.status === 404, { expected: '404 for an external_id that matches nothing', actual: got(ex), exchange: ex });
+  }
+}
+
+export async function external_id_query_parameter(ctx: CheckContext): Promise<void> {
+  // Two of each where possible (the run's own and a listed one), so the lookup must pick the right one.
+  const p = await ctx.fixtures.patient();
+  const pid = String(p.id);
+  const a = await createAppointment(ctx, pid);
+  const d1 = await uploadDocument(ctx, pid);
+  const d2 = await uploadDocument(ctx, pid);
+  for (const ex of [a, d1, d2]) if (!ctx.expect(createdOk(ex), { expected: '2xx for a create to look up', actual: got(ex), exchange: ex })) return;
+  const listed = async (path: string, not: unknown) => {
+    const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { limit: 100 } });
+    return listOf(ex).filter((x) => typeof x.external_id === 'string' && x.id !== not).slice(0, 1);
+  };
+  const cases: Array<[string, Obj[]]> = [
+    ['/patients', [p, ...(await listed('/patients', p.id))]],
+    ['/appointments', [objOf(a), ...(await listed('/appointments', objOf(a).id))]],
+    [`/patients/${pid}/documents`, [objOf(d1), objOf(d2)]],
+  ];
+  for (const [path, items] of cases)
+    for (const item of items) {
+      const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { external_id: String(item.external_id) } });
+      const data = listOf(ex);
+      ctx.expect(ex.response.status === 200 && data.length === 1 && data[0]?.id === item.id && data[0]?.external_id === item.external_id, {
+        expected: `200 with exactly ${String(item.id)} for GET ${path}?external_id=${String(item.external_id)}`,
+        actual: got(ex),
+        exchange: ex,
+      });
+    }
+}
+
+export async function upload_form_patient_id_field(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const pid = String(p.id);
+  const ext = ctx.externalId('form-patient');
+  const up = await uploadDocument(ctx, pid, ext, { fields: { external_id: ext, patient_id: pid } });
+  if (!ctx.expect(up.response.status === 201 && typeof objOf(up).id === 'string', { expected: `201 for an upload whose form carries file, external_id and patient_id ${pid}`, actual: got(up), exchange: up })) return;
+  const look = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: ext } });
+  ctx.expect(look.response.status === 200 && listOf(look)[0]?.id === objOf(up).id, { expected: `the document ${String(objOf(up).id)} listed under patient ${pid}`, actual: got(look), exchange: look });
+}
+
+export async function lookup_hit_meta_first_page(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const a = await createAppointment(ctx, String(p.id));
+  if (!ctx.expect(createdOk(a), { expected: '2xx for an appointment to look up', actual: got(a), exchange: a })) return;
+  const providers = await ctx.fixtures.providers();
+  const npi = providers.find((x) => typeof x.npi === 'string')?.npi;
+  const lookups: Array<[string, Record<string, string>]> = [
+    ['/patients', { external_id: String(p.external_id) }],
+    ['/appointments', { external_id: String(objOf(a).external_id) }],
+  ];
+  if (typeof npi === 'string') lookups.push(['/providers', { npi }]);
+  for (const [path, q] of lookups) {
+    const op = ctx.contract.find((o) => o.method === 'GET' && o.template === path)[0]!;
+    const dflt = (ctx.contract.deref(ctx.contract.queryParam(op, 'limit')?.schema) as { default?: number } | undefined)?.default;
+    for (const [query, limit] of [[{ ...q, page: 3, limit: 7 }, 7], [q, dflt]] as const) {
+      const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query });
+      const m = metaOf(ex);
+      ctx.expect(ex.response.status === 200 && listOf(ex).length === 1 && m?.page === 1 && m?.limit === limit && m?.total_pages === 1, {
+        expected: `200 with one item and meta { page: 1, limit: ${String(limit)}, total_pages: 1 } for GET ${path}?${new URLSearchParams(query as Record<string, string>).toString()}`,
+        actual: got(ex),
+        exchange: ex,
+      });
+    }
+  }
+}
+
+export async function upload_patient_id_mismatch_400(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const other = await ctx.fixtures.createPatient('other-patient');
+  const ext = ctx.externalId('form-mismatch');
+  const up = await uploadDocument(ctx, String(p.id), ext, { fields: { external_id: ext, patient_id: String(other.id) } });
+  ctx.expect(isValidationError(up), { expected: `400 { error, details } for an upload to patient ${String(p.id)} whose form says patient_id ${String(other.id)}`, actual: got(up), exchange: up });
+  for (const pid of [String(p.id), String(other.id)]) {
+    const look = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: ext } });
+    ctx.expect(look.response.status === 404, { expected: `no document stored under patient ${pid} (lookup 404)`, actual: got(look), exchange: look });
+  }
+}
+
+export const checks: CheckDef[] = [
+  check(duplicate_external_id_conflict, { rule: 'XID-006', covers: ['XID-003', 'APT-021'], needs: { write: true } }),
+  check(external_id_immutable_on_patch, { rule: 'XID-005', covers: ['XID-004'], needs: { write: true } }),
+  check(external_id_one_namespace, { rule: 'XID-016', provenance: 'assumed', needs: { write: true } }),
+  check(external_id_lookup_hit, { rule: 'XID-008', covers: ['XID-001', 'XID-009', 'XID-011', 'XID-012'], needs: { write: true } }),
+  check(external_id_lookup_miss, { rule: 'XID-010', covers: ['ERR-005'] }),
+  check(external_id_query_parameter, { rule: 'XID-007', needs: { write: true } }),
+  check(upload_form_patient_id_field, { rule: 'XID-013', needs: { write: true } }),
+  check(lookup_hit_meta_first_page, { rule: 'XID-014', provenance: 'assumed', needs: { write: true } }),
+  check(upload_patient_id_mismatch_400, { rule: 'XID-015', provenance: 'assumed', needs: { write: true } }),
+];
