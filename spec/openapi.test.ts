@@ -44,6 +44,21 @@ describe('contract shape', () => {
     for (const server of doc.servers as JsonObject[]) expect(server.url).toMatch(/\/ext-api\/v1$/);
   });
 
+  it('offers the service over https only, as a marked choice; the mock stays on its loopback http address', () => {
+    // Every scheme a server URL can take: a variable in the scheme expands to each value it allows.
+    const schemes = (server: JsonObject) => {
+      const variables = (server.variables ?? {}) as Record<string, { enum?: string[]; default?: string }>;
+      const scheme = String(server.url).split('://')[0]!;
+      const name = /^\{(.+)\}$/.exec(scheme)?.[1];
+      return name ? (variables[name]?.enum ?? [variables[name]?.default]) : [scheme];
+    };
+    const [service, mock, ...rest] = doc.servers as JsonObject[];
+    expect(schemes(service!)).toEqual(['https']);
+    expect(service!['x-assumption']).toMatch(/https/);
+    expect(mock!.url).toBe('http://127.0.0.1:4010/ext-api/v1');
+    expect(rest).toEqual([]);
+  });
+
   it('describes the 21 operations of the source with unique operationIds', () => {
     expect(ops).toHaveLength(21);
     const ids = ops.map((o) => o.operation.operationId);

@@ -41,7 +41,9 @@ describe('rule register (spec/rules.yaml)', () => {
     // The other direction of the test above: a mark that no assumed rule points at (on it, or under it with no nearer
     // mark between) is a choice the register does not state, so conformance cannot cite it. Allowlist a mark only
     // when no behaviour follows from it, with the reason.
-    const ALLOWLIST: Record<string, string> = {};
+    const ALLOWLIST: Record<string, string> = {
+      '/servers/0': 'the scheme of the real base address: the client, the suite and Dredd are given a base URL and judge no scheme',
+    };
     const marks: string[] = [];
     const walk = (node: Json, pointer: string) => {
       if (node === null || typeof node !== 'object') return;

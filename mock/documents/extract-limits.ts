@@ -1,4 +1,4 @@
-// What one text extraction may cost. Listed in the README's choices of the mock; a document over a limit ends
+// What one text extraction may cost. Listed in docs/mock.md's choices of the mock; a document over a limit ends
 // `failed` with an extraction_error naming the limit. Measured here: mammoth holds about 70 MB and spends about
 // 0.25 s per MiB of XML it parses, so the XML bound is what keeps a DOCX small; pdf.js decodes whole streams.
 export interface ExtractionLimits {

@@ -73,7 +73,7 @@ const textOver = (limits: ExtractionLimits) => `the text is longer than ${limits
 
 /**
  * Images: the mock has no OCR, so a structurally sound image "yields" one character of text per 40 bytes
- * (at least 40, at most 20,000); a damaged one fails. Listed in the README's choices of the mock.
+ * (at least 40, at most 20,000); a damaged one fails. Listed in docs/mock.md's choices of the mock.
  */
 export function simulatedOcr(kind: 'png' | 'jpeg', bytes: Uint8Array): ExtractionOutcome {
   const sound = kind === 'png' ? pngIsSound(bytes) : bytes.length >= 4 && bytes[bytes.length - 2] === 0xff && bytes[bytes.length - 1] === 0xd9;
