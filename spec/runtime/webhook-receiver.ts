@@ -12,7 +12,7 @@ export interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
-  /** performance.now() when the request's body had arrived. */
+  /** performance.now() when the request arrived (its headers; `respond` runs once its body has too). */
   at: number;
   /** performance.now() when the answer was sent or the sender let go; unset before. */
   end?: number;
@@ -51,10 +51,11 @@ export async function startReceiver(options: ReceiverOptions | ReceiverOptions['
   const waiters: Array<() => void> = [];
   const notify = () => waiters.splice(0).forEach((w) => w());
   const server = http.createServer((req, res) => {
+    const at = performance.now();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: Received = { method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks), at: performance.now() };
+      const r: Received = { method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks), at };
       received.push(r);
       res.on('close', () => {
         r.end ??= performance.now();

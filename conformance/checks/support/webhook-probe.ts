@@ -40,7 +40,7 @@ export interface Hit {
   method: string;
   headers: IncomingHttpHeaders;
   body: string;
-  /** performance.now() when the request (its body) arrived, and when it ended (answered, or let go by the sender). */
+  /** performance.now() when the request arrived, and when it ended (answered, or let go by the sender). */
   at: number;
   end?: number;
   /** The status the probe answered; undefined while it holds the attempt open. */
