@@ -171,6 +171,7 @@ describe('uploadDocument', () => {
       [{ file: new Blob([tooBig]), filename: 'big.pdf' }, 'too-large'],
       [{ file: SAMPLES.text, filename: 'fake.pdf' }, 'unsupported-type'],
       [{ file: SAMPLES.zip, filename: 'fake.docx' }, 'unsupported-type'],
+      [{ file: SAMPLES.looseDocx, filename: 'loose.docx' }, 'unsupported-type'],
       [{ file: SAMPLES.png, filename: 'scan.pdf' }, 'name-mismatch'],
       [{ file: '/nonexistent/file.pdf' }, 'unreadable'],
     ];

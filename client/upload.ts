@@ -3,7 +3,7 @@
 import { uploadContentTypes, uploadMaxBytes } from '../generated/spec-values.ts';
 import type { DocumentUpload } from '../generated/types.ts';
 import { UploadRejectedError } from './errors.ts';
-import { contentTypeOfName, sniffContentType, type UploadContentType } from './sniff.ts';
+import { contentTypeOfName, sniffContentType, type UploadContentType } from '../spec/runtime/file-types.ts';
 
 export interface UploadInput {
   /** The file: a Blob/File, bytes (Buffer, Uint8Array, ArrayBuffer) or a path on disk (Node only). */

@@ -1,5 +1,7 @@
 // The webhook helpers on the three delivery formats, bad bodies, dedupe keys and the static header check.
 import { describe, expect, it } from 'vitest';
+import { encodeWebhookBody, WEBHOOK_FORMAT_NAMES, type WebhookFormat } from '../spec/runtime/webhook-codec.ts';
+import { startReceiver } from '../spec/runtime/webhook-receiver.ts';
 import { checkStaticHeader, parseWebhook, webhookDedupeKey, WebhookParseError } from './webhooks.ts';
 
 const note = {
@@ -23,16 +25,9 @@ const docEvent = {
   timestamp: '2026-11-02T16:05:12.345Z',
 } as const;
 
-/** The kit's XML layout: <webhook> root, one element per field, xsi:nil for null. */
-function toXml(payload: Record<string, string | null>): string {
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const fields = Object.entries(payload)
-    .map(([k, v]) => (v === null ? `<${k} xsi:nil="true"/>` : `<${k}>${esc(v)}</${k}>`))
-    .join('');
-  return `<?xml version="1.0" encoding="UTF-8"?><webhook xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">${fields}</webhook>`;
-}
-const toForm = (payload: Record<string, string | null>) =>
-  new URLSearchParams(Object.entries(payload).map(([k, v]) => [k, v ?? ''])).toString();
+const text = (payload: Record<string, string | null>, format: WebhookFormat) => new TextDecoder().decode(encodeWebhookBody(payload, format).body);
+const toXml = (payload: Record<string, string | null>) => text(payload, 'XML');
+const toForm = (payload: Record<string, string | null>) => text(payload, 'Form Data');
 
 describe('parseWebhook', () => {
   for (const payload of [note, docEvent])
@@ -50,6 +45,22 @@ describe('parseWebhook', () => {
     expect(parseWebhook({ body: toForm(withSource), contentType: 'application/x-www-form-urlencoded' })).toEqual(withSource);
     const completed = { ...docEvent, status: 'completed', error: null, external_id: 'ehr-doc-77' } as const;
     expect(parseWebhook({ body: toForm(completed), contentType: 'application/x-www-form-urlencoded' })).toEqual(completed);
+  });
+
+  it('reads a delivery as a Node server receives it (Buffer body, IncomingHttpHeaders), in each format', async () => {
+    const receiver = await startReceiver();
+    try {
+      for (const format of WEBHOOK_FORMAT_NAMES) {
+        const { body, contentType } = encodeWebhookBody(docEvent, format);
+        await fetch(receiver.url, { method: 'POST', body, headers: { 'content-type': contentType, 'x-crc-secret': 's3cret' } });
+      }
+      for (const r of await receiver.waitFor(WEBHOOK_FORMAT_NAMES.length)) {
+        expect(parseWebhook({ body: r.body, contentType: r.headers['content-type'] })).toEqual(docEvent);
+        expect(checkStaticHeader(r.headers, 'X-CRC-Secret', 's3cret')).toBe(true);
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('narrows by event kind', () => {

@@ -11,7 +11,7 @@ import { BodyGenerator } from './datagen.ts';
 import { startBrokenProxy } from './testing/broken-proxy.ts';
 import { allowedVariant } from './testing/allowed-variants.ts';
 import { failureLines, suiteOptions } from './testing/check-file.ts';
-import type { JsonObject } from '../spec/bundle.ts';
+import type { JsonObject } from '../spec/runtime/json-pointer.ts';
 
 let mock: RunningMock;
 let proxy: { origin: string; close(): Promise<void> };

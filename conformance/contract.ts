@@ -1,6 +1,8 @@
 // The contract as the suite reads it at run time: operations from the bundled spec, matched by method + path
 // template, with their scopes, request schemas and documented responses. Nothing here restates the spec.
-import { loadBundle, operations, deref, type Json, type JsonObject } from '../spec/bundle.ts';
+import { loadBundle } from '../spec/runtime/bundle.ts';
+import { deref, escapeToken, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
+import { createMatcher, operations, requiredScopes, type PathMatcher } from '../spec/runtime/operations.ts';
 
 export interface Operation {
   operationId: string;
@@ -17,17 +19,15 @@ export interface Operation {
   tag: string;
 }
 
-const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
 export class Contract {
   readonly doc: JsonObject;
   readonly operations: Operation[];
-  private readonly matchers: Array<{ op: Operation; re: RegExp; literals: number }>;
+  private readonly matcher: PathMatcher<Operation>;
 
   constructor(doc: JsonObject = loadBundle()) {
     this.doc = doc;
     this.operations = operations(doc).map((e) => {
-      const pointer = `#/paths/${esc(e.path)}/${e.method}`;
+      const pointer = `#/paths/${escapeToken(e.path)}/${e.method}`;
       const responses = new Map<string, { node: JsonObject; pointer: string }>();
       for (const [status, r] of Object.entries((e.operation.responses ?? {}) as JsonObject)) {
         const ref = (r as JsonObject).$ref;
@@ -46,7 +46,7 @@ export class Contract {
         method: e.method.toUpperCase(),
         template: e.path,
         pointer,
-        scopes: ((e.operation['x-required-scopes'] ?? []) as string[]).slice(),
+        scopes: requiredScopes(e.operation),
         responses,
         parameters: e.parameters,
         jsonBodyPointer: bodyPointer,
@@ -54,20 +54,12 @@ export class Contract {
         tag: String(((e.operation.tags ?? []) as string[])[0] ?? ''),
       };
     });
-    // A literal segment beats a parameter (/notes/export before /notes/{noteId}).
-    this.matchers = this.operations
-      .map((op) => ({
-        op,
-        re: new RegExp(`^${op.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
-        literals: op.template.split('/').filter((s) => s && !s.startsWith('{')).length,
-      }))
-      .sort((a, b) => b.literals - a.literals);
+    this.matcher = createMatcher(this.operations, { trailingSlash: true, template: (op) => op.template });
   }
 
   /** The operation a request hits, by method and path relative to the base URL (query ignored). */
   match(method: string, path: string): Operation | undefined {
-    const bare = path.split('?')[0] ?? '';
-    return this.matchers.find((m) => m.op.method === method.toUpperCase() && m.re.test(bare))?.op;
+    return this.matcher.find(method, path.split('?')[0] ?? '');
   }
 
   byId(operationId: string): Operation {

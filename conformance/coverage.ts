@@ -4,7 +4,7 @@
 // whose every `spec` pointer lands inside a schema some documented response (or a webhook payload a check
 // validates) reaches. A few rules point at a response schema but state a behaviour the schema cannot see (a
 // terminal status, a default): they are listed in BEHAVIOUR and never counted as covered by a schema.
-import type { Json, JsonObject } from '../spec/bundle.ts';
+import { escapeToken as esc, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
 import type { Contract } from './contract.ts';
 import type { Register, Rule } from './register.ts';
 import type { Profile } from './schemas.ts';
@@ -48,7 +48,6 @@ export const BEHAVIOUR: Record<string, string> = {
 
 const COMBINERS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const CHILDREN = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else'];
-const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Every pointer (without '#') of a schema node reachable from the given schema pointers, refs followed. */
 export function reachableSchemas(contract: Contract, roots: string[]): Set<string> {

@@ -4,7 +4,7 @@
 // x-assumption: the relaxed (documented-profile) schema would accept it.
 import { randomUUID } from 'node:crypto';
 import type { Contract } from './contract.ts';
-import type { JsonObject, Json } from '../spec/bundle.ts';
+import type { JsonObject, Json } from '../spec/runtime/json-pointer.ts';
 import { ASSUMED_KEYWORDS, SchemaValidator } from './schemas.ts';
 
 export type CaseKind = 'unknown-property' | 'missing-required' | 'wrong-type' | 'out-of-bounds';

@@ -1,6 +1,7 @@
-// A webhook receiver: records every delivery (arrival time, headers, raw body) and answers with the status a
-// check scripts for it, so retries and their backoff can be observed.
-import { createServer, type Server } from 'node:http';
+// The suite's webhook receiver (--webhook-receiver): records every delivery (arrival time, headers, raw body, parsed
+// JSON) and answers with the status a check scripts for it, so retries and their backoff can be observed. Built on
+// the recording receiver of spec/runtime, which knows nothing of the mock.
+import { startReceiver, type Receiver as Recording } from '../spec/runtime/webhook-receiver.ts';
 
 export interface Delivery {
   at: number;
@@ -14,9 +15,8 @@ export interface Delivery {
 
 export class Receiver {
   readonly deliveries: Delivery[] = [];
-  private server?: Server;
+  private recording?: Recording;
   private script: number[] = [];
-  private waiters: Array<() => void> = [];
   port = 0;
 
   /** The next statuses to answer, in order (then 200). */
@@ -25,11 +25,11 @@ export class Receiver {
   }
 
   async listen(port: number, host = '127.0.0.1'): Promise<number> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
+    this.recording = await startReceiver({
+      host,
+      port,
+      respond: (_, r) => {
+        const body = r.body.toString('utf8');
         let json: unknown;
         try {
           json = JSON.parse(body);
@@ -37,17 +37,11 @@ export class Receiver {
           json = undefined;
         }
         const status = this.script.shift() ?? 200;
-        this.record({ at: performance.now(), method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body, json, answered: status });
-        res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status < 300 ? 'ok' : 'retry');
-        for (const w of this.waiters.splice(0)) w();
-      });
+        this.record({ at: r.at, method: r.method, path: r.path, headers: r.headers, body, json, answered: status });
+        return { status, headers: { 'Content-Type': 'text/plain' }, body: status < 300 ? 'ok' : 'retry' };
+      },
     });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(port, host, () => resolve());
-    });
-    const addr = this.server.address();
-    this.port = typeof addr === 'object' && addr ? addr.port : port;
+    this.port = this.recording.port;
     return this.port;
   }
 
@@ -57,33 +51,12 @@ export class Receiver {
   }
 
   /** Waits until `pred` holds for the recorded deliveries, or the deadline passes. */
-  waitFor(pred: (d: Delivery[]) => boolean, timeoutMs: number): Promise<boolean> {
-    return waitUntil(() => pred(this.deliveries), timeoutMs, this.waiters, 250);
+  async waitFor(pred: (d: Delivery[]) => boolean, timeoutMs: number): Promise<boolean> {
+    if (!this.recording) return pred(this.deliveries);
+    return this.recording.waitUntil(() => pred(this.deliveries), timeoutMs, 250);
   }
 
   async close(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections?.();
-    await new Promise<void>((r) => this.server!.close(() => r()));
+    await this.recording?.close();
   }
-}
-
-/**
- * Waits until `pred` holds or `timeoutMs` passes, looking again on each arrival (whoever records one calls and
- * empties `waiters`) and at least every `pollMs`. Also the waiting of the webhook checks' own probe.
- */
-export async function waitUntil(pred: () => boolean, timeoutMs: number, waiters: Array<() => void>, pollMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!pred()) {
-    const left = deadline - performance.now();
-    if (left <= 0) return false;
-    await new Promise<void>((r) => {
-      const t = setTimeout(r, Math.min(left, pollMs));
-      waiters.push(() => {
-        clearTimeout(t);
-        r();
-      });
-    });
-  }
-  return true;
 }

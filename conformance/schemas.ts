@@ -6,7 +6,8 @@
 // keeps only its shape (type, properties, items, refs), and an object's fields may then also be null (which fields
 // are present, and whether an unset one is absent or null, is the kit's reading: GEN-011).
 import type { ValidateFunction } from 'ajv';
-import { createAjv, bundleRef, type Json, type JsonObject } from '../spec/bundle.ts';
+import { createAjv, bundleRef } from '../spec/runtime/bundle.ts';
+import type { Json, JsonObject } from '../spec/runtime/json-pointer.ts';
 
 /** Keywords a wholly relaxed node keeps: its structure. Everything else on it (bounds, enum, format, required, ...) goes. */
 const KEEP = new Set(['type', 'properties', 'items', '$ref', 'allOf', 'description', 'title', 'x-assumption']);

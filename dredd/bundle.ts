@@ -6,7 +6,8 @@
 //   real data equals. Those examples are dropped: status and headers (Content-Type included) are still checked.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deref, loadBundle, type Json, type JsonObject } from '../spec/bundle.ts';
+import { loadBundle } from '../spec/runtime/bundle.ts';
+import { deref, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
 
 export const PREPARED_NAME = 'openapi.dredd.json';
 

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Contract } from '../conformance/contract.ts';
-import { loadBundle } from '../spec/bundle.ts';
+import { loadBundle } from '../spec/runtime/bundle.ts';
 import { KEY_ENV, REPORT_FILES, type ReporterName } from './args.ts';
 import { registerHooks, type DreddHooks, type HookRecord } from './hooks.ts';
 

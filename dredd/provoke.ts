@@ -2,7 +2,8 @@
 // per documented status, for any operation; the ids come from what the run created (or, for read-only resources,
 // what the key can read), never from the spec's examples, which name nothing on a real deployment.
 import type { Operation } from '../conformance/contract.ts';
-import { deref, type JsonObject } from '../spec/bundle.ts';
+import { deref, type JsonObject } from '../spec/runtime/json-pointer.ts';
+import { templateParams as params } from '../spec/runtime/operations.ts';
 import { uploadMaxBytes } from '../generated/spec-values.ts';
 import type { MockAccess } from './mock-access.ts';
 import { uploadForm } from './multipart.ts';
@@ -38,7 +39,6 @@ const MALFORMED_ID = 'dredd-malformed-id';
 /** The mock's fault behind each documented 503 (an operation without one gets no 503 from the mock). */
 const FAULT_503: Record<string, string> = { extractDocument: 'extraction-not-queued', regenerateSessionNote: 'regeneration-unavailable' };
 
-const params = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 const needsMock = (what: string) => new Skip(`${what}: runs with --mock (the kit's mock provides it through /__mock)`);
 
 export class Provoker {

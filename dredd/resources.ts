@@ -3,7 +3,7 @@
 // goes straight to the API with the run's key; nothing here changes or deletes data the run did not create.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Contract, Operation } from '../conformance/contract.ts';
-import { deref, resolvePointer, type Json, type JsonObject } from '../spec/bundle.ts';
+import { deref, resolvePointer, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
 import { apiKeyHeader } from '../generated/spec-values.ts';
 import { uploadForm } from './multipart.ts';
 

@@ -1,4 +1,4 @@
-// `npm run build` (also `prepare`): compiles client/, generated/, spec/*.ts, mock/ and conformance/ into dist/ with
+// `npm run build` (also `prepare`): compiles client/, generated/, spec/runtime/, mock/ and conformance/ into dist/ with
 // the folder layout kept (tsconfig.build.json), then copies the non-TypeScript assets the code reads at run time.
 // A type error anywhere fails the build. `--if-stale` (before `npm run mock` / `npm run conformance`, which run the
 // built binaries) does nothing when dist/ is newer than every source file, so a `git pull` is never run stale.
@@ -56,7 +56,7 @@ if (tsc.status !== 0) {
   process.exit(1);
 }
 
-// The bundled spec (the ./spec export, read by spec/bundle.ts and the mock) and its declaration.
+// The bundled spec (the ./spec export, read by spec/runtime/bundle.ts and the mock) and its declaration.
 copy(join(ROOT, 'generated/openapi.json'), join(DIST, 'generated/openapi.json'));
 writeFileSync(
   join(DIST, 'generated/openapi.json.d.cts'),

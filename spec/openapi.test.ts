@@ -2,15 +2,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import {
-  bundleRef,
-  createAjv,
-  deref,
-  loadBundle,
-  operations,
-  type Json,
-  type JsonObject,
-} from './bundle.ts';
+import { bundleRef, createAjv, loadBundle } from './runtime/bundle.ts';
+import { deref, escapeToken, type Json, type JsonObject } from './runtime/json-pointer.ts';
+import { operations } from './runtime/operations.ts';
 
 const doc = loadBundle();
 const ops = operations(doc);
@@ -22,7 +16,7 @@ function* walk(node: Json, pointer = ''): Generator<[string, Json]> {
   yield [pointer, node];
   if (node && typeof node === 'object')
     for (const [k, v] of Object.entries(node))
-      yield* walk(v as Json, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      yield* walk(v as Json, `${pointer}/${escapeToken(k)}`);
 }
 
 function responsesOf(op: JsonObject): Array<[string, JsonObject]> {

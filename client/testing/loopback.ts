@@ -2,6 +2,7 @@
 // and reads back what the client sent. Test-only; not built into dist/.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { makeDocx, makeZip } from '../../mock/features/documents/sample-files.ts';
 
 export interface Seen {
   method: string;
@@ -60,14 +61,12 @@ export const SAMPLES = {
   pdf: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n'),
   png: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]),
   jpeg: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0]),
-  docx: Buffer.concat([
-    Buffer.from([0x50, 0x4b, 0x03, 0x04]),
-    Buffer.alloc(26),
-    Buffer.from('[Content_Types].xml'),
-    Buffer.from('PK\x03\x04'),
-    Buffer.alloc(26),
-    Buffer.from('word/document.xml'),
-  ]),
-  zip: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26), Buffer.from('hello.txt')]),
+  // A real Word document (the mock's builder): the DOCX rule reads the zip's central directory for word/document.xml.
+  docx: Buffer.from(makeDocx(['Report'])),
+  zip: Buffer.from(makeZip([{ name: 'hello.txt', data: new TextEncoder().encode('hello') }])),
+  /** The OOXML part list and a word/ part but no word/document.xml: not a Word document (the mock refuses it too). */
+  looseDocx: Buffer.from(
+    makeZip(['[Content_Types].xml', 'word/styles.xml'].map((name) => ({ name, data: new TextEncoder().encode('<x/>') }))),
+  ),
   text: Buffer.from('just text, not a document'),
 };

@@ -5,7 +5,7 @@ import type { CheckContext, CheckDef } from '../model.ts';
 import type { Operation } from '../contract.ts';
 import type { Exchange, RequestSpec } from '../http.ts';
 import { tinyPdf } from '../fixtures.ts';
-import type { Json, JsonObject } from '../../spec/bundle.ts';
+import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { uploadLimits, createAppointment, farFuture, uploadDocument, type Obj, objOf, body, got, fillPath, unusedNpi, limitUploads, isValidationError, listOf, negative } from './support/common.ts';
 import { jsonWrites, own, hasError, opLabel, mockSession, pathParams, bodyFor, keyWithout, malformed, WRITE_METHODS } from './support/operations.ts';
 import { documented } from './support/responses.ts';

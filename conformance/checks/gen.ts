@@ -1,6 +1,6 @@
 // GEN: general rules. {data} envelope, content types, tenancy, unknown fields, JSON writes, ids as digit strings.
 import { tinyPdf } from '../fixtures.ts';
-import type { JsonObject } from '../../spec/bundle.ts';
+import { escapeToken, type JsonObject } from '../../spec/runtime/json-pointer.ts';
 import type { CheckContext, CheckDef } from '../model.ts';
 import { jsonWrites, opLabel, own, readablePathValues, pathParams, DIGITS } from './support/operations.ts';
 import { is2xx, got, uploadDocument, is4xx, listOf, fillPath, objOf, dataOf, createAppointment, farFuture, negative } from './support/common.ts';
@@ -127,7 +127,7 @@ export function response_schema_conformance(ex: InspectedExchange, { schemas }: 
   if (!(content[media] as JsonObject).schema) return;
   if (ex.response.json === undefined)
     return { expected: `a JSON body (${media})`, actual: ex.response.text.slice(0, 200) || '(empty)' };
-  const pointer = `${r.pointer}/content/${media.replace(/\//g, '~1')}/schema`;
+  const pointer = `${r.pointer}/content/${escapeToken(media)}/schema`;
   const errors = schemas.validate(pointer, ex.response.json);
   if (!errors.length) return;
   return { expected: `body valid against ${pointer}`, actual: errors.join('; ') };

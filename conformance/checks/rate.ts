@@ -1,5 +1,5 @@
 // RATE: rate limiting. Headers on every response, 429 with Retry-After, counting per key.
-import type { JsonObject } from '../../spec/bundle.ts';
+import type { JsonObject } from '../../spec/runtime/json-pointer.ts';
 import type { CheckContext, CheckDef } from '../model.ts';
 import { documented } from './support/responses.ts';
 import { check, type InspectedExchange, type InspectEnv, type Finding, type ResponseCheckDef, responseCheck } from './support/define.ts';

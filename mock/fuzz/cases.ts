@@ -3,7 +3,8 @@
 // given a wrong type, null, a value past its bounds, its enum or its format, plus missing required fields, unknown
 // fields, bad JSON and wrong content types; the upload with malformed multipart; every operation without a key and
 // with a wrong one; undeclared methods. Nothing here restates the contract: names, types and bounds are read from it.
-import { deref, operations, type Json, type JsonObject, type OperationEntry } from '../../spec/bundle.ts';
+import { deref, type Json, type JsonObject } from '../../spec/runtime/json-pointer.ts';
+import { operations, type OperationEntry } from '../../spec/runtime/operations.ts';
 
 export interface FuzzCase {
   /** What was tried, for failure messages. */

@@ -6,7 +6,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchemaValidator } from '../../conformance/schemas.ts';
-import { loadBundle, resolvePointer, type JsonObject } from '../../spec/bundle.ts';
+import { loadBundle } from '../../spec/runtime/bundle.ts';
+import { escapeToken, resolvePointer, type JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { API_BASE } from '../platform/spec.ts';
 import { normalizeTarget } from '../front/target.ts';
 import { startMock, type MockMode, type RunningMock } from '../server.ts';
@@ -43,7 +44,7 @@ function send(agent: http.Agent, origin: URL, c: FuzzCase): Promise<Answer> {
 /** The JSON schema pointer of an answer: the operation's declared response for the status, else the generic error. */
 function schemaPointer(c: FuzzCase, status: number): string {
   if (c.op) {
-    const at = `#/paths/${c.op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${c.op.method}/responses/${status}`;
+    const at = `#/paths/${escapeToken(c.op.path)}/${c.op.method}/responses/${status}`;
     const node = resolvePointer(bundle, at) as JsonObject | undefined;
     const pointer = typeof node?.$ref === 'string' ? node.$ref : at;
     const schema = `${pointer}/content/application~1json/schema`;

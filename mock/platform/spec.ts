@@ -1,6 +1,9 @@
 // The contract as the engine reads it at run time: the bundled spec (generated/openapi.json), loaded once, and
-// the operation table derived from it (method + path template -> operationId, scopes, path parameters).
-import { loadBundle, operations, type JsonObject } from '../../spec/bundle.ts';
+// the operation table derived from it (method + path template -> operationId, scopes, path parameters), matched
+// by spec/runtime's matcher.
+import { loadBundle } from '../../spec/runtime/bundle.ts';
+import type { JsonObject } from '../../spec/runtime/json-pointer.ts';
+import { createMatcher, operations, requiredScopes, templateParams } from '../../spec/runtime/operations.ts';
 
 /** Every path of the API sits under this prefix (the spec's server URL ends with it). */
 export const API_BASE = '/ext-api/v1';
@@ -14,7 +17,6 @@ export interface SpecOperation {
   honoPath: string;
   scopes: readonly string[];
   paramNames: readonly string[];
-  regex: RegExp;
 }
 
 export interface SpecIndex {
@@ -35,53 +37,29 @@ export function specIndex(): SpecIndex {
 }
 
 export function buildIndex(bundle: JsonObject): SpecIndex {
-  const ops: SpecOperation[] = operations(bundle).map(({ path, method, operation }) => {
-    const paramNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-    const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)');
-    return {
-      operationId: String(operation.operationId),
-      method: method.toUpperCase(),
-      path,
-      honoPath: path.replace(/\{([^}]+)\}/g, ':$1'),
-      scopes: (operation['x-required-scopes'] as string[] | undefined) ?? [],
-      paramNames,
-      regex: new RegExp(`^${pattern}$`),
-    };
-  });
-  // Literal segments beat parameters (/notes/export before /notes/{noteId}).
-  const byPath = new Map<string, SpecOperation[]>();
-  for (const op of ops) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
-  const paths = [...byPath.keys()].sort((a, b) => a.split('{').length - b.split('{').length);
-  const scopes = [...new Set(ops.flatMap((o) => o.scopes))];
+  const ops: SpecOperation[] = operations(bundle).map(({ path, method, operation }) => ({
+    operationId: String(operation.operationId),
+    method: method.toUpperCase(),
+    path,
+    honoPath: path.replace(/\{([^}]+)\}/g, ':$1'),
+    scopes: requiredScopes(operation),
+    paramNames: templateParams(path),
+  }));
+  const matcher = createMatcher(ops);
   return {
     bundle,
     operations: ops,
     byId: new Map(ops.map((o) => [o.operationId, o])),
-    scopes,
+    scopes: [...new Set(ops.flatMap((o) => o.scopes))],
     match(method, path) {
-      for (const p of paths) {
-        const candidates = byPath.get(p)!;
-        const m = candidates[0]!.regex.exec(path);
-        if (!m) continue;
-        const wanted = method === 'HEAD' ? 'GET' : method;
-        const op = candidates.find((o) => o.method === wanted);
-        const params: Record<string, string> = {};
-        candidates[0]!.paramNames.forEach((n, i) => (params[n] = safeDecode(m[i + 1]!)));
-        const allow = candidates.map((o) => o.method);
-        if (allow.includes('GET')) allow.push('HEAD');
-        return { op, params, allow };
-      }
-      return undefined;
+      const m = matcher.match(path);
+      if (!m) return undefined;
+      const wanted = method === 'HEAD' ? 'GET' : method;
+      const allow = m.routes.map((o) => o.method);
+      if (allow.includes('GET')) allow.push('HEAD');
+      return { op: m.routes.find((o) => o.method === wanted), params: m.params, allow };
     },
   };
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /** `default` values a component schema declares for its properties (e.g. AppointmentCreate's visit_type). */

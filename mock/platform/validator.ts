@@ -1,7 +1,9 @@
 // Validator: every request schema of the spec compiled ONCE at start (ajv, JSON Schema 2020-12), with ajv's
 // errors turned into the documented `details` map (field path -> message).
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { bundleRef, createAjv, deref, operations, type Json, type JsonObject } from '../../spec/bundle.ts';
+import { bundleRef, createAjv } from '../../spec/runtime/bundle.ts';
+import { deref, escapeToken, type Json, type JsonObject } from '../../spec/runtime/json-pointer.ts';
+import { operations } from '../../spec/runtime/operations.ts';
 import type { Checked, FieldErrors, Validator } from './deps.ts';
 
 interface ParamCheck {
@@ -26,7 +28,7 @@ export function createValidator(bundle: JsonObject): Validator {
     const content = (deref(bundle, requestBody) as JsonObject | undefined)?.content as JsonObject | undefined;
     if (requestBody && content?.['application/json']) {
       // Compiled through the bundle so that internal $refs resolve; a $ref'd requestBody by its own pointer.
-      const base = (requestBody.$ref as string | undefined) ?? `#/paths/${escape(path)}/${method}/requestBody`;
+      const base = (requestBody.$ref as string | undefined) ?? `#/paths/${escapeToken(path)}/${method}/requestBody`;
       bodies.set(id, ajv.compile({ $ref: bundleRef(`${base}/content/application~1json/schema`) }));
     }
     const checks = (where: string) =>
@@ -89,16 +91,13 @@ export function createValidator(bundle: JsonObject): Validator {
   };
 }
 
-function escape(path: string): string {
-  return path.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 /** JSON pointer to a parameter's schema (path-level or operation-level, following a $ref'd parameter). */
 function paramPointer(bundle: JsonObject, path: string, method: string, name: string, where: string): string {
   const item = (bundle.paths as JsonObject)[path] as JsonObject;
   for (const [base, list] of [
-    [`#/paths/${escape(path)}/${method}/parameters`, (item[method] as JsonObject).parameters],
-    [`#/paths/${escape(path)}/parameters`, item.parameters],
+    [`#/paths/${escapeToken(path)}/${method}/parameters`, (item[method] as JsonObject).parameters],
+    [`#/paths/${escapeToken(path)}/parameters`, item.parameters],
   ] as const) {
     const arr = (list ?? []) as JsonObject[];
     for (let i = 0; i < arr.length; i++) {

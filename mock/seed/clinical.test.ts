@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { documentsFeature } from '../features/documents/feature.ts';
 import type { SeedDocument } from '../features/documents/seed.ts';
 import { extractText } from '../features/documents/extract-text.ts';
-import { sniff } from '../features/documents/sniff.ts';
+import { sniffFileKind } from '../../spec/runtime/file-types.ts';
 import { notesFeature } from '../features/notes/feature.ts';
 import type { SeedNote, SeedSession, SeedTemplate } from '../features/notes/seed.ts';
 import { patientsFeature } from '../features/patients/feature.ts';
@@ -33,7 +33,7 @@ describe('clinical seed', async () => {
   it('seeded extraction results match what the extractor reports on the seeded bytes', async () => {
     for (const d of docs.filter((x) => x.status === 'completed' || x.status === 'failed')) {
       const bytes = new Uint8Array(Buffer.from(d.content_base64, 'base64'));
-      const out = await extractText(sniff(bytes)!, bytes);
+      const out = await extractText(sniffFileKind(bytes)!, bytes);
       if (d.status === 'completed') expect(out, d.filename).toEqual({ ok: true, textLength: d.extracted_text_length });
       else expect(out, d.filename).toEqual({ ok: false, error: d.extraction_error });
     }

@@ -3,6 +3,7 @@ import { type Hit, withProbe, ok200, type Hook, DOC_EVENT, NOTE_EVENT, upload, t
 import type { CheckContext, CheckDef } from '../../model.ts';
 import type { Obj } from '../support/common.ts';
 import { check } from '../support/define.ts';
+import { decodeXmlFields, XSI_NAMESPACE } from '../../../spec/runtime/webhook-codec.ts';
 
 const mediaType = (h: Hit) => String(h.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
@@ -62,27 +63,15 @@ function formatSamples(ctx: CheckContext): Promise<FormatSample[]> {
   );
 }
 
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-const unescapeXml = (s: string) =>
-  s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, e: string) =>
-    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : XML_ENTITIES[e.toLowerCase()]!,
-  );
-
 /** The assumed XML layout: `<webhook xmlns:xsi=...>` with one child per field, text or xsi:nil. Null when it is not. */
 function xmlFields(text: string): { fields: Array<[string, string | null]> } | { why: string } {
-  const doc = text.replace(/^\uFEFF?\s*(<\?xml[^?]*\?>\s*)?/, '');
-  const root = /^<webhook xmlns:xsi="http:\/\/www\.w3\.org\/2001\/XMLSchema-instance">([\s\S]*)<\/webhook>\s*$/.exec(doc);
-  if (!root) return { why: 'no root element <webhook xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"> ... </webhook>' };
-  const fields: Array<[string, string | null]> = [];
-  let rest = root[1]!;
-  while ((rest = rest.trimStart())) {
-    const m = /^<([A-Za-z_][\w.-]*)(?:\s+xsi:nil="true"\s*\/>|>([^<]*)<\/\1>)/.exec(rest);
-    if (!m) return { why: `not a child element with text or xsi:nil="true": ${rest.slice(0, 80)}` };
-    fields.push([m[1]!, m[2] === undefined ? null : unescapeXml(m[2])]);
-    rest = rest.slice(m[0].length);
+  try {
+    const { fields, rootAttributes } = decodeXmlFields(text);
+    if (rootAttributes['xmlns:xsi'] !== XSI_NAMESPACE) return { why: `root element <webhook> does not declare xmlns:xsi="${XSI_NAMESPACE}"` };
+    return { fields };
+  } catch (e) {
+    return { why: (e as Error).message };
   }
-  return { fields };
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { Exchange, KeyRef } from '../../http.ts';
 import type { Operation } from '../../contract.ts';
 import type { CheckContext } from '../../model.ts';
+import { templateParams } from '../../../spec/runtime/operations.ts';
 import { body, type Obj, createAppointment, farFuture, is2xx, objOf, fillPath, got, is4xx, listOf } from './common.ts';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,7 +17,7 @@ export const hasError = (ex: Exchange) => typeof body(ex).error === 'string' && 
 export const opLabel = (op: Operation) => `${op.method} ${op.template}`;
 
 /** Path parameters of a template, in order. */
-export const pathParams = (op: Operation) => [...op.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+export const pathParams = (op: Operation) => templateParams(op.template);
 
 /** Values of the wrong form for a path parameter (patientId: not digits; the others: not a UUID). */
 export const malformed = (name: string) => (name === 'patientId' ? 'abc' : 'not-a-uuid');

@@ -1,8 +1,8 @@
 // A probe for webhook deliveries: a loopback server of the check's own that the mock delivers to, answering as
 // told (status, hold), with the timing of every attempt. Also the mock's webhook registration.
-import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { waitUntil } from '../../receiver.ts';
+import { startReceiver, type Receiver } from '../../../spec/runtime/webhook-receiver.ts';
 import type { CheckContext } from '../../model.ts';
 import { type Obj, uploadDocument, objOf, got, listOf } from './common.ts';
 
@@ -52,71 +52,45 @@ export type Answer = { status: number; headers?: Record<string, string> } | 'hol
 
 export type Answerer = (path: string, nth: number) => Answer;
 
+/** The recording receiver of spec/runtime, answering each delivery's attempt as the check scripts it. */
 export class Probe {
-  readonly hits: Hit[] = [];
-  private server?: Server;
-  private waiters: Array<() => void> = [];
+  private receiver?: Receiver;
   private readonly counts = new Map<string, number>();
-  port = 0;
 
   constructor(private readonly answer: Answerer) {}
 
   async listen(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const at = performance.now();
-      const url = req.url ?? '/';
-      const path = url.split('?')[0]!;
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        // The attempt number of this delivery: a retry carries the identical payload to the same path.
-        const nth = (this.counts.get(`${path}\n${text}`) ?? 0) + 1;
-        this.counts.set(`${path}\n${text}`, nth);
-        const hit: Hit = { url, path, method: req.method ?? '', headers: req.headers, body: text, at };
-        this.hits.push(hit);
-        const a = this.answer(path, nth);
-        res.on('close', () => {
-          hit.end ??= performance.now();
-          this.notify();
-        });
-        if (a !== 'hold') {
-          hit.status = a.status;
-          res.on('finish', () => (hit.end ??= performance.now()));
-          res.writeHead(a.status, { 'Content-Type': 'text/plain', ...a.headers });
-          res.end(a.status === 204 || a.status === 304 ? undefined : 'crc');
-        }
-        this.notify();
-      });
+    this.receiver = await startReceiver((_, r) => {
+      const path = r.path.split('?')[0]!;
+      const text = r.body.toString('utf8');
+      // The attempt number of this delivery: a retry carries the identical payload to the same path.
+      const nth = (this.counts.get(`${path}\n${text}`) ?? 0) + 1;
+      this.counts.set(`${path}\n${text}`, nth);
+      const a = this.answer(path, nth);
+      return a === 'hold' ? a : { status: a.status, headers: { 'Content-Type': 'text/plain', ...a.headers }, body: 'crc' };
     });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(0, '127.0.0.1', () => resolve());
-    });
-    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  /** Every request so far, as copies (later changes not seen). */
+  get hits(): Hit[] {
+    return (this.receiver?.received ?? []).map((r) => ({ ...r, url: r.path, path: r.path.split('?')[0]!, body: r.body.toString('utf8') }));
   }
 
   url(pathAndQuery: string): string {
-    return `http://127.0.0.1:${this.port}${pathAndQuery}`;
+    return `${this.receiver!.origin}${pathAndQuery}`;
   }
 
   /** Requests on `path` whose body names `needle` (a document or note id), as copies (later changes not seen). */
   on(path: string, needle?: string): Hit[] {
-    return this.hits.filter((h) => h.path === path && (needle === undefined || h.body.includes(needle))).map((h) => ({ ...h }));
-  }
-
-  private notify(): void {
-    for (const w of this.waiters.splice(0)) w();
+    return this.hits.filter((h) => h.path === path && (needle === undefined || h.body.includes(needle)));
   }
 
   waitFor(pred: () => boolean, timeoutMs: number): Promise<boolean> {
-    return waitUntil(pred, timeoutMs, this.waiters, 100);
+    return this.receiver!.waitUntil(pred, timeoutMs, 100);
   }
 
   async close(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server!.close(() => r()));
+    await this.receiver?.close();
   }
 }
 

@@ -3,7 +3,7 @@
 // extraction worker (off-thread.ts); nothing here needs Node.
 import { EXTRACTION_LIMITS, type ExtractionLimits } from './extract-limits.ts';
 import { checkDocx, checkPdf } from './inflate-bounds.ts';
-import type { FileKind } from './sniff.ts';
+import type { FileKind } from '../../../spec/runtime/file-types.ts';
 
 export type ExtractionOutcome = { ok: true; textLength: number } | { ok: false; error: string };
 

@@ -2,7 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { ExtractionLimits } from './extract-limits.ts';
 import { extractText } from './extract-text.ts';
-import type { FileKind } from './sniff.ts';
+import type { FileKind } from '../../../spec/runtime/file-types.ts';
 
 const port = parentPort!;
 port.on('message', async ({ kind, bytes, limits }: { kind: FileKind; bytes: Uint8Array; limits: ExtractionLimits }) => {

@@ -4,7 +4,7 @@ import type { EngineDeps } from '../../platform/deps.ts';
 import type { ExtractionOutcome } from './extract-text.ts';
 import { extractOffThread } from './off-thread.ts';
 import { ENGINE_ORG, documentsOf, queueOf, type DocumentRow } from './rows.ts';
-import type { FileKind } from './sniff.ts';
+import type { FileKind } from '../../../spec/runtime/file-types.ts';
 
 /** Simulated time from queued to picked up by a worker. */
 export const PICKUP_MS = 1_000;

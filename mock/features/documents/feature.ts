@@ -9,7 +9,7 @@ import { faultScope } from '../../platform/faults.ts';
 import { createExtractor, type Extractor } from './extraction.ts';
 import { MAX_UPLOAD_BYTES, documentsOf, toApi as toApiWith, type DocumentRow } from './rows.ts';
 import { loadDocumentSeed } from './seed.ts';
-import { MIME, sniff } from './sniff.ts';
+import { MIME, sniffFileKind } from '../../../spec/runtime/file-types.ts';
 import { readUpload } from './upload.ts';
 import { MESSAGES } from './messages.ts';
 
@@ -70,7 +70,7 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor) {
     if (fields.patient_id !== undefined && fields.patient_id !== target.patientId)
       return deps.responses.validation(c, { patient_id: 'must equal the patient id in the path' });
     if (file.bytes.length === 0) return deps.responses.validation(c, { file: 'is empty' });
-    const kind = sniff(file.bytes);
+    const kind = sniffFileKind(file.bytes);
     if (!kind) return deps.responses.error(c, 415, 'Unsupported file type: expected a PDF, JPEG, PNG or DOCX file');
 
     const org = orgOf(c);

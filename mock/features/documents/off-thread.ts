@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { EXTRACTION_LIMITS, MiB, type ExtractionLimits } from './extract-limits.ts';
 import { extractText, overLimitError, type ExtractionOutcome } from './extract-text.ts';
-import type { FileKind } from './sniff.ts';
+import type { FileKind } from '../../../spec/runtime/file-types.ts';
 
 export type TextExtractor = (kind: FileKind, bytes: Uint8Array) => Promise<ExtractionOutcome>;
 

@@ -1,9 +1,10 @@
 // How documents are kept in the store, and how a stored row becomes the API's Document.
 import type { components } from '../../../generated/types.ts';
-import { loadBundle, type JsonObject } from '../../../spec/bundle.ts';
-import { DOCUMENTS } from '../../platform/collections.ts';
+import { loadBundle } from '../../../spec/runtime/bundle.ts';
+import type { JsonObject } from '../../../spec/runtime/json-pointer.ts';
 import type { Collection, EngineDeps } from '../../platform/deps.ts';
-import type { FileKind } from './sniff.ts';
+import type { FileKind } from '../../../spec/runtime/file-types.ts';
+import { DOCUMENTS } from '../../platform/collections.ts';
 
 export type Document = components['schemas']['Document'];
 export type DocumentStatus = components['schemas']['DocumentStatus'];

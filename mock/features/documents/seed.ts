@@ -5,7 +5,7 @@ import { PATIENTS } from '../../platform/collections.ts';
 import { describeDetails } from '../../platform/seed-rows.ts';
 import { SeedError, seedSection } from '../../seed/load.ts';
 import { documentsOf, type DocumentRow, type DocumentStatus } from './rows.ts';
-import { MIME, sniff } from './sniff.ts';
+import { MIME, sniffFileKind } from '../../../spec/runtime/file-types.ts';
 
 export interface SeedDocument {
   id: string;
@@ -33,7 +33,7 @@ export function loadDocumentSeed(seed: SeedFile, deps: EngineDeps): void {
     if (!orgs.has(d?.organization_id)) fail('.organization_id must name an organization of the seed');
     if (!deps.store.collection(PATIENTS).get(d.organization_id, d.patient_id)) fail(`names patient ${d.patient_id}, not a patient of its organization`);
     const bytes = new Uint8Array(Buffer.from(typeof d.content_base64 === 'string' ? d.content_base64 : '', 'base64'));
-    const kind = sniff(bytes) ?? fail('.content_base64 is not a PDF, JPEG, PNG or DOCX file');
+    const kind = sniffFileKind(bytes) ?? fail('.content_base64 is not a PDF, JPEG, PNG or DOCX file');
     deps.store.blobs.put(d.id, bytes);
     const row: DocumentRow = {
       id: d.id,

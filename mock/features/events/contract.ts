@@ -2,7 +2,8 @@
 // schema of each, its field order (for XML and Form Data) and the media types a delivery may use. Nothing here
 // restates a schema: it is all looked up in the bundled spec (generated/openapi.json) and compiled with ajv.
 import type { ValidateFunction } from 'ajv';
-import { bundleRef, createAjv, deref, loadBundle, type Json, type JsonObject } from '../../../spec/bundle.ts';
+import { bundleRef, createAjv, loadBundle } from '../../../spec/runtime/bundle.ts';
+import { deref, type Json, type JsonObject } from '../../../spec/runtime/json-pointer.ts';
 
 export interface EventContract {
   /** The event kind, e.g. NOTE_CREATED. */

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock, type EngineClock } from '../../platform/clock.ts';
 import { createDeliverer, type Deliverer, type DelivererOptions, type Delivery } from './deliver.ts';
-import { encode } from './encode.ts';
-import { startReceiver, type Receiver, type Reply } from './test-receiver.ts';
+import { encodeWebhookBody as encode } from '../../../spec/runtime/webhook-codec.ts';
+import { startReceiver, type Receiver, type Reply } from '../../../spec/runtime/webhook-receiver.ts';
 
 const payload = { event: 'NOTE_CREATED', note_id: 'n1', source: null };
 const encoded = encode(payload, 'JSON');
@@ -108,7 +108,7 @@ describe('delivery: POST, retries with backoff, no redirects, timeout', () => {
 
   it('EVT-033: a receiver that never answers is given up after the (scaled) 30 s timeout, 3 times, and recorded failed', async () => {
     const scale = 0.01; // 30 s -> 300 ms
-    const rcv = await receiver(() => 'hang');
+    const rcv = await receiver(() => 'hold');
     const { deliverer } = setup(scale);
     const t0 = performance.now();
     const d = await settled(deliverer.enqueue(target(rcv.url), 'NOTE_CREATED', payload, encoded), 5000);
@@ -136,7 +136,7 @@ describe('delivery: POST, retries with backoff, no redirects, timeout', () => {
   });
 
   it('a slow receiver does not hold up another delivery', async () => {
-    const slow = await receiver(() => 'hang');
+    const slow = await receiver(() => 'hold');
     const fast = await receiver();
     const { deliverer } = setup(1); // real 30 s timeout: the slow one stays pending for the whole test
     const a = deliverer.enqueue(target(slow.url), 'NOTE_CREATED', payload, encoded);
@@ -191,7 +191,7 @@ describe('delivery: POST, retries with backoff, no redirects, timeout', () => {
   });
 
   it('clear() and close() abort in-flight deliveries promptly', async () => {
-    const rcv = await receiver(() => 'hang');
+    const rcv = await receiver(() => 'hold');
     const { deliverer } = setup(1);
     deliverer.enqueue(target(rcv.url), 'NOTE_CREATED', payload, encoded);
     await rcv.waitFor(1);

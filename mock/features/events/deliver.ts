@@ -9,7 +9,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Clock } from '../../platform/deps.ts';
 import { checkDestination, type ResolvedAddress, type Resolver } from './destination.ts';
-import type { Encoded } from './encode.ts';
+import type { EncodedBody as Encoded } from '../../../spec/runtime/webhook-codec.ts';
 import type { Payload } from './payloads.ts';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';

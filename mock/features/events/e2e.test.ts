@@ -6,7 +6,7 @@ import type { SeedFile } from '../../platform/deps.ts';
 import { makePdf } from '../documents/sample-files.ts';
 import { startMock, type RunningMock } from '../../server.ts';
 import { eventsContract } from './contract.ts';
-import { decodeBody, startReceiver, type Receiver } from './test-receiver.ts';
+import { decodeBody, startReceiver, type Receiver } from '../../../spec/runtime/webhook-receiver.ts';
 
 const contract = eventsContract();
 let mock: RunningMock;

@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineDeps, SeedFile } from '../../platform/deps.ts';
 import { createClock } from '../../platform/clock.ts';
 import { eventsContract } from './contract.ts';
-import { FORMAT_NAMES } from './encode.ts';
+import { WEBHOOK_FORMAT_NAMES as FORMAT_NAMES } from '../../../spec/runtime/webhook-codec.ts';
 import { createEvents, type EventsOptions } from './feature.ts';
-import { decodeBody, startReceiver, type Receiver, type Reply } from './test-receiver.ts';
+import { decodeBody, startReceiver, type Receiver, type Reply } from '../../../spec/runtime/webhook-receiver.ts';
 
 const SEED = { organizations: [{ id: 'org-1', name: 'One' }, { id: 'org-2', name: 'Two' }], keys: [] } as unknown as SeedFile;
 const note = {

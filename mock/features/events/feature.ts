@@ -6,7 +6,7 @@ import type { EngineDeps, Events, Feature } from '../../platform/deps.ts';
 import { eventsContract } from './contract.ts';
 import { createDeliverer, type DelivererOptions } from './deliver.ts';
 import type { Resolver } from './destination.ts';
-import { encode } from './encode.ts';
+import { encodeWebhookBody } from '../../../spec/runtime/webhook-codec.ts';
 import { documentPayload, notePayload, type Built } from './payloads.ts';
 import { createRegistry } from './registry.ts';
 import { eventsControlRoutes } from './routes.ts';
@@ -58,7 +58,7 @@ export function createEvents(opts: EventsOptions): {
         return;
       }
       for (const w of hooks)
-        deliverer.enqueue({ webhook_id: w.id, url: w.url, headers: w.headers }, built.event, built.payload, encode(built.payload, w.format));
+        deliverer.enqueue({ webhook_id: w.id, url: w.url, headers: w.headers }, built.event, built.payload, encodeWebhookBody(built.payload, w.format));
     } catch (e) {
       console.warn(`[events] event dropped: ${(e as Error).message}`);
     }

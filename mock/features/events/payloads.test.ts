@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebhook } from '../../../client/webhooks.ts';
-import { loadBundle, type JsonObject } from '../../../spec/bundle.ts';
+import { loadBundle } from '../../../spec/runtime/bundle.ts';
+import type { JsonObject } from '../../../spec/runtime/json-pointer.ts';
 import { eventsContract } from './contract.ts';
-import { encode, FORMAT_NAMES, FORMATS, xmlText } from './encode.ts';
+import { decodeWebhookBody, encodeWebhookBody as encode, WEBHOOK_FORMAT_NAMES as FORMAT_NAMES, WEBHOOK_FORMATS as FORMATS } from '../../../spec/runtime/webhook-codec.ts';
 import { documentPayload, notePayload } from './payloads.ts';
-import { parseXmlPayload as parseXml } from './test-receiver.ts';
 
 const BASE = 'http://127.0.0.1:4010/ext-api/v1';
 const AT = new Date('2026-11-02T16:05:12.000Z');
@@ -82,42 +82,16 @@ describe('payloads: EVT-002, identifiers only, exactly the spec schemas', () => 
   });
 });
 
-describe('encodings: EVT-028, EVT-043, EVT-044 (assumed XML and Form Data layout, shared with client/webhooks.ts)', () => {
+describe('encodings of a built payload: EVT-028, EVT-043, EVT-044 (the codec itself: spec/runtime/webhook-codec.test.ts)', () => {
   const built = documentPayload({ ...doc, external_id: 'a<b>&"c\'', status: 'completed', error: null }, AT, BASE);
   const payload = built.ok ? built.payload : {};
 
-  it('JSON is the payload as is', () => {
-    const e = encode(payload, 'JSON');
-    expect(e.contentType).toBe('application/json');
-    expect(JSON.parse(e.body.toString('utf8'))).toEqual(payload);
-  });
-
-  it('XML: declaration, <webhook> root with xsi namespace, one child per field in schema order, escaped, nil for null', () => {
-    const e = encode(payload, 'XML');
-    const xml = e.body.toString('utf8');
-    expect(e.contentType).toBe('application/xml');
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<webhook xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">')).toBe(true);
-    expect(xml).toContain('<error xsi:nil="true"/>');
-    expect(xml).toContain('<external_id>a&lt;b&gt;&amp;&quot;c&apos;</external_id>');
-    expect([...xml.matchAll(/<([a-z_]+)[ >/]/g)].map((m) => m[1]).slice(1)).toEqual(Object.keys(payload));
-    expect(parseXml(xml)).toEqual(payload);
-  });
-
-  it('XML replaces characters XML 1.0 cannot carry', () => {
-    expect(xmlText('a\u0000b\u001fc')).toBe('a\uFFFDb\uFFFDc');
-  });
-
-  it('Form Data: urlencoded pairs in schema order, null as empty', () => {
-    const e = encode(payload, 'Form Data');
-    expect(e.contentType).toBe('application/x-www-form-urlencoded');
-    const form = new URLSearchParams(e.body.toString('utf8'));
-    expect([...form.keys()]).toEqual(Object.keys(payload));
-    expect(form.get('error')).toBe('');
-    expect(form.get('external_id')).toBe('a<b>&"c\'');
-  });
-
-  it('knows the three formats of the source', () => {
-    expect(FORMAT_NAMES).toEqual(['JSON', 'XML', 'Form Data']);
+  it.each(FORMAT_NAMES)('%s lists the fields in schema order and decodes back', (format) => {
+    const e = encode(payload, format);
+    expect(e.contentType).toBe(FORMATS[format]);
+    const back = decodeWebhookBody(e.body, e.contentType).payload as Record<string, unknown>;
+    expect(Object.keys(back)).toEqual(contract.byEvent.get('DOCUMENT_STATUS_CHANGED')!.fields);
+    expect(back).toEqual(format === 'Form Data' ? { ...payload, error: '' } : payload);
   });
 });
 

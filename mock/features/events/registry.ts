@@ -2,14 +2,14 @@
 // kept per organization. The source shows no registration endpoint; the mock's control API stands in for the form.
 import { randomUUID } from 'node:crypto';
 import { checkDestination, type Resolver } from './destination.ts';
-import { FORMAT_NAMES, isFormat, type Format } from './encode.ts';
+import { isWebhookFormat, WEBHOOK_FORMAT_NAMES, type WebhookFormat } from '../../../spec/runtime/webhook-codec.ts';
 
 export interface Webhook {
   id: string;
   name: string;
   url: string;
   event: string;
-  format: Format;
+  format: WebhookFormat;
   headers: Record<string, string>;
   organization_id: string;
   created_at: string;
@@ -54,7 +54,7 @@ export function createRegistry(opts: RegistryOptions) {
     if (typeof event !== 'string' || !opts.kinds.includes(event)) details.event = `must be one of ${opts.kinds.join(', ')}`;
 
     const format = body.format ?? 'JSON';
-    if (!isFormat(format)) details.format = `must be one of ${FORMAT_NAMES.map((f) => JSON.stringify(f)).join(', ')}`;
+    if (!isWebhookFormat(format)) details.format = `must be one of ${WEBHOOK_FORMAT_NAMES.map((f) => JSON.stringify(f)).join(', ')}`;
 
     const headers: Record<string, string> = {};
     if (body.headers !== undefined) {
@@ -102,7 +102,7 @@ export function createRegistry(opts: RegistryOptions) {
       name: (name as string).trim(),
       url: (dest as { url: URL }).url.href,
       event: event as string,
-      format: format as Format,
+      format: format as WebhookFormat,
       headers,
       organization_id: organization_id as string,
       created_at: opts.now().toISOString(),

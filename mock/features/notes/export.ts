@@ -1,5 +1,6 @@
 // GET /notes/export: every note of the organization, streamed page by page in JSON, NDJSON or CSV.
-import { loadBundle, type JsonObject } from '../../../spec/bundle.ts';
+import { loadBundle } from '../../../spec/runtime/bundle.ts';
+import type { JsonObject } from '../../../spec/runtime/json-pointer.ts';
 import type { Collection } from '../../platform/deps.ts';
 import { FIELDS, type NoteRow } from './rows.ts';
 import { toExport } from './views.ts';

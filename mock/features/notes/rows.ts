@@ -1,8 +1,9 @@
 // How templates, sessions and notes are kept in the store, and the spec's field lists that shape every output.
 import type { components } from '../../../generated/types.ts';
-import { loadBundle, type JsonObject } from '../../../spec/bundle.ts';
-import { PATIENTS } from '../../platform/collections.ts';
+import { loadBundle } from '../../../spec/runtime/bundle.ts';
+import type { JsonObject } from '../../../spec/runtime/json-pointer.ts';
 import type { EngineDeps } from '../../platform/deps.ts';
+import { PATIENTS } from '../../platform/collections.ts';
 
 type S = components['schemas'];
 export type Transcript = S['Transcript'];

@@ -1,6 +1,8 @@
 // The Idempotency-Key header, which the platform's Validator (query, path, body) does not cover: its length
 // bounds are read from the bundled spec.
-import { deref, loadBundle, operations, type JsonObject } from '../../../spec/bundle.ts';
+import { loadBundle } from '../../../spec/runtime/bundle.ts';
+import { deref, type JsonObject } from '../../../spec/runtime/json-pointer.ts';
+import { operations } from '../../../spec/runtime/operations.ts';
 
 const bundle = loadBundle();
 const op = operations(bundle).find((o) => o.operation.operationId === 'regenerateSessionNote');

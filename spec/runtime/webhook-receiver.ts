@@ -1,0 +1,123 @@
+// A recording webhook receiver: node:http on a loopback address (port 0 unless told), recording every request and
+// answering the n-th with what `respond` scripts (a status, a status with headers and body, or 'hold' to never
+// answer, so a sender's timeout can be seen). The tests of the mock, the client and the conformance suite use it,
+// and the suite's own --webhook-receiver builds on it. Node only: never imported by client/ at run time.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decodeWebhookBody } from './webhook-codec.ts';
+
+export interface Received {
+  method: string;
+  /** Path and query as requested. */
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** performance.now() when the request arrived (its headers; `respond` runs once its body has too). */
+  at: number;
+  /** performance.now() when the answer was sent or the sender let go; unset before. */
+  end?: number;
+  /** The status answered; unset while held. */
+  status?: number;
+}
+
+/** What to answer: a status, a status with headers (and body), or 'hold' (never answer; close() ends it). */
+export type Reply = number | 'hold' | { status: number; headers?: Record<string, string>; body?: string };
+
+export interface ReceiverOptions {
+  /** The reply to the n-th request (1-based); 200 when not given. */
+  respond?: (n: number, req: Received) => Reply;
+  /** 127.0.0.1 unless told. */
+  host?: string;
+  /** 0 (a free port) unless told. */
+  port?: number;
+}
+
+export interface Receiver {
+  /** A URL on the receiver: http://host:port/hook. */
+  url: string;
+  origin: string;
+  port: number;
+  received: Received[];
+  /** Resolves with the first `n` requests once they have arrived; rejects after `timeoutMs`. */
+  waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
+  /** True once `pred` holds (looked at on each request and at least every `pollMs`), false after `timeoutMs`. */
+  waitUntil(pred: () => boolean, timeoutMs: number, pollMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(options: ReceiverOptions | ReceiverOptions['respond'] = {}): Promise<Receiver> {
+  const { respond = () => 200, host = '127.0.0.1', port = 0 } = typeof options === 'function' ? { respond: options } : options;
+  const received: Received[] = [];
+  const waiters: Array<() => void> = [];
+  const notify = () => waiters.splice(0).forEach((w) => w());
+  const server = http.createServer((req, res) => {
+    const at = performance.now();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const r: Received = { method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks), at };
+      received.push(r);
+      res.on('close', () => {
+        r.end ??= performance.now();
+        notify();
+      });
+      const reply = respond(received.length, r);
+      if (reply !== 'hold') {
+        const { status, headers, body } = typeof reply === 'number' ? { status: reply, headers: {}, body: undefined } : reply;
+        r.status = status;
+        res.on('finish', () => (r.end ??= performance.now()));
+        res.writeHead(status, headers).end(status === 204 || status === 304 ? undefined : body);
+      }
+      notify();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  const until = (pred: () => boolean, timeoutMs: number, pollMs = 250) => waitUntil(pred, timeoutMs, waiters, pollMs);
+  return {
+    url: `${origin}/hook`,
+    origin,
+    port: bound,
+    received,
+    async waitFor(n, timeoutMs = 5000) {
+      if (!(await until(() => received.length >= n, timeoutMs)))
+        throw new Error(`receiver got ${received.length} of ${n} requests within ${timeoutMs} ms`);
+      return received.slice(0, n);
+    },
+    waitUntil: until,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A recorded delivery's body decoded by its Content-Type (XML and Form Data fields as text, as sent). */
+export function decodeBody(r: Received): Record<string, string | null> {
+  return decodeWebhookBody(r.body, String(r.headers['content-type'] ?? '')).payload as Record<string, string | null>;
+}
+
+/**
+ * Waits until `pred` holds or `timeoutMs` passes, looking again on each arrival (whoever records one calls and
+ * empties `waiters`) and at least every `pollMs`.
+ */
+export async function waitUntil(pred: () => boolean, timeoutMs: number, waiters: Array<() => void>, pollMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (!pred()) {
+    const left = deadline - performance.now();
+    if (left <= 0) return false;
+    await new Promise<void>((r) => {
+      const t = setTimeout(r, Math.min(left, pollMs));
+      waiters.push(() => {
+        clearTimeout(t);
+        r();
+      });
+    });
+  }
+  return true;
+}
