@@ -13,6 +13,9 @@ import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
 import { API_BASE, type SpecIndex } from './spec.ts';
 
 type MW = MiddlewareHandler<EngineEnv>;
+// The middleware below are plain functions, not async ones, cast to Hono's type: Hono's compose awaits whatever a
+// handler returns (a Response, or next()'s promise), and an async wrapper per layer cost a promise and a tick on every
+// request. A throw is caught by compose all the same.
 
 export type PeerOf = (c: { env: unknown; req: { header(name: string): string | undefined } }) => string;
 
@@ -32,7 +35,7 @@ export const peerIdentity = (peer: string) => `peer:${peer}`;
 
 /** Reads `keyCheck` (set by checkKey). */
 export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: PeerOf): MW {
-  return async (c, next) => {
+  return ((c, next) => {
     // Only an active key has a bucket of its own;
     // a missing, unknown, expired or revoked key counts against the client's address, so guessing keys is throttled.
     const check = required(c.get('keyCheck'), 'keyCheck', 'checkKey');
@@ -40,11 +43,11 @@ export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: Pe
     if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
     responseHeaders(c, d.headers);
     return next();
-  };
+  }) as MW;
 }
 
 export function httpFaults(faults: EngineFaults): MW {
-  return async (c, next) => {
+  return ((c, next) => {
     const rel = c.req.path.slice(API_BASE.length) || '/';
     const scope = faultScope(c);
     const f = faults.takeHttp(c.req.method, rel, scope) ?? faults.takeHttp(c.req.method, c.req.path, scope);
@@ -53,12 +56,12 @@ export function httpFaults(faults: EngineFaults): MW {
     const body = status === 429 ? { error: RATE_LIMIT_MESSAGE } : { error: `Injected fault: HTTP ${status}` };
     if (status === 429) c.header('Retry-After', '1');
     return c.json(body, status as 500);
-  };
+  }) as MW;
 }
 
 /** Sets `operation`, `operationId` and `pathParams` (decoded, not yet validated) for what follows. */
 export function routeOperation(spec: SpecIndex, responses: Responses): MW {
-  return async (c, next) => {
+  return ((c, next) => {
     const rel = c.req.path.slice(API_BASE.length) || '/';
     const m = spec.match(c.req.method, rel);
     if (!m) return responses.error(c, 404, 'Not found');
@@ -70,17 +73,17 @@ export function routeOperation(spec: SpecIndex, responses: Responses): MW {
     c.set('operationId', m.op.operationId);
     c.set('pathParams', m.params);
     return next();
-  };
+  }) as MW;
 }
 
 /** Reads `operation` and `pathParams` (set by routeOperation). */
 export function checkPathIds(validator: Validator, responses: Responses): MW {
-  return async (c, next) => {
+  return ((c, next) => {
     const op = required(c.get('operation'), 'operation', 'routeOperation');
     const params = validator.params(op.operationId, required(c.get('pathParams'), 'pathParams', 'routeOperation'));
     if (!params.ok) return responses.validation(c, params.details);
     return next();
-  };
+  }) as MW;
 }
 
 /** Registered after every feature: an operation of the spec that no feature answers. */
