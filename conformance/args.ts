@@ -23,6 +23,7 @@ export interface CliOptions {
   out: string;
   concurrency: number;
   timeoutMs: number;
+  checkTimeoutMs: number;
   readOnly: boolean;
 }
 
@@ -53,14 +54,24 @@ Output and pacing:
   --out <dir>                      where junit.xml, report.json and report.html go (default conformance-report)
   --concurrency <n>                requests in flight at once (default 4)
   --timeout <ms>                   per request (default 10000)
+  --check-timeout <seconds>        per check (default 30): a check still running then is reported timed out
   --help                           this text
 
 Exit codes: 0 every executed check passed, 1 a check failed, 2 bad usage or unreachable target.
+A check is also reported blocked (a setup step it needs did not work: the rule whose check judges that step is
+named) or timed out; either makes the exit code 1, as a failure does. Exit 2 also when the main key is refused.
 Keys are never printed: curl lines use $CLINICAL_RECORDS_KEY (and $CLINICAL_RECORDS_*_KEY for the others).`;
 
 function positiveInt(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError(`${flag} must be a positive integer, got "${raw}"`);
+  return Number(raw);
+}
+
+/** A positive number of seconds (fractions allowed: 0.5), at most an hour. */
+function positiveSeconds(flag: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0 || Number(raw) > 3600) throw new UsageError(`${flag} must be a number of seconds above 0 and at most 3600, got "${raw}"`);
   return Number(raw);
 }
 
@@ -87,6 +98,7 @@ export function parseCli(argv: string[]): CliOptions {
         out: { type: 'string' },
         concurrency: { type: 'string' },
         timeout: { type: 'string' },
+        'check-timeout': { type: 'string' },
         'read-only': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -96,7 +108,7 @@ export function parseCli(argv: string[]): CliOptions {
   }
   const v = parsed.values;
   const help = !!v.help;
-  if (help) return { help, url: '', scopedKeys: [], mock: false, profile: 'documented', only: [], reporters: ['console'], out: '', concurrency: 4, timeoutMs: 10_000, readOnly: false };
+  if (help) return { help, url: '', scopedKeys: [], mock: false, profile: 'documented', only: [], reporters: ['console'], out: '', concurrency: 4, timeoutMs: 10_000, checkTimeoutMs: 30_000, readOnly: false };
   if (!v.url) throw new UsageError('--url <base_url> is required');
   let url: URL;
   try {
@@ -146,6 +158,7 @@ export function parseCli(argv: string[]): CliOptions {
     out: v.out ?? 'conformance-report',
     concurrency: positiveInt('--concurrency', v.concurrency, 4),
     timeoutMs: positiveInt('--timeout', v.timeout, 10_000),
+    checkTimeoutMs: positiveSeconds('--check-timeout', v['check-timeout'], 30) * 1000,
     readOnly: !!v['read-only'],
   };
 }

@@ -2,10 +2,11 @@
 // clinical-records-conformance: parse flags, run the suite, print and write the reports, exit 0/1/2.
 // Ctrl-C stops the checks, still removes what the run created, writes what it has and exits 130.
 import { parseCli, UsageError, USAGE } from './args.ts';
-import { runSuite, UnreachableTarget, BadInput, knownSelectors } from './runner.ts';
+import { runSuite, UnreachableTarget, BadInput, KeyRefused, knownSelectors } from './runner.ts';
 import { allChecks } from './checks/index.ts';
 import { areaLine, renderConsole } from './reporters/console.ts';
 import { writeReports } from './reporters/write.ts';
+import type { RunReport } from './model.ts';
 
 export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(`${s}\n`), err: (s: string) => void = (s) => process.stderr.write(`${s}\n`)): Promise<number> {
   let opts;
@@ -40,12 +41,13 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     if (consoleOn) out(`clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`);
     const { report } = await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (a, rs) => out(areaLine(a, rs)) : undefined });
     if (consoleOn) out(renderConsole(report));
-    const files = writeReports(report, opts.reporters, opts.out);
+    const { files, errors } = writeReports(report, opts.reporters, opts.out);
     if (files.length && consoleOn) out(`reports: ${files.join(', ')}`);
+    for (const e of errors) err(`clinical-records-conformance: ${e}`);
     if (report.interrupted) return 130;
-    return report.results.some((r) => r.outcome === 'failed') ? 1 : 0;
+    return runFailed(report) || errors.length ? 1 : 0;
   } catch (e) {
-    if (e instanceof UnreachableTarget || e instanceof BadInput) {
+    if (e instanceof UnreachableTarget || e instanceof BadInput || e instanceof KeyRefused) {
       err(`clinical-records-conformance: ${e.message}`);
       return 2;
     }
@@ -54,6 +56,11 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   } finally {
     process.off('SIGINT', onSigint);
   }
+}
+
+/** Exit 1: a check failed, timed out, or is blocked on a setup step (whose own check then fails, or did not run). */
+export function runFailed(report: RunReport): boolean {
+  return report.results.some((r) => r.outcome === 'failed' || r.outcome === 'timed-out' || r.outcome === 'blocked');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,5 +1,6 @@
 // The kit's mock control API (/__mock on the same host): keys, faults, webhooks, deliveries, note events.
-// Used only with --mock; never sends an API key.
+// Used only with --mock; never sends an API key, and under --read-only nothing but GET.
+import { SkipCheck } from './model.ts';
 export interface MockKey {
   key: string;
   organization_id: string;
@@ -20,11 +21,16 @@ export interface MockSession {
 export class MockControl {
   readonly url: string;
 
-  constructor(baseUrl: string, private readonly timeoutMs: number) {
+  constructor(
+    baseUrl: string,
+    private readonly timeoutMs: number,
+    private readonly readOnly = false,
+  ) {
     this.url = `${new URL(baseUrl).origin}/__mock`;
   }
 
   async call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    if (this.readOnly && method !== 'GET') throw new SkipCheck(`--read-only: needs ${method} ${this.url}${path}`);
     const res = await fetch(this.url + path, {
       method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -68,6 +74,7 @@ export class MockControl {
   }
 
   async clearFaults(): Promise<void> {
+    if (this.readOnly) return; // nothing was armed
     await this.call('DELETE', '/faults');
   }
 }

@@ -25,6 +25,8 @@ export interface Variant {
   profile?: 'documented' | 'all';
   request?(req: ProxyRequest): void;
   response?(res: ProxyResponse, req: ProxyRequest): void;
+  /** Instead of answering: reset the connection, or hold it open until the client gives up. */
+  drop?(req: ProxyRequest): 'reset' | 'hang' | undefined;
 }
 
 /** Mock keys the variants swap between (read from /__mock/keys once). */
@@ -33,6 +35,7 @@ export interface VariantKeys {
   scoped: string[];
   otherOrg: string;
   expired: string;
+  revoked?: string;
 }
 
 // Small helpers the variants (here and in the check files' tests) are written with.
@@ -133,6 +136,83 @@ export function variants(keys: VariantKeys): Variant[] {
       response(res, req) {
         if (!apiPath(req).startsWith('/patients')) return;
         res.body = Buffer.from(res.body.toString('utf8').replace(/"id":"(\d+)"/g, '"id":$1'));
+      },
+    },
+    {
+      // Every patient id, wherever it appears (id, patient_id), a JSON number: precision permitting, a reader that
+      // takes ids whatever their JSON type goes on.
+      name: 'numeric ids',
+      area: 'gen',
+      rule: 'GEN-008',
+      response(res) {
+        if (!/json/.test(res.headers['content-type'] ?? '')) return;
+        res.body = Buffer.from(res.body.toString('utf8').replace(/"(id|patient_id)":"(\d+)"/g, '"$1":$2'));
+      },
+    },
+    {
+      name: 'PATCH answer shows a new external_id',
+      area: 'xid',
+      rule: 'XID-005',
+      response(res, req) {
+        const sent = jsonOf(req.body);
+        const b = jsonOf(res.body);
+        if (req.method === 'PATCH' && typeof sent?.external_id === 'string' && b?.data) {
+          b.data.external_id = sent.external_id;
+          setJson(res, b);
+        }
+      },
+    },
+    {
+      name: 'keys ignored',
+      area: 'auth',
+      rule: 'AUTH-001',
+      request(req) {
+        const known = [keys.main, keys.otherOrg, keys.expired, keys.revoked, ...keys.scoped];
+        if (!known.includes(req.headers['x-api-key'])) req.headers['x-api-key'] = keys.main;
+      },
+    },
+    {
+      name: 'revoked key accepted',
+      area: 'auth',
+      rule: 'AUTH-010',
+      request(req) {
+        if (keys.revoked && req.headers['x-api-key'] === keys.revoked) req.headers['x-api-key'] = keys.main;
+      },
+    },
+    {
+      name: 'create answers 200',
+      area: 'pat',
+      rule: 'PAT-021',
+      response(res, req) {
+        if (is(req, 'POST', /^\/patients$/) && res.status === 201) res.status = 200;
+      },
+    },
+    {
+      name: 'delete answers 204 without a body',
+      area: 'pat',
+      rule: 'PAT-024',
+      response(res, req) {
+        if (!is(req, 'DELETE', /^\/patients\/\d+$/) || res.status !== 200) return;
+        res.status = 204;
+        res.body = Buffer.alloc(0);
+        delete res.headers['content-type'];
+      },
+    },
+    {
+      name: 'regenerate answers 200',
+      area: 'regen',
+      rule: 'REGEN-008',
+      response(res, req) {
+        if (is(req, 'POST', /^\/sessions\/[^/]+\/notes\/regenerate$/) && res.status === 202) res.status = 200;
+      },
+    },
+    {
+      name: 'lookup miss answers 200',
+      area: 'xid',
+      rule: 'XID-010',
+      response(res, req) {
+        if (req.method !== 'GET' || !/[?&]external_id=/.test(req.url) || res.status !== 404) return;
+        answer(res, 200, /\/documents$/.test(apiPath(req)) ? { data: [] } : { data: [], meta: { page: 1, limit: 20, total_pages: 1 } });
       },
     },
     {
@@ -294,13 +374,18 @@ export function plainHeaders(h: IncomingHttpHeaders): Record<string, string> {
 }
 
 /** Starts the proxy on 127.0.0.1 (port 0) in front of `target` (an origin such as http://127.0.0.1:4010). */
-export async function startBrokenProxy(target: string, variant?: Variant): Promise<{ origin: string; close(): Promise<void> }> {
+/** `observe` sees every request as it arrives, the control API's (/__mock) included. */
+export async function startBrokenProxy(target: string, variant?: Variant, observe?: (req: ProxyRequest) => void): Promise<{ origin: string; close(): Promise<void> }> {
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));
     incoming.on('end', async () => {
       const req: ProxyRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: plainHeaders(incoming.headers), body: Buffer.concat(chunks) };
       try {
+        observe?.(req);
+        const drop = req.url.startsWith('/__mock') ? undefined : variant?.drop?.(req);
+        if (drop === 'reset') return void incoming.socket.destroy();
+        if (drop === 'hang') return;
         if (!req.url.startsWith('/__mock')) variant?.request?.(req);
         const r = await fetch(target + req.url, {
           method: req.method,

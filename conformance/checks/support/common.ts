@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../model.ts';
 import type { Exchange, KeyRef } from '../../http.ts';
-import { tinyPdf } from '../../fixtures.ts';
+import { createdResource, idText, tinyPdf } from '../../fixtures.ts';
 import { npiCheckDigit } from '../../../mock/seed/random.ts';
 import type { Operation } from '../../contract.ts';
 import { BodyGenerator, type CaseKind } from '../../datagen.ts';
@@ -188,3 +188,12 @@ export function negative(kinds: CaseKind[]): CheckDef['run'] {
 }
 
 export const json = (v: unknown) => JSON.stringify(v);
+
+/** A setup step's new resource: any 2xx whose data has an id (as text); otherwise the check is blocked on `ruleId`. */
+export const made = (ex: Exchange, what: string, ruleId: string) => createdResource(ex.response, what, ruleId);
+
+/** Do two ids name the same resource, whatever their JSON types ("12" and 12)? */
+export const sameId = (a: unknown, b: unknown) => idText(a) !== undefined && idText(a) === idText(b);
+
+/** Rule ids whose checks judge the setup steps other checks rely on. */
+export const SETUP = { patient: 'PAT-021', appointment: 'APT-016', upload: 'DOC-022' } as const;

@@ -4,7 +4,7 @@ import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { waitUntil } from '../../receiver.ts';
 import type { CheckContext } from '../../model.ts';
-import { type Obj, uploadDocument, objOf, got, listOf } from './common.ts';
+import { type Obj, uploadDocument, objOf, got, listOf, made, SETUP } from './common.ts';
 
 export const DOC_EVENT = 'DOCUMENT_STATUS_CHANGED';
 
@@ -190,9 +190,7 @@ export async function upload(ctx: CheckContext, o: { text?: string; fileName?: s
   const patientId = o.patientId ?? String((await ctx.fixtures.patient()).id);
   const ext = ctx.externalId('hook-doc');
   const ex = await uploadDocument(ctx, patientId, ext, o);
-  const id = objOf(ex).id;
-  if (ex.response.status !== 201 || typeof id !== 'string') return ctx.skip(`could not upload a document to cause ${DOC_EVENT}: ${got(ex)}`);
-  return { docId: id, patientId, ext };
+  return { docId: made(ex, `a stored upload to cause ${DOC_EVENT}`, SETUP.upload).id, patientId, ext };
 }
 
 export async function docStatus(ctx: CheckContext, d: Doc): Promise<string | undefined> {
