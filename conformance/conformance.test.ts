@@ -130,6 +130,7 @@ describe('webhook checks against wrong deliveries (a receiver that alters what i
     ['DOCUMENT_STATUS_CHANGED with a status outside its enum', 'webhook_payload_schema', 'EVT-007', (j) => (j.event === 'DOCUMENT_STATUS_CHANGED' ? { ...j, status: 'done' } : j)],
     ['retries that do not carry the identical payload', 'webhook_retries_identical_payload', 'EVT-037', (j, i) => ({ ...j, crc_attempt: i })],
     ['NOTE_CREATED whose note_url names another note', 'note_created_event', 'EVT-004', (j) => (j.event === 'NOTE_CREATED' ? { ...j, note_url: String(j.note_url).replace(/notes\/.*$/, 'notes/00000000-0000-4000-8000-000000000000') } : j)],
+    ['DOCUMENT_STATUS_CHANGED always completed (no failed then completed)', 'webhook_dedupe_triple_distinct', 'EVT-042', (j) => (j.event === 'DOCUMENT_STATUS_CHANGED' ? { ...j, status: 'completed', error: null } : j)],
     ['NOTE_UPDATED without template_id', 'note_updated_event', 'EVT-006', (j) => (j.event === 'NOTE_UPDATED' ? Object.fromEntries(Object.entries(j).filter(([k]) => k !== 'template_id')) : j)],
   ];
   for (const [label, check, rule, tamper] of cases)
@@ -140,8 +141,9 @@ describe('webhook checks against wrong deliveries (a receiver that alters what i
     }, 60_000);
 
   it('deliveries that arrive as PUT → EVT-032', async () => {
-    const { report } = await runSuite({ ...base(mock.url), only: ['received_delivery_is_post'], receiver: new TamperingReceiver((j) => j, { method: 'PUT' }) });
-    expect(failedRules(report)).toEqual(['EVT-032']);
+    const [check, rule] = ['received_delivery_is_post', 'EVT-032'];
+    const { report } = await runSuite({ ...base(mock.url), only: [check], receiver: new TamperingReceiver((j) => j, { method: 'PUT' }) });
+    expect(failedRules(report)).toEqual([rule]);
   }, 60_000);
 });
 

@@ -2,18 +2,18 @@
 // exactly one rule. The run must fail that rule's check, and at most two other checks (response checks included);
 // every other check passes, is skipped, or is blocked on a setup step naming the broken rule; nothing is left behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.ts';
+import type { RunningMock } from '../mock/server.ts';
 import { runSuite } from './runner.ts';
 import { MockControl } from './mock-control.ts';
 import { startBrokenProxy, variants, type VariantKeys } from './testing/broken-proxy.ts';
-import { suiteOptions } from './testing/check-file.ts';
+import { startTestMock, suiteOptions } from './testing/check-file.ts';
 import type { RunReport } from './model.ts';
 
 let mock: RunningMock;
 let keys: VariantKeys;
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
+  mock = await startTestMock();
   const list = await new MockControl(mock.url, 5_000).keys();
   const star = list.find((k) => k.state === 'active' && k.scopes.includes('*'))!;
   const org = star.organization_id;

@@ -3,20 +3,13 @@
 // Exit 2 stays for what stops a run from starting: here, the main key refused on the first probe.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.ts';
+import { describe, expect, it } from 'vitest';
 import { main } from './cli.ts';
 import { answer, apiPath, is, startBrokenProxy, type Variant } from './testing/broken-proxy.ts';
+import { useTestMock } from './testing/check-file.ts';
 import type { RunReport } from './model.ts';
 
-let mock: RunningMock;
-
-beforeAll(async () => {
-  mock = await startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
-}, 60_000);
-afterAll(async () => {
-  await mock?.close();
-});
+const file = useTestMock();
 
 /** Everything but the first probe of the run (GET /providers?limit=1), so the run starts and meets the defect. */
 const past = (req: { url: string }) => !/\/providers\?limit=1$/.test(req.url);
@@ -33,7 +26,7 @@ const cases: Array<[string, Omit<Variant, 'name' | 'area' | 'rule'>]> = [
 describe('never a crash', () => {
   for (const [label, breaks] of cases)
     it(`${label}: the run finishes, prints its summary, writes its reports, exits 1`, async () => {
-      const proxy = await startBrokenProxy(new URL(mock.url).origin, { name: label, area: '', rule: '', ...breaks });
+      const proxy = await startBrokenProxy(new URL(file.mock().url).origin, { name: label, area: '', rule: '', ...breaks });
       const dir = mkdtempSync(`${tmpdir()}/crc-robust-`);
       const lines: string[] = [];
       const t0 = performance.now();
@@ -60,7 +53,7 @@ describe('never a crash', () => {
     }, 90_000);
 
   it('the main key refused on the first probe exits 2 with the reason', async () => {
-    const proxy = await startBrokenProxy(new URL(mock.url).origin, { name: 'refuse', area: '', rule: '', response: (res, req) => apiPath(req) === '/providers' && answer(res, 401, { error: 'Unauthorized' }) });
+    const proxy = await startBrokenProxy(new URL(file.mock().url).origin, { name: 'refuse', area: '', rule: '', response: (res, req) => apiPath(req) === '/providers' && answer(res, 401, { error: 'Unauthorized' }) });
     const lines: string[] = [];
     try {
       const code = await main(['--url', `${proxy.origin}/ext-api/v1`, '--mock'], (s) => lines.push(s), (s) => lines.push(s));

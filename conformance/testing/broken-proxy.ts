@@ -27,6 +27,8 @@ export interface Variant {
   response?(res: ProxyResponse, req: ProxyRequest): void;
   /** Instead of answering: reset the connection, or hold it open until the client gives up. */
   drop?(req: ProxyRequest): 'reset' | 'hang' | undefined;
+  /** Added to every round trip (the control API's too): a staging-like target far from the suite. */
+  latencyMs?: number;
 }
 
 /** Mock keys the variants swap between (read from /__mock/keys once). */
@@ -386,6 +388,7 @@ export async function startBrokenProxy(target: string, variant?: Variant, observ
         const drop = req.url.startsWith('/__mock') ? undefined : variant?.drop?.(req);
         if (drop === 'reset') return void incoming.socket.destroy();
         if (drop === 'hang') return;
+        if (variant?.latencyMs) await new Promise((r) => setTimeout(r, variant.latencyMs));
         if (!req.url.startsWith('/__mock')) variant?.request?.(req);
         const r = await fetch(target + req.url, {
           method: req.method,
