@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Exchange } from '../http.ts';
 import { MESSAGES } from '../../mock/documents/messages.ts';
-import { type Obj, uploadDocument, objOf, listOf, followDocument, got, enumOf, body, is4xx, limitUploads, json, is2xx, made, SETUP } from './support/common.ts';
+import { type Obj, uploadDocument, objOf, listOf, followDocument, got, enumOf, body, is4xx, limitUploads, json, is2xx, made, SETUP, byExternalId } from './support/common.ts';
 import { own, pathIdForm, UUID } from './support/operations.ts';
 import { expectLookupGone } from './support/resources.ts';
 import { check } from './support/define.ts';
@@ -51,7 +51,7 @@ function trackedUploads(ctx: CheckContext): Promise<{ patientId: string; token: 
       const upload = await uploadDocument(ctx, patientId, externalId, { text: `Conformance extraction text ${token}` });
       const right = await lookupDocument(ctx, patientId, externalId);
       const first = typeof objOf(upload).status === 'string' ? String(objOf(upload).status) : undefined;
-      const rightStatus = listOf(right)[0]?.status;
+      const rightStatus = byExternalId(right, externalId)?.status;
       const seen: string[] = [];
       for (const s of [first, rightStatus]) if (typeof s === 'string' && seen.at(-1) !== s) seen.push(s);
       uploads.push({ externalId, upload, first, right, seen, queued: false });
@@ -143,7 +143,7 @@ export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
   do {
     for (const { externalId, terminal: was } of watched) {
       const ex = await lookupDocument(ctx, pid, externalId);
-      const d = listOf(ex)[0];
+      const d = byExternalId(ex, externalId);
       ctx.expect(!!d && d.status === was.status && d.extraction_error === was.extraction_error && d.has_extracted_text === was.has_extracted_text, {
         expected: `document ${externalId} stays ${String(was.status)} (extraction_error ${json(was.extraction_error)}, has_extracted_text ${json(was.has_extracted_text)}) until a new run is started`,
         actual: d ? `status ${String(d.status)}, extraction_error ${json(d.extraction_error)}, has_extracted_text ${json(d.has_extracted_text)}` : got(ex),
@@ -188,7 +188,7 @@ export async function upload_does_not_wait_for_extraction(ctx: CheckContext): Pr
   const ok = created(ctx, uploads);
   if (!ok.length) return;
   for (const u of ok)
-    ctx.expect(u.right.response.status === 200 && listOf(u.right)[0]?.id === objOf(u.upload).id, {
+    ctx.expect(u.right.response.status === 200 && byExternalId(u.right, u.externalId)?.id === objOf(u.upload).id, {
       expected: `document ${String(objOf(u.upload).id)} stored (found by its external_id) as soon as the upload answered`,
       actual: got(u.right),
       exchange: u.right,
@@ -276,7 +276,7 @@ export async function document_id_path_uuid(ctx: CheckContext): Promise<void> {
     ctx.expect(is4xx(ex), { expected: `a 4xx for DELETE /patients/{patientId}/documents/{documentId} with documentId ${JSON.stringify(bad)}`, actual: got(ex), exchange: ex });
   }
   const still = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: String(objOf(up).external_id) } });
-  ctx.expect(listOf(still)[0]?.id === id, { expected: `document ${id} still there after DELETEs naming ids of the wrong form`, actual: got(still), exchange: still });
+  ctx.expect(byExternalId(still, String(objOf(up).external_id))?.id === id, { expected: `document ${id} still there after DELETEs naming ids of the wrong form`, actual: got(still), exchange: still });
 }
 
 export async function extraction_reaches_terminal_state(ctx: CheckContext): Promise<void> {

@@ -1,7 +1,7 @@
 // XID: external identifiers. Immutability, duplicates (409 with existing), lookups on hit and miss, upload form fields.
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Exchange } from '../http.ts';
-import { body, objOf, got, createAppointment, uploadDocument, listOf, type Obj, isValidationError, is2xx, made, SETUP, sameId, dataOf } from './support/common.ts';
+import { body, objOf, got, createAppointment, uploadDocument, listOf, type Obj, isValidationError, is2xx, made, SETUP, sameId, dataOf, byExternalId } from './support/common.ts';
 import { createdOk, metaOf } from './support/resources.ts';
 import { check } from './support/define.ts';
 import { idText } from '../fixtures.ts';
@@ -101,7 +101,7 @@ export async function upload_form_patient_id_field(ctx: CheckContext): Promise<v
   const up = await uploadDocument(ctx, pid, ext, { fields: { external_id: ext, patient_id: pid } });
   if (!ctx.expect(is2xx(up) && idText(objOf(up).id) !== undefined, { expected: `2xx with the document for an upload whose form carries file, external_id and patient_id ${pid}`, actual: got(up), exchange: up })) return;
   const look = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: ext } });
-  ctx.expect(look.response.status === 200 && listOf(look)[0]?.id === objOf(up).id, { expected: `the document ${String(objOf(up).id)} listed under patient ${pid}`, actual: got(look), exchange: look });
+  ctx.expect(look.response.status === 200 && byExternalId(look, ext)?.id === objOf(up).id, { expected: `the document ${String(objOf(up).id)} listed under patient ${pid}`, actual: got(look), exchange: look });
 }
 
 export async function lookup_hit_meta_first_page(ctx: CheckContext): Promise<void> {

@@ -62,6 +62,7 @@ export const answer = (res: ProxyResponse, status: number, v: unknown) => {
 };
 
 export function variants(keys: VariantKeys): Variant[] {
+  let stored: Buffer | undefined;
   return [
     {
       name: 'unknown field accepted',
@@ -218,11 +219,13 @@ export function variants(keys: VariantKeys): Variant[] {
       },
     },
     {
+      // The documents lookup answers the patient's whole collection (the patient and appointment lookups are not
+      // touched: their list endpoints restate the parameter in three more rules, PAT-019, APT-014 and XID-007).
       name: 'external_id lookup ignored',
       area: 'lookups',
       rule: 'XID-008',
       request(req) {
-        if (req.method === 'GET') req.url = req.url.replace(/([?&])external_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
+        if (req.method === 'GET' && /\/documents$/.test(apiPath(req))) req.url = req.url.replace(/([?&])external_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
       },
     },
     {
@@ -296,19 +299,27 @@ export function variants(keys: VariantKeys): Variant[] {
         }
       },
     },
-    {
-      name: "another organization's provider_id accepted",
-      area: 'patients',
-      rule: 'PAT-018',
-      request(req) {
-        const b = jsonOf(req.body);
-        if (/^\/patients(\/\d+)?$/.test(apiPath(req)) && b && typeof b === 'object' && 'provider_id' in b) {
+    (() => {
+      // Only a provider_id that is not one of the organization's (as GET /providers listed them to the main key) is
+      // dropped, so the patient is created as if none had been sent: the one defect, foreign ids accepted.
+      const ours = new Set<string>();
+      return {
+        name: "another organization's provider_id accepted",
+        area: 'patients',
+        rule: 'PAT-018',
+        request(req: ProxyRequest) {
+          const b = jsonOf(req.body);
+          if (!/^\/patients(\/\d+)?$/.test(apiPath(req)) || !b || typeof b !== 'object' || typeof b.provider_id !== 'string' || !b.provider_id || ours.has(b.provider_id)) return;
           delete b.provider_id;
           if (req.method === 'PATCH') b.phone = '+1-555-0199';
           req.body = Buffer.from(JSON.stringify(b));
-        }
-      },
-    },
+        },
+        response(res: ProxyResponse, req: ProxyRequest) {
+          if (req.method === 'GET' && apiPath(req).startsWith('/providers') && req.headers['x-api-key'] === keys.main)
+            for (const p of [jsonOf(res.body)?.data ?? []].flat()) if (typeof p?.id === 'string') ours.add(p.id);
+        },
+      };
+    })(),
     {
       name: 'appointment date filters ignored',
       area: 'appointments',
@@ -326,8 +337,11 @@ export function variants(keys: VariantKeys): Variant[] {
       area: 'documents',
       rule: 'DOC-032',
       profile: 'all',
-      response(res) {
-        if (res.status === 413) res.status = 201;
+      response(res, req) {
+        // An upload past the limit stored like any other: 201 with a document (the last one this proxy saw stored).
+        if (!is(req, 'POST', /^\/patients\/\d+\/documents$/)) return;
+        if (res.status === 201) stored = res.body;
+        else if (res.status === 413 && stored) Object.assign(res, { status: 201, body: stored, headers: { ...res.headers, 'content-type': 'application/json' } });
       },
     },
     {

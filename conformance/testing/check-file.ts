@@ -127,6 +127,9 @@ export function describeCheckFile(title: string, checks: CheckDef[], documentedS
       const result = report.results.find((r) => r.name === check)!;
       expect(result.outcome, JSON.stringify(result)).toBe('failed');
       expect(result.failures.every((f) => f.ruleId === rule)).toBe(true);
+      // One defect, one failure: besides the check, at most two others (here the response checks) fail with it.
+      const others = report.results.filter((r) => r.name !== check && (r.outcome === 'failed' || r.outcome === 'timed-out'));
+      expect(others.map((r) => `${r.name} [${r.ruleId}]`).length, others.map((r) => r.name).join(', ')).toBeLessThanOrEqual(2);
       expect(report.cleanup.leftovers).toEqual([]);
     },
   };

@@ -124,7 +124,7 @@ export async function followDocument(
   // Always at least one look, however small maxMs (a 1 ms bound is "what is it now?").
   for (let wait = 20; ; wait = Math.min(wait * 2, 1000)) {
     exchange = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main, query: { external_id: externalId } });
-    last = listOf(exchange)[0];
+    last = byExternalId(exchange, externalId);
     const s = typeof last?.status === 'string' ? last.status : undefined;
     if (s && statuses.at(-1) !== s) statuses.push(s);
     if (s === 'completed' || s === 'failed' || Date.now() >= deadline) break;
@@ -197,3 +197,9 @@ export const sameId = (a: unknown, b: unknown) => idText(a) !== undefined && idT
 
 /** Rule ids whose checks judge the setup steps other checks rely on. */
 export const SETUP = { patient: 'PAT-021', appointment: 'APT-016', upload: 'DOC-022' } as const;
+
+/**
+ * The item of a lookup's answer that carries `externalId`: a check that uses the lookup to follow its own resource
+ * finds it whether or not the server applied the filter (whether it did is XID-008's to judge).
+ */
+export const byExternalId = (ex: Exchange, externalId: string): Obj | undefined => listOf(ex).find((x) => x.external_id === externalId);

@@ -4,7 +4,7 @@ import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { waitUntil } from '../../receiver.ts';
 import type { CheckContext } from '../../model.ts';
-import { type Obj, uploadDocument, objOf, got, listOf, made, SETUP } from './common.ts';
+import { type Obj, uploadDocument, objOf, got, listOf, made, SETUP, byExternalId } from './common.ts';
 
 export const DOC_EVENT = 'DOCUMENT_STATUS_CHANGED';
 
@@ -195,7 +195,7 @@ export async function upload(ctx: CheckContext, o: { text?: string; fileName?: s
 
 export async function docStatus(ctx: CheckContext, d: Doc): Promise<string | undefined> {
   const ex = await ctx.send({ method: 'GET', path: `/patients/${d.patientId}/documents`, key: ctx.keys.main, query: { external_id: d.ext } });
-  const s = listOf(ex)[0]?.status;
+  const s = byExternalId(ex, d.ext)?.status;
   return typeof s === 'string' ? s : undefined;
 }
 
