@@ -1,6 +1,7 @@
 // Flags of clinical-records-conformance. Every bad flag or value is a UsageError (exit 2), never a stack trace.
 import { parseArgs } from 'node:util';
 import type { Profile } from './schemas.ts';
+import { KEY_VARS, scopedVar, scopesOfVar } from './keys.ts';
 
 export class UsageError extends Error {}
 
@@ -25,6 +26,8 @@ export interface CliOptions {
   timeoutMs: number;
   checkTimeoutMs: number;
   readOnly: boolean;
+  /** --baseline <report.json>: an earlier run whose failures are known. */
+  baseline?: string;
 }
 
 export const USAGE = `Usage: clinical-records-conformance --url <base_url> --key <key> [options]
@@ -33,12 +36,16 @@ export const USAGE = `Usage: clinical-records-conformance --url <base_url> --key
 Replays every rule of spec/rules.yaml that is testable from outside against a deployment of the
 External Clinical Records API and reports rule by rule.
 
-Target and keys:
+Target and keys (each key defaults to its environment variable, so it need not appear in a process
+list or shell history; the curl lines of the reports name the same variables):
   --url <base_url>                 base URL including /ext-api/v1 (required)
-  --key <key>                      a key with full access (*); optional with --mock
-  --scoped-key <scope,scope>=<key> a key with exactly these scopes (repeatable): scope checks
-  --other-org-key <key>            a key of another organization: tenant isolation
-  --expired-key <key>              an expired key       --revoked-key <key>   a revoked key
+  --key <key>                      a key with full access (*); default $${KEY_VARS.main}; optional with --mock
+  --scoped-key <scope,scope>=<key> a key with exactly these scopes (repeatable): scope checks; <scope,scope>
+                                   alone reads $${KEY_VARS.main}_<SCOPES> (patients:read: ..._PATIENTS_READ),
+                                   and every such variable set is used too
+  --other-org-key <key>            a key of another organization: tenant isolation; default $${KEY_VARS.otherOrg}
+  --expired-key <key>              an expired key; default $${KEY_VARS.expired}
+  --revoked-key <key>              a revoked key; default $${KEY_VARS.revoked}
   --mock                           the target is this kit's mock: keys, faults and a loopback
                                    webhook receiver come from its control API (/__mock)
   --webhook-receiver <public_url>  listen for deliveries of webhooks you registered in the web
@@ -47,6 +54,8 @@ Target and keys:
 Selection and profile:
   --profile documented|all         documented (default): assumed rules never fail a run; all: check them too
   --only <area|rule id|check,...>  run only these areas, rule ids or check names
+  --baseline <report.json>         the JSON report of an earlier run: its failures are known (reported as
+                                   known, not failing the run) and the run says which of them are fixed
   --read-only                      no writes at all (safe against production): write checks are skipped
 
 Output and pacing:
@@ -60,7 +69,23 @@ Output and pacing:
 Exit codes: 0 every executed check passed, 1 a check failed, 2 bad usage or unreachable target.
 A check is also reported blocked (a setup step it needs did not work: the rule whose check judges that step is
 named) or timed out; either makes the exit code 1, as a failure does. Exit 2 also when the main key is refused.
+With --baseline, a failure the baseline also had does not count: exit 0 when every failure is known.
 Keys are never printed: curl lines use $CLINICAL_RECORDS_KEY (and $CLINICAL_RECORDS_*_KEY for the others).`;
+
+type Env = Record<string, string | undefined>;
+/** A variable's value, an empty one counting as unset. */
+const fromEnv = (env: Env, name: string) => (env[name] ? env[name] : undefined);
+
+/** Keys from variables named like the scoped curl lines' (CLINICAL_RECORDS_KEY_PATIENTS_READ, ...). */
+function scopedKeysFromEnv(env: Env): Array<{ scopes: string[]; key: string }> {
+  return Object.keys(env)
+    .sort()
+    .flatMap((name) => {
+      const scopes = scopesOfVar(name);
+      const key = fromEnv(env, name);
+      return scopes && key ? [{ scopes, key }] : [];
+    });
+}
 
 function positiveInt(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -75,7 +100,7 @@ function positiveSeconds(flag: string, raw: string | undefined, fallback: number
   return Number(raw);
 }
 
-export function parseCli(argv: string[]): CliOptions {
+export function parseCli(argv: string[], env: Env = process.env): CliOptions {
   let parsed;
   try {
     parsed = parseArgs({
@@ -100,6 +125,7 @@ export function parseCli(argv: string[]): CliOptions {
         timeout: { type: 'string' },
         'check-timeout': { type: 'string' },
         'read-only': { type: 'boolean' },
+        baseline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -117,15 +143,18 @@ export function parseCli(argv: string[]): CliOptions {
     throw new UsageError(`--url must be an absolute http(s) URL, got "${v.url}"`);
   }
   if (!/^https?:$/.test(url.protocol)) throw new UsageError(`--url must be http or https, got "${v.url}"`);
-  if (!v.key && !v.mock) throw new UsageError('--key <key> is required (or --mock, which reads keys from the mock)');
+  const key = v.key ?? fromEnv(env, KEY_VARS.main);
+  if (!key && !v.mock) throw new UsageError(`--key <key> is required (or $${KEY_VARS.main}, or --mock, which reads keys from the mock)`);
   const scopedKeys = (v['scoped-key'] ?? []).map((s) => {
     const eq = s.indexOf('=');
-    const scopes = eq > 0 ? s.slice(0, eq).split(',').map((x) => x.trim()).filter(Boolean) : [];
-    const key = eq > 0 ? s.slice(eq + 1) : '';
-    if (!scopes.length || !key) throw new UsageError('--scoped-key must look like <scope,scope>=<key>, e.g. patients:read=<key>');
+    const scopes = (eq >= 0 ? s.slice(0, eq) : s).split(',').map((x) => x.trim()).filter(Boolean);
+    if (!scopes.length || (eq >= 0 && !s.slice(eq + 1))) throw new UsageError('--scoped-key must look like <scope,scope>=<key> or <scope,scope>, e.g. patients:read=<key>');
     for (const sc of scopes) if (sc !== '*' && !/^[a-z]+:[a-z]+$/.test(sc)) throw new UsageError(`--scoped-key: "${sc}" is not a scope of the form resource:action`);
+    const key = eq >= 0 ? s.slice(eq + 1) : fromEnv(env, scopedVar(scopes));
+    if (!key) throw new UsageError(`--scoped-key ${s}: no key given and $${scopedVar(scopes)} is not set`);
     return { scopes, key };
   });
+  for (const k of scopedKeysFromEnv(env)) if (!scopedKeys.some((s) => s.key === k.key)) scopedKeys.push(k);
   const profile = (v.profile ?? 'documented') as Profile;
   if (profile !== 'documented' && profile !== 'all') throw new UsageError(`--profile must be documented or all, got "${v.profile}"`);
   const reporters = (v.reporter ?? 'console').split(',').map((r) => r.trim()).filter(Boolean) as ReporterName[];
@@ -145,11 +174,11 @@ export function parseCli(argv: string[]): CliOptions {
   return {
     help,
     url: url.toString().replace(/\/$/, ''),
-    key: v.key,
+    key,
     scopedKeys,
-    otherOrgKey: v['other-org-key'],
-    expiredKey: v['expired-key'],
-    revokedKey: v['revoked-key'],
+    otherOrgKey: v['other-org-key'] ?? fromEnv(env, KEY_VARS.otherOrg),
+    expiredKey: v['expired-key'] ?? fromEnv(env, KEY_VARS.expired),
+    revokedKey: v['revoked-key'] ?? fromEnv(env, KEY_VARS.revoked),
     mock: !!v.mock,
     webhookReceiver,
     profile,
@@ -160,5 +189,6 @@ export function parseCli(argv: string[]): CliOptions {
     timeoutMs: positiveInt('--timeout', v.timeout, 10_000),
     checkTimeoutMs: positiveSeconds('--check-timeout', v['check-timeout'], 30) * 1000,
     readOnly: !!v['read-only'],
+    baseline: v.baseline,
   };
 }

@@ -1,15 +1,24 @@
 // Runs one check: its context, its time budget, and the outcome. Whatever the target answers and whatever the check
 // throws, the result is this check's (failed with the evidence, blocked, timed out or skipped); nothing escapes.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ReadOnlyRefused, TransportError } from './http.ts';
+import { ReadOnlyRefused, TransportError, type RequestSpec } from './http.ts';
+import type { MockControl } from './mock-control.ts';
 import { toCurl } from './curl.ts';
 import { BlockedCheck, SkipCheck, type CheckContext, type CheckDef, type CheckResult, type Failure } from './model.ts';
 
 /** What every check's context shares (the run's), less what is the check's own. */
 export type SharedContext = Omit<CheckContext, 'name' | 'signal' | 'send' | 'expect' | 'skip' | 'block' | 'sleep'>;
 
+/** The check's own view of the mock's faults: armed for its requests only, cleared when it ends. */
+export interface FaultScope {
+  mock?: MockControl;
+  spec(spec: RequestSpec): RequestSpec;
+  clear(): Promise<void>;
+}
+
 export interface CheckEnv {
   shared: SharedContext;
+  faults?: FaultScope;
   /** The time budget of one check. */
   budgetMs: number;
   /** The run's own abort (Ctrl-C). */
@@ -31,13 +40,14 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
   const { http } = env.shared;
   const ctx: CheckContext = {
     ...env.shared,
+    mock: env.faults ? env.faults.mock : env.shared.mock,
     name: c.name,
     signal,
     async send(spec) {
       if (env.signal?.aborted) throw new SkipCheck('interrupted');
       const what = `${spec.method.toUpperCase()} ${spec.path}`;
       waiting = `the answer to ${what}`;
-      const ex = await http.send(c.name, spec, signal);
+      const ex = await http.send(c.name, env.faults ? env.faults.spec(spec) : spec, signal);
       last = `${what} (answered ${ex.response.status})`;
       waiting = `its next step after ${last}`;
       return ex;
@@ -89,6 +99,7 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     }
   } finally {
     clearTimeout(timer);
+    await env.faults?.clear();
   }
   if (outcome === 'timed-out') {
     /* the failures so far stay as evidence; the outcome says why the check stopped */

@@ -6,7 +6,7 @@ import { runSuite, UnreachableTarget, BadInput, KeyRefused, knownSelectors } fro
 import { allChecks } from './checks/index.ts';
 import { areaLine, renderConsole } from './reporters/console.ts';
 import { writeReports } from './reporters/write.ts';
-import type { RunReport } from './model.ts';
+import { applyBaseline, BaselineError, baselineLines, failsRun, loadBaseline, type Baseline } from './baseline.ts';
 
 export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(`${s}\n`), err: (s: string) => void = (s) => process.stderr.write(`${s}\n`)): Promise<number> {
   let opts;
@@ -29,6 +29,14 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     err(`clinical-records-conformance: --only: unknown area, rule id or check "${unknown.join(', ')}" (areas: ${[...new Set(allChecks.map((c) => c.area))].join(', ')})`);
     return 2;
   }
+  let baseline: Baseline | undefined;
+  try {
+    if (opts.baseline !== undefined) baseline = loadBaseline(opts.baseline);
+  } catch (e) {
+    if (!(e instanceof BaselineError)) throw e;
+    err(`clinical-records-conformance: ${e.message}`);
+    return 2;
+  }
   const abort = new AbortController();
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(130);
@@ -39,13 +47,14 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   const consoleOn = opts.reporters.includes('console');
   try {
     if (consoleOn) out(`clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`);
-    const { report } = await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (a, rs) => out(areaLine(a, rs)) : undefined });
-    if (consoleOn) out(renderConsole(report));
+    const run = await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (a, rs) => out(areaLine(a, rs)) : undefined });
+    const report = baseline ? applyBaseline(run.report, baseline) : run.report;
+    if (consoleOn) out([renderConsole(report), ...baselineLines(report)].join('\n'));
     const { files, errors } = writeReports(report, opts.reporters, opts.out);
     if (files.length && consoleOn) out(`reports: ${files.join(', ')}`);
     for (const e of errors) err(`clinical-records-conformance: ${e}`);
     if (report.interrupted) return 130;
-    return runFailed(report) || errors.length ? 1 : 0;
+    return failsRun(report) || errors.length ? 1 : 0;
   } catch (e) {
     if (e instanceof UnreachableTarget || e instanceof BadInput || e instanceof KeyRefused) {
       err(`clinical-records-conformance: ${e.message}`);
@@ -56,11 +65,6 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   } finally {
     process.off('SIGINT', onSigint);
   }
-}
-
-/** Exit 1: a check failed, timed out, or is blocked on a setup step (whose own check then fails, or did not run). */
-export function runFailed(report: RunReport): boolean {
-  return report.results.some((r) => r.outcome === 'failed' || r.outcome === 'timed-out' || r.outcome === 'blocked');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -71,8 +71,9 @@ describe('against the mock (Prism --strict)', () => {
     expect(reasons.get('XID-006')).toMatch(/not selected by --only/);
     // Assumed shape rules are relaxed in the documented profile: reported as such, not as checked.
     expect(reasons.get('NOTE-027')).toMatch(/assumed rule: checked by response_schema_conformance with --profile all/);
-    // The response checks cite the register's ids.
-    for (const id of ['ERR-017', 'ERR-018']) expect(report.results.find((r) => r.ruleId === id)?.outcome, id).toBe('passed');
+    // The response checks cite the register's ids; those of the kit's readings (closed status sets) run with --profile all only.
+    for (const id of ['ERR-017', 'ERR-018']) expect(report.results.find((r) => r.ruleId === id)?.reason, id).toMatch(/assumed rule: runs with --profile all/);
+    expect(report.results.find((r) => r.ruleId === 'RATE-001')?.outcome).toBe('passed');
   }, 60_000);
 
   it('passes with --profile all', async () => {
@@ -178,7 +179,7 @@ describe('cli', () => {
   it('--help exits 0 and names every flag', async () => {
     const o = capture();
     expect(await main(['--help'], o.write, o.write)).toBe(0);
-    for (const f of ['--url', '--key', '--scoped-key', '--other-org-key', '--expired-key', '--revoked-key', '--mock', '--webhook-receiver', '--webhook-port', '--profile', '--only', '--reporter', '--out', '--concurrency', '--timeout', '--read-only'])
+    for (const f of ['--url', '--key', '--scoped-key', '--other-org-key', '--expired-key', '--revoked-key', '--mock', '--webhook-receiver', '--webhook-port', '--profile', '--only', '--baseline', '--reporter', '--out', '--concurrency', '--timeout', '--read-only'])
       expect(o.lines.join('\n')).toContain(f);
   });
 
@@ -204,6 +205,34 @@ describe('cli', () => {
     expect(await main(['--url', 'http://127.0.0.1:1/ext-api/v1', '--key', 'k', '--timeout', '2000'], o.write, o.write)).toBe(2);
     expect(o.lines.join('\n')).toMatch(/cannot reach/);
   });
+
+  it('--baseline: the failures of an earlier report are known (exit 0), and the run says which are fixed; the key from $CLINICAL_RECORDS_KEY', async () => {
+    const variant = variants(keys).find((v) => v.rule === 'GEN-010')!;
+    const proxy = await startBrokenProxy(new URL(mock.url).origin, variant);
+    const { mkdtempSync } = await import('node:fs');
+    const dir = mkdtempSync(`${(await import('node:os')).tmpdir()}/crc-baseline-`);
+    const saved = process.env.CLINICAL_RECORDS_KEY;
+    process.env.CLINICAL_RECORDS_KEY = keys.main;
+    try {
+      const only = ['--only', 'unknown_field_rejected'];
+      const first = capture();
+      expect(await main(['--url', `${proxy.origin}/ext-api/v1`, ...only, '--reporter', 'json', '--out', dir], first.write, first.write)).toBe(1);
+      const again = capture();
+      expect(await main(['--url', `${proxy.origin}/ext-api/v1`, ...only, '--baseline', `${dir}/report.json`], again.write, again.write)).toBe(0);
+      expect(again.lines.join('\n')).toMatch(/unknown_field_rejected {2}\[GEN-010, documented\] {2}\(known: the baseline has it\)/);
+      expect(again.lines.join('\n')).toContain('1 known failure(s) reported but not failing the run (unknown_field_rejected [GEN-010])');
+      const fixed = capture();
+      expect(await main(['--url', mock.url, ...only, '--baseline', `${dir}/report.json`], fixed.write, fixed.write)).toBe(0);
+      expect(fixed.lines.join('\n')).toContain('fixed since the baseline: unknown_field_rejected [GEN-010]');
+      const bad = capture();
+      expect(await main(['--url', mock.url, ...only, '--baseline', `${dir}/nothing.json`], bad.write, bad.write)).toBe(2);
+      expect(bad.lines.join('\n')).toMatch(/--baseline: cannot read/);
+    } finally {
+      if (saved === undefined) delete process.env.CLINICAL_RECORDS_KEY;
+      else process.env.CLINICAL_RECORDS_KEY = saved;
+      await proxy.close();
+    }
+  }, 60_000);
 
   it('exits 1 on a failure, prints a redacted curl, writes junit, json and html', async () => {
     const variant = variants(keys).find((v) => v.rule === 'GEN-010')!;

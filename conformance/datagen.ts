@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Contract } from './contract.ts';
 import type { JsonObject, Json } from '../spec/bundle.ts';
-import { SchemaValidator } from './schemas.ts';
+import { ASSUMED_KEYWORDS, SchemaValidator } from './schemas.ts';
 
 export type CaseKind = 'unknown-property' | 'missing-required' | 'wrong-type' | 'out-of-bounds';
 
@@ -96,8 +96,9 @@ export class BodyGenerator {
   private usesAssumption(s: Schema, body: Record<string, unknown>): boolean {
     // The object's own mark concerns which fields are required or allowed; a body of plain documented fields is
     // documented whatever that mark says. A field whose schema is assumed makes the body assumed.
+    // A mark that lists its keywords (x-assumption-keywords) only narrows what is valid: it never makes a field exist.
     const props = (s.properties ?? {}) as Record<string, Json>;
-    return Object.keys(body).some((k) => JSON.stringify(this.s(props[k]) ?? {}).includes('x-assumption'));
+    return Object.keys(body).some((k) => marksWholeNode(this.s(props[k])));
   }
 
   /** Invalid bodies, each breaking one constraint of the schema at a pointer, built on a valid base body. */
@@ -150,6 +151,14 @@ export class BodyGenerator {
       if (first === 'object' && p.properties && path.length === 0) this.fieldCases(p, at, cases, with_);
     }
   }
+}
+
+/** Does the node, or a schema inside it (refs not followed), carry an x-assumption about the whole node? */
+function marksWholeNode(node: Json | undefined): boolean {
+  if (Array.isArray(node)) return node.some(marksWholeNode);
+  if (!node || typeof node !== 'object') return false;
+  if ('x-assumption' in node && !(ASSUMED_KEYWORDS in node)) return true;
+  return Object.values(node).some(marksWholeNode);
 }
 
 const DROP = Symbol('drop');

@@ -1,7 +1,7 @@
 // Data several checks share, fetched or created once per run: providers, the run's own patient, a note.
 // What the run creates carries the run prefix in external_id and is deleted at the end (cleanup.ts).
 import type { Http, KeyRef } from './http.ts';
-import { makePdf } from '../mock/documents/sample-files.ts';
+import { minimalPdf } from './pdf.ts';
 import { BlockedCheck, SkipCheck } from './model.ts';
 
 type Obj = Record<string, unknown>;
@@ -102,4 +102,4 @@ export function idText(v: unknown): string | undefined {
 }
 
 /** A one-page PDF whose text the extraction can read. */
-export const tinyPdf = (text = 'Conformance suite test document'): Uint8Array => makePdf([text]);
+export const tinyPdf = (text = 'Conformance suite test document'): Uint8Array => minimalPdf([text]);

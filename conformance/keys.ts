@@ -13,8 +13,26 @@ export interface KeyInputs {
 }
 
 const ref = (role: string, value: string, envVar: string): KeyRef => ({ role, value, envVar });
-const scopedVar = (scopes: string[]) =>
-  `CLINICAL_RECORDS_KEY_${scopes.join('_').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}`;
+
+/** The environment variable of each key role: what curl lines show instead of the key, and where a flag defaults from. */
+export const KEY_VARS = {
+  main: 'CLINICAL_RECORDS_KEY',
+  otherOrg: 'CLINICAL_RECORDS_OTHER_ORG_KEY',
+  expired: 'CLINICAL_RECORDS_EXPIRED_KEY',
+  revoked: 'CLINICAL_RECORDS_REVOKED_KEY',
+} as const;
+const SCOPED_PREFIX = `${KEY_VARS.main}_`;
+
+/** The variable of a key with these scopes, e.g. patients:read → CLINICAL_RECORDS_KEY_PATIENTS_READ. */
+export const scopedVar = (scopes: string[]) => `${SCOPED_PREFIX}${scopes.join('_').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}`;
+
+/** The scopes a scoped-key variable names (resource:action pairs), or undefined when it names none. */
+export function scopesOfVar(name: string): string[] | undefined {
+  if (!name.startsWith(SCOPED_PREFIX) || Object.values(KEY_VARS).includes(name as never)) return undefined;
+  const words = name.slice(SCOPED_PREFIX.length).toLowerCase().split('_');
+  if (words.length % 2 || words.some((w) => !/^[a-z]+$/.test(w))) return undefined;
+  return Array.from({ length: words.length / 2 }, (_, i) => `${words[2 * i]}:${words[2 * i + 1]}`);
+}
 
 export async function resolveKeys(inputs: KeyInputs, mock?: MockControl): Promise<Keys> {
   let fromMock: MockKey[] = [];
@@ -36,12 +54,12 @@ export async function resolveKeys(inputs: KeyInputs, mock?: MockControl): Promis
   const expired = inputs.expiredKey ?? pick('expired');
   const revoked = inputs.revokedKey ?? pick('revoked');
   return {
-    main: ref('main', mainValue, 'CLINICAL_RECORDS_KEY'),
+    main: ref('main', mainValue, KEY_VARS.main),
     mainOrg: org,
     mainProvider: mainMock?.provider_id,
     scoped,
-    otherOrg: other ? ref('other-org', other, 'CLINICAL_RECORDS_OTHER_ORG_KEY') : undefined,
-    expired: expired ? ref('expired', expired, 'CLINICAL_RECORDS_EXPIRED_KEY') : undefined,
-    revoked: revoked ? ref('revoked', revoked, 'CLINICAL_RECORDS_REVOKED_KEY') : undefined,
+    otherOrg: other ? ref('other-org', other, KEY_VARS.otherOrg) : undefined,
+    expired: expired ? ref('expired', expired, KEY_VARS.expired) : undefined,
+    revoked: revoked ? ref('revoked', revoked, KEY_VARS.revoked) : undefined,
   };
 }

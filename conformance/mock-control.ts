@@ -18,15 +18,30 @@ export interface MockSession {
   ready: boolean;
 }
 
+/** The request header a scoped fault of the control API matches (POST /__mock/faults with `scope`). */
+export const FAULT_SCOPE_HEADER = 'X-Mock-Fault-Scope';
+
 export class MockControl {
   readonly url: string;
 
+  /**
+   * `scope`: faults this view arms reach only requests carrying FAULT_SCOPE_HEADER with that value, and it clears
+   * only its own; `onArm` is told when it arms one (so the check's requests start carrying the header).
+   * `readOnly` (--read-only): nothing but GET is sent.
+   */
   constructor(
-    baseUrl: string,
+    private readonly baseUrl: string,
     private readonly timeoutMs: number,
+    readonly scope?: string,
+    private readonly onArm?: () => void,
     private readonly readOnly = false,
   ) {
     this.url = `${new URL(baseUrl).origin}/__mock`;
+  }
+
+  /** The same control API, with faults scoped to one check. */
+  withScope(scope: string, onArm: () => void): MockControl {
+    return new MockControl(this.baseUrl, this.timeoutMs, scope, onArm, this.readOnly);
   }
 
   async call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -62,7 +77,8 @@ export class MockControl {
   }
 
   async fault(f: { kind: string; count?: number; method?: string; path?: string; status?: number }): Promise<void> {
-    const r = await this.call('POST', '/faults', f);
+    this.onArm?.();
+    const r = await this.call('POST', '/faults', this.scope === undefined ? f : { ...f, scope: this.scope });
     if (r.status >= 300) throw new Error(`POST ${this.url}/faults ${JSON.stringify(f)} answered ${r.status}: ${JSON.stringify(r.body)}`);
   }
 
@@ -75,6 +91,6 @@ export class MockControl {
 
   async clearFaults(): Promise<void> {
     if (this.readOnly) return; // nothing was armed
-    await this.call('DELETE', '/faults');
+    await this.call('DELETE', this.scope === undefined ? '/faults' : `/faults?scope=${encodeURIComponent(this.scope)}`);
   }
 }

@@ -46,7 +46,7 @@ export interface CheckDef {
   /** Payload schemas (pointers such as #/components/schemas/NoteEvent) the check validates in full. */
   payloadSchemas?: string[];
   needs?: { keys?: KeyNeed[]; mock?: boolean; write?: boolean; receiver?: boolean };
-  /** Uses global mock state (faults): runs alone, after the others. */
+  /** Uses mock state no scope separates (webhook receivers and deliveries, timings): runs alone, after the others. */
   exclusive?: boolean;
   run(ctx: CheckContext): Promise<void>;
 }
@@ -84,6 +84,8 @@ export interface CheckResult {
   failures: Failure[];
   assertions: number;
   ms: number;
+  /** The same check failed the same way in the --baseline report: reported, but it does not fail the run. */
+  known?: boolean;
 }
 
 export interface NotChecked {
@@ -115,6 +117,8 @@ export interface RunReport {
   interrupted: boolean;
   /** Pauses taken because the target's rate-limit window was spent (429, X-RateLimit-Remaining 0). */
   pacing: { pauses: number; seconds: number };
+  /** With --baseline: its file, the failures it made known, and its failures that pass now (`check [rule]` each). */
+  baseline?: { file: string; known: string[]; fixed: string[] };
 }
 
 export class SkipCheck extends Error {}

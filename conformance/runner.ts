@@ -2,12 +2,12 @@
 // exchange, skips what cannot run (with the reason), cleans up what the run created, and returns one report.
 import { randomBytes } from 'node:crypto';
 import { Contract } from './contract.ts';
-import { Http, type Exchange, type KeyRef } from './http.ts';
+import { Http, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
 import { Register } from './register.ts';
 import { SchemaValidator, type Profile } from './schemas.ts';
 import { Cleanup } from './cleanup.ts';
 import { Fixtures } from './fixtures.ts';
-import { MockControl } from './mock-control.ts';
+import { FAULT_SCOPE_HEADER, MockControl } from './mock-control.ts';
 import { Receiver } from './receiver.ts';
 import { Redactor } from './redact.ts';
 import { toCurl } from './curl.ts';
@@ -57,6 +57,10 @@ export class KeyRefused extends Error {}
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 
+const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
+/** The documented profile runs documented rules only: a check (named or response-level) of an assumed rule is skipped. */
+const skippedAsAssumed = (provenance: string, profile: Profile) => provenance === 'assumed' && profile === 'documented';
+
 export function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
   const wanted = new Set(only.map((o) => o.toLowerCase()));
@@ -87,7 +91,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   }
   http.exchanges.length = 0;
 
-  const mock = opts.mock ? new MockControl(opts.url, opts.timeoutMs, opts.readOnly) : undefined;
+  const mock = opts.mock ? new MockControl(opts.url, opts.timeoutMs, undefined, undefined, opts.readOnly) : undefined;
   if (mock && !(await mock.health()))
     throw new UnreachableTarget(`--mock: the control API ${mock.url}/health does not answer 200; is the target this kit's mock?`);
   const keys: Keys = await resolveKeys(opts, mock);
@@ -153,9 +157,23 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const shared: SharedContext = { contract, profile: opts.profile, schemas, http, keys, runId, prefix, readOnly: opts.readOnly, mock, receiver, cleanup, fixtures, timeoutMs: opts.timeoutMs, externalId: (label) => fixtures.externalId(label) };
   const budgetMs = opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
 
+  /** A check's faults are scoped to it: only its own requests, which carry the scope header once it armed one, take them. */
+  const faultScope = (check: CheckDef) => {
+    let armed = false;
+    const scope = `${prefix}${check.name}`;
+    const view = mock?.withScope(scope, () => (armed = true));
+    return {
+      mock: view,
+      spec: (spec: RequestSpec): RequestSpec => (armed ? { ...spec, headers: { ...spec.headers, [FAULT_SCOPE_HEADER]: scope } } : spec),
+      /** What the check armed and did not use goes with it (a user's own faults on the mock are left alone). */
+      clear: async () => void (armed && (await view?.clearFaults().catch(() => undefined))),
+    };
+  };
+
+
   const skipReason = (c: CheckDef): string | undefined => {
     const rule = register.resolve(c.rule);
-    if (rule.provenance === 'assumed' && opts.profile === 'documented') return 'assumed rule: runs with --profile all';
+    if (skippedAsAssumed(rule.provenance, opts.profile)) return ASSUMED_SKIP;
     if (c.needs?.write && opts.readOnly) return '--read-only: the check writes';
     if (c.needs?.mock && !mock) return 'needs --mock (the mock control API)';
     if (c.needs?.receiver && !receiver)
@@ -177,10 +195,11 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
       finish({ ...base, outcome: 'skipped', reason: reason ?? 'interrupted', failures: [], assertions: 0, ms: 0 });
       return;
     }
-    finish(await runCheck(c, base, { shared, budgetMs, signal: opts.signal }));
+    finish(await runCheck(c, base, { shared, budgetMs, signal: opts.signal, faults: faultScope(c) }));
   };
 
-  // Shared-state checks (mock faults) run alone after the others; the rest run side by side.
+  // Checks on state no scope can separate (webhook receivers and deliveries, timings) run alone after the others;
+  // the rest run side by side (a mock fault is scoped to the check that arms it).
   const parallel = selected.filter((c) => !c.exclusive);
   const exclusive = selected.filter((c) => c.exclusive);
   let next = 0;
@@ -194,22 +213,21 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   if (wantResponses)
     for (const rc of responseChecks) {
       const rule = register.resolve(rc.rule);
+      const base = { name: rc.name, area: areaOf(rc.rule), ruleId: rc.rule, rule: rule.rule, provenance: rule.provenance, ms: 0 };
+      if (skippedAsAssumed(rule.provenance, opts.profile)) {
+        finish({ ...base, outcome: 'skipped', reason: ASSUMED_SKIP, failures: [], assertions: 0 });
+        continue;
+      }
       const failures = responseFindings.get(rc.name)!;
       finish({
-        name: rc.name,
-        area: areaOf(rc.rule),
-        ruleId: rc.rule,
-        rule: rule.rule,
-        provenance: rule.provenance,
+        ...base,
         outcome: failures.length ? 'failed' : inspected ? 'passed' : 'skipped',
         reason: inspected ? undefined : 'no responses to inspect',
         failures: failures.slice(0, 50),
         assertions: inspected,
-        ms: 0,
       });
     }
 
-  if (mock) await mock.clearFaults().catch(() => undefined);
   if (!opts.readOnly) await cleanup.run(http, keys.main);
   await receiver?.close();
 

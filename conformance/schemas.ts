@@ -1,19 +1,28 @@
 // Response-body validation, compiled once from generated/openapi.json (ajv, JSON Schema 2020-12).
-// The documented profile validates against a relaxed copy of the bundle in which every schema node that
-// carries `x-assumption` keeps only its shape (type, properties, items, refs) and loses the constraints the
-// kit chose, so an assumption can never fail a run unless `--profile all` asks for it.
+// The documented profile validates against a relaxed copy of the bundle: every schema node that carries
+// `x-assumption` loses what the kit chose there, so an assumption can never fail a run unless `--profile all` asks
+// for it. The mark says what it covers: `x-assumption-keywords` lists the keywords the kit chose (closure, a header's
+// integer form, RFC 3339's `format`, ...), and only they go; a mark without that list concerns the whole node, which
+// keeps only its shape (type, properties, items, refs), and an object's fields may then also be null (which fields
+// are present, and whether an unset one is absent or null, is the kit's reading: GEN-011).
 import type { ValidateFunction } from 'ajv';
 import { createAjv, bundleRef, type Json, type JsonObject } from '../spec/bundle.ts';
 
-/** Keywords a relaxed node keeps: its structure. Everything else on it (bounds, enum, format, required, ...) goes. */
+/** Keywords a wholly relaxed node keeps: its structure. Everything else on it (bounds, enum, format, required, ...) goes. */
 const KEEP = new Set(['type', 'properties', 'items', '$ref', 'allOf', 'description', 'title', 'x-assumption']);
 /** Objects that are not schemas even when they carry x-assumption (operations, parameters, responses, headers). */
 const NOT_SCHEMA = ['in', 'responses', 'content', 'headers', 'operationId'];
+export const ASSUMED_KEYWORDS = 'x-assumption-keywords';
+
+const orNull = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
 
 function relaxNode(node: JsonObject): JsonObject {
+  const listed = node[ASSUMED_KEYWORDS];
+  if (Array.isArray(listed)) return Object.fromEntries(Object.entries(node).filter(([k]) => !listed.includes(k)));
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(node)) if (KEEP.has(k)) out[k] = v;
-  // A nullable or widened type stays; a relaxed node also accepts what a real service may add.
+  if (out.properties && typeof out.properties === 'object' && !Array.isArray(out.properties))
+    out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, orNull(v)]));
   return out;
 }
 

@@ -10,6 +10,18 @@ export const uploadMaxBytes = 10485760;
 /** `encoding.file.contentType` of the upload: the accepted file types. */
 export const uploadContentTypes = ["application/pdf","image/jpeg","image/png","application/vnd.openxmlformats-officedocument.wordprocessingml.document"] as const;
 
+/** `x-messages` of DocumentUploadResult.message and ExtractResult.message: the kit's wordings of those answers. */
+export const messages = {
+  "upload": {
+    "queued": "Document uploaded successfully. Text extraction started.",
+    "notQueued": "Document uploaded successfully."
+  },
+  "extract": {
+    "started": "Text extraction started.",
+    "notStarted": "Text extraction could not be started."
+  }
+} as const;
+
 /** Per event kind (the keys of `webhooks`) the schema of its payload, with every component schema it references. */
 export const webhookSpec = {
   "events": {
@@ -28,6 +40,15 @@ export const webhookSpec = {
   },
   "components": {
     "schemas": {
+      "DateTime": {
+        "type": "string",
+        "description": "ISO 8601 date-time. The kit sends RFC 3339 (seconds and a UTC offset or Z).",
+        "pattern": "^\\d{4}-?\\d{2}-?\\d{2}[Tt\\s]\\d{2}(:?\\d{2}(:?\\d{2}([.,]\\d+)?)?)?([Zz]|[+-]\\d{2}(:?\\d{2})?)?$",
+        "format": "date-time",
+        "examples": [
+          "2026-11-02T16:05:12.345Z"
+        ]
+      },
       "DocumentStatusChangedEvent": {
         "type": "object",
         "additionalProperties": false,
@@ -83,8 +104,7 @@ export const webhookSpec = {
             "pattern": "/patients/\\d+/documents(\\?external_id=[^&]+)?$"
           },
           "timestamp": {
-            "type": "string",
-            "format": "date-time"
+            "$ref": "#/components/schemas/DateTime"
           }
         }
       },
@@ -92,7 +112,7 @@ export const webhookSpec = {
         "type": "string",
         "minLength": 1,
         "maxLength": 255,
-        "description": "Client-chosen identifier, unique per organization, immutable once set.",
+        "description": "Client-chosen identifier, unique per organization (across patients, appointments and documents), immutable once set.",
         "examples": [
           "ehr-patient-0042"
         ]
@@ -147,10 +167,10 @@ export const webhookSpec = {
             "description": "Absolute URL of the note detail endpoint."
           },
           "timestamp": {
+            "$ref": "#/components/schemas/DateTime",
             "type": "string",
-            "format": "date-time",
-            "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(Z|[+-]\\d{2}:\\d{2})$",
-            "description": "ISO 8601 date-time with milliseconds."
+            "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(Z|[+-]\\d{2}:?\\d{2})?$",
+            "description": "ISO 8601 date-time with milliseconds (the milliseconds are documented, the offset is DateTime's reading)."
           }
         }
       },

@@ -410,7 +410,7 @@ export interface components {
          */
         PatientIdValue: string;
         /**
-         * @description Client-chosen identifier, unique per organization, immutable once set.
+         * @description Client-chosen identifier, unique per organization (across patients, appointments and documents), immutable once set.
          * @example ehr-patient-0042
          */
         ExternalId: string;
@@ -419,6 +419,12 @@ export interface components {
          * @example 1234567893
          */
         Npi: string;
+        /**
+         * Format: date-time
+         * @description ISO 8601 date-time. The kit sends RFC 3339 (seconds and a UTC offset or Z).
+         * @example 2026-11-02T16:05:12.345Z
+         */
+        DateTime: string;
         /** @example 2026-11-01 */
         DateOrDateTime: string | unknown | unknown;
         /**
@@ -589,8 +595,7 @@ export interface components {
             email?: string | null;
             address?: components["schemas"]["Address"] | null;
             mrn?: components["schemas"]["Mrn"];
-            /** Format: date-time */
-            created_at: string;
+            created_at: components["schemas"]["DateTime"];
             pronouns?: string | null;
             notes?: string | null;
             consent: boolean;
@@ -610,8 +615,7 @@ export interface components {
             email?: string | null;
             address?: components["schemas"]["Address"] | null;
             mrn?: components["schemas"]["Mrn"];
-            /** Format: date-time */
-            created_at: string;
+            created_at: components["schemas"]["DateTime"];
             external_id?: components["schemas"]["ExternalId"] | null;
             provider_id: string;
         };
@@ -640,8 +644,7 @@ export interface components {
             appointment_type?: string;
             /** @default In-Person */
             visit_type?: components["schemas"]["VisitType"];
-            /** Format: date-time */
-            start_at: string;
+            start_at: components["schemas"]["DateTime"];
             duration_minutes: number;
             /** @description A provider of the organization; defaults to the provider that owns the API key. */
             provider_id?: string;
@@ -657,8 +660,7 @@ export interface components {
             provider_id?: string;
             appointment_type?: string;
             visit_type?: components["schemas"]["VisitType"];
-            /** Format: date-time */
-            start_at?: string;
+            start_at?: components["schemas"]["DateTime"];
             duration_minutes?: number;
             notes?: string;
             status?: components["schemas"]["AppointmentStatus"];
@@ -698,15 +700,12 @@ export interface components {
             readonly provider_npi?: string | null;
             appointment_type?: string | null;
             visit_type: components["schemas"]["VisitType"];
-            /** Format: date-time */
-            start_at: string;
+            start_at: components["schemas"]["DateTime"];
             duration_minutes: number;
             notes?: string | null;
             status: components["schemas"]["AppointmentStatus"];
-            /** Format: date-time */
-            readonly created_at: string;
-            /** Format: date-time */
-            readonly updated_at: string;
+            readonly created_at: components["schemas"]["DateTime"];
+            readonly updated_at: components["schemas"]["DateTime"];
             repeat_rule?: components["schemas"]["RepeatRuleOutput"] | null;
             external_id?: components["schemas"]["ExternalId"] | null;
         };
@@ -757,11 +756,9 @@ export interface components {
              * @description Absolute URL of the stored file.
              */
             public_url?: string | null;
-            /** Format: date-time */
-            upload_date: string;
+            upload_date: components["schemas"]["DateTime"];
             status: components["schemas"]["DocumentStatus"];
-            /** Format: date-time */
-            extracted_date?: string | null;
+            extracted_date?: components["schemas"]["DateTime"] | null;
             /** @description Reason when extraction failed. */
             extraction_error?: string | null;
             has_extracted_text: boolean;
@@ -790,6 +787,7 @@ export interface components {
         ExtractResult: {
             data: components["schemas"]["Document"];
             success: boolean;
+            /** @description The kit's wordings (x-messages); the document does not quote them. */
             message: string;
             /** @description A failure summary. */
             error?: string;
@@ -865,8 +863,7 @@ export interface components {
             title?: string | null;
             specialty?: string | null;
             role?: string | null;
-            /** Format: date-time */
-            joined_at?: string | null;
+            joined_at?: components["schemas"]["DateTime"] | null;
         };
         NoteListItem: {
             /** Format: uuid */
@@ -879,10 +876,8 @@ export interface components {
             /** Format: uuid */
             template_id?: string | null;
             template_name?: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
+            created_at: components["schemas"]["DateTime"];
+            updated_at: components["schemas"]["DateTime"];
         };
         /**
          * @description Codes keyed by code, each with its description.
@@ -905,10 +900,8 @@ export interface components {
             /** Format: uuid */
             template_id?: string | null;
             template_name?: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
+            created_at: components["schemas"]["DateTime"];
+            updated_at: components["schemas"]["DateTime"];
             content: string;
             problems: string[];
             procedures: string[];
@@ -929,10 +922,8 @@ export interface components {
             /** Format: uuid */
             template_id?: string | null;
             template_name?: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
+            created_at: components["schemas"]["DateTime"];
+            updated_at: components["schemas"]["DateTime"];
             content: string;
             problems: string[];
             procedures: string[];
@@ -1023,11 +1014,8 @@ export interface components {
              * @description Absolute URL of the note detail endpoint.
              */
             note_url: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 date-time with milliseconds.
-             */
-            timestamp: string;
+            /** @description ISO 8601 date-time with milliseconds (the milliseconds are documented, the offset is DateTime's reading). */
+            timestamp: components["schemas"]["DateTime"];
         };
         /** @description Identifiers only. `document_url` is the external_id lookup when one was set, otherwise the patient's document collection. */
         DocumentStatusChangedEvent: {
@@ -1043,8 +1031,7 @@ export interface components {
             error: string | null;
             /** Format: uri */
             document_url: string;
-            /** Format: date-time */
-            timestamp: string;
+            timestamp: components["schemas"]["DateTime"];
         };
     };
     responses: {
@@ -1132,7 +1119,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The `external_id` is already used in the organization. */
+        /** @description The `external_id` is already used in the organization, by a patient, an appointment or a document: one namespace for the three resource types. */
         ExternalIdInUse: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2189,6 +2176,7 @@ export interface operations {
 export type PatientIdValue = components["schemas"]["PatientIdValue"];
 export type ExternalId = components["schemas"]["ExternalId"];
 export type Npi = components["schemas"]["Npi"];
+export type DateTime = components["schemas"]["DateTime"];
 export type DateOrDateTime = components["schemas"]["DateOrDateTime"];
 export type PageMeta = components["schemas"]["PageMeta"];
 export type Error = components["schemas"]["Error"];

@@ -179,6 +179,14 @@ describe.each<[MockMode, boolean]>([
       expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
       expect(replies.filter((r) => r.status === 409)).toHaveLength(11);
     });
+    it('XID-016 patients and appointments share one external_id namespace: a value one holds is a 409 on the other', async () => {
+      const p = (await api.call('POST', '/patients', { body: { name: 'A', external_id: 'across-1' } })).body.data;
+      const appt = await api.call('POST', '/appointments', { body: { patient_id: p.id, start_at: '2030-01-01T10:00:00Z', duration_minutes: 30, external_id: 'across-1' } });
+      expect(appt.status).toBe(409);
+      expect(appt.body).toEqual({ error: 'external_id already in use', existing: { id: p.id, external_id: 'across-1' } });
+      const a = (await api.call('POST', '/appointments', { body: { patient_id: p.id, start_at: '2030-01-01T10:00:00Z', duration_minutes: 30, external_id: 'across-2' } })).body.data;
+      expect((await api.call('POST', '/patients', { body: { name: 'B', external_id: 'across-2' } })).body).toEqual({ error: 'external_id already in use', existing: { id: a.id, external_id: 'across-2' } });
+    });
     it('XID-003 external_id is unique per organization, not globally', async () => {
       await api.call('POST', '/patients', { body: { name: 'A', external_id: 'shared' } });
       expect((await api.call('POST', '/patients', { key: org2Key(), body: { name: 'A', external_id: 'shared' } })).status).toBe(201);
@@ -321,6 +329,23 @@ describe.each<[MockMode, boolean]>([
       expect((await api.call('GET', '/providers')).status).toBe(200);
       expect((await fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ kind: 'meteor' }) })).status).toBe(400);
       expect((await fetch(`${m.controlUrl}/faults`, { method: 'DELETE' })).status).toBe(200);
+    });
+    it('control: a scoped fault reaches only requests carrying its X-Mock-Fault-Scope; unscoped ones reach any', async () => {
+      const arm = (body: object) => fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) });
+      expect((await arm({ kind: 'http', method: 'GET', path: '/providers', status: 404, scope: 'mine' })).status).toBe(201);
+      expect((await arm({ kind: 'rate-limited', scope: 'mine' })).status).toBe(201);
+      expect((await api.call('GET', '/providers')).status).toBe(200);
+      expect((await api.call('GET', '/providers', { headers: { 'X-Mock-Fault-Scope': 'theirs' } })).status).toBe(200);
+      const mine = { headers: { 'X-Mock-Fault-Scope': 'mine' } };
+      const first = await api.call('GET', '/providers', mine);
+      const second = await api.call('GET', '/providers', mine);
+      expect([first.status, second.status].sort()).toEqual([404, 429]);
+      expect((await api.call('GET', '/providers', mine)).status).toBe(200);
+      // Unscoped: any request, with or without a scope header.
+      expect((await arm({ kind: 'http', method: 'GET', path: '/providers', status: 404 })).status).toBe(201);
+      expect((await api.call('GET', '/providers', mine)).status).toBe(404);
+      for (const scope of ['', 'x'.repeat(201), 'two words', 7])
+        expect((await arm({ kind: 'rate-limited', scope })).status, JSON.stringify(scope)).toBe(400);
     });
     it('control: reset brings the seed back', async () => {
       await api.call('POST', '/patients', { body: { name: 'Temp', external_id: 'temp' } });

@@ -2,8 +2,8 @@
 //   1. lint the spec (@redocly/cli, redocly.yaml; zero problems or stop)
 //   2. bundle it into generated/openapi.json
 //   3. openapi-typescript -> generated/types.ts (paths, components, operations, webhooks + named model aliases)
-//   4. generated/spec-values.ts: the few spec values the client reads at run time (upload limits, webhook schemas),
-//      so a browser bundle need not carry the whole document.
+//   4. generated/spec-values.ts: the few spec values read at run time (upload limits, webhook schemas, the kit's
+//      upload and extract wordings), so a browser bundle need not carry the whole document.
 // `--out <dir>` writes elsewhere (the staleness test regenerates to a temp dir and diffs); `--no-lint` skips step 1.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -142,6 +142,10 @@ function specValues(doc: JsonObject): string {
     events[kind] = schema;
     collectRefs(doc, schema, schemas);
   }
+  // The kit's wordings of the upload and extract answers (x-messages), which the mock says and the suite expects.
+  const messagesOf = (schema: string) =>
+    need<JsonObject>(get(doc, `#/components/schemas/${schema}/properties/message/x-messages`), `${schema}.message x-messages`);
+  const messages = { upload: messagesOf('DocumentUploadResult'), extract: messagesOf('ExtractResult') };
   const webhookSpec = stripExtensions({
     events,
     components: { schemas: Object.fromEntries([...schemas].sort(([a], [b]) => a.localeCompare(b))) },
@@ -158,6 +162,9 @@ function specValues(doc: JsonObject): string {
     '',
     '/** `encoding.file.contentType` of the upload: the accepted file types. */',
     `export const uploadContentTypes = ${JSON.stringify(contentTypes)} as const;`,
+    '',
+    '/** `x-messages` of DocumentUploadResult.message and ExtractResult.message: the kit\'s wordings of those answers. */',
+    `export const messages = ${JSON.stringify(messages, null, 2)} as const;`,
     '',
     '/** Per event kind (the keys of `webhooks`) the schema of its payload, with every component schema it references. */',
     `export const webhookSpec = ${JSON.stringify(webhookSpec, null, 2)} as const;`,

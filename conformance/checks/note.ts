@@ -2,7 +2,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../http.ts';
-import { parseCsv } from '../../mock/notes/csv-reader.ts';
+import { readCsv } from '../csv.ts';
 import type { CheckContext, CheckDef } from '../model.ts';
 import { listOf, got, body, type Obj, createAppointment, farFuture, objOf, json } from './support/common.ts';
 import { notesPage } from './support/regeneration.ts';
@@ -176,7 +176,7 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
     }
   }
   // csv: a header naming every NoteExport field in schema order, then one note a row.
-  const rows = parseCsv(csv.response.text, { lenient: true });
+  const rows = readCsv(csv.response.text);
   const [header, ...records] = rows;
   ctx.expect(csv.response.status === 200 && csv.response.mediaType === 'text/csv' && isDeepStrictEqual(header, fields), {
     expected: `200 text/csv with the header ${fields.join(',')}`,

@@ -337,5 +337,5 @@ export const checks: CheckDef[] = [
   check(regenerate_session_not_ready, { rule: 'REGEN-012', covers: ['ERR-007'], needs: { mock: true, write: true } }),
   // A POST, even to a session that does not exist: --read-only sends none.
   check(regenerate_unknown_session, { rule: 'REGEN-011', needs: { write: true } }),
-  check(regenerate_unavailable, { rule: 'REGEN-013', covers: ['ERR-009'], needs: { mock: true, write: true }, exclusive: true }),
+  check(regenerate_unavailable, { rule: 'REGEN-013', covers: ['ERR-009'], needs: { mock: true, write: true } }),
 ];

@@ -156,6 +156,20 @@ const broken: Array<[string, string, Breaks]> = [
   ['appointment_patch_fields_optional', 'APT-025', { request: (req) => is(req, 'PATCH', /^\/appointments\/[^/]+$/) && editJson(req, (b) => !Object.keys(b).length && (b.notes = 'filled by proxy')) }],
   ['appointment_status_any_transition', 'APT-026', { request: (req) => is(req, 'PATCH', /^\/appointments\/[^/]+$/) && editJson(req, (b) => b.status === 'NO_SHOW' && (b.status = 'CANCELLED')) }],
   ['appointment_create_201', 'APT-028', { response: (res, req) => is(req, 'POST', /^\/appointments$/) && res.status === 201 && (res.status = 200) }],
+  // A server whose external_ids are unique per resource type: each type's value is stored under its own suffix.
+  [
+    'external_id_one_namespace',
+    'XID-016',
+    {
+      request(req) {
+        if (is(req, 'POST', /^\/appointments$/)) editJson(req, (b) => typeof b.external_id === 'string' && (b.external_id += '-appointments'));
+        else if (is(req, 'POST', /\/documents$/)) {
+          const m = /name="external_id"\r\n\r\n([^\r]*)/.exec(req.body.toString('latin1'));
+          if (m) setFormField(req, 'external_id', `${m[1]}-documents`);
+        }
+      },
+    },
+  ],
   ['providers_list_parameters', 'PRV-005', { request: (req) => is(req, 'GET', /^\/providers$/) && dropQuery(req, 'npi') }],
   ['notes_list_parameters', 'NOTE-014', { request: (req) => is(req, 'GET', /^\/notes$/) && dropQuery(req, 'page') }],
 ];

@@ -28,6 +28,18 @@ export async function duplicate_external_id_conflict(ctx: CheckContext): Promise
   conflict(ctx, await uploadDocument(ctx, String(p.id), String(objOf(d).external_id)), d, 'document');
 }
 
+/** The kit's reading of "unique per organization" (XID-016): one namespace for patients, appointments and documents. */
+export async function external_id_one_namespace(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.createPatient('namespace');
+  const pid = String(p.id);
+  const patientFirst = await ctx.send({ method: 'GET', path: `/patients/${pid}`, key: ctx.keys.main });
+  conflict(ctx, await createAppointment(ctx, pid, { external_id: p.external_id }), patientFirst, 'appointment (the external_id a patient holds)');
+  conflict(ctx, await uploadDocument(ctx, pid, String(p.external_id)), patientFirst, 'document (the external_id a patient holds)');
+  const a = await createAppointment(ctx, pid);
+  if (!createdOk(a)) return ctx.skip(`could not create an appointment to collide with: ${got(a)}`);
+  conflict(ctx, await ctx.send({ method: 'POST', path: '/patients', key: ctx.keys.main, json: { name: 'Conformance namespace', external_id: objOf(a).external_id } }), a, 'patient (the external_id an appointment holds)');
+}
+
 export async function external_id_immutable_on_patch(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.createPatient('immutable');
   const a = made(await createAppointment(ctx, String(p.id)), 'an appointment of the run (POST /appointments)', SETUP.appointment);
@@ -145,6 +157,7 @@ export async function upload_patient_id_mismatch_400(ctx: CheckContext): Promise
 export const checks: CheckDef[] = [
   check(duplicate_external_id_conflict, { rule: 'XID-006', covers: ['XID-003', 'APT-021'], needs: { write: true } }),
   check(external_id_immutable_on_patch, { rule: 'XID-005', covers: ['XID-004'], needs: { write: true } }),
+  check(external_id_one_namespace, { rule: 'XID-016', provenance: 'assumed', needs: { write: true } }),
   check(external_id_lookup_hit, { rule: 'XID-008', covers: ['XID-001', 'XID-009', 'XID-011', 'XID-012'], needs: { write: true } }),
   check(external_id_lookup_miss, { rule: 'XID-010', covers: ['ERR-005'] }),
   check(external_id_query_parameter, { rule: 'XID-007', needs: { write: true } }),

@@ -21,7 +21,7 @@ export function renderConsole(report: RunReport): string {
   const failed = report.results.filter((r) => r.outcome === 'failed');
   if (failed.length) lines.push('', 'Failures:');
   for (const r of failed) {
-    lines.push('', `✗ ${r.name}  [${r.ruleId}, ${r.provenance}]  ${r.rule}`);
+    lines.push('', `✗ ${r.name}  [${r.ruleId}, ${r.provenance}]${r.known ? '  (known: the baseline has it)' : ''}  ${r.rule}`);
     for (const f of r.failures.slice(0, 5)) {
       lines.push(`    ${f.message}`, `      expected: ${f.expected}`, `      actual:   ${String(f.actual).replace(/\s+/g, ' ').slice(0, 300)}`);
       if (f.curl) lines.push(`      reproduce: ${f.curl}`);

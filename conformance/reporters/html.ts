@@ -34,7 +34,7 @@ function evidence(r: CheckResult): string {
 function checkRows(r: CheckResult): string {
   const why = r.reason ? `: ${h(r.reason)}` : '';
   const detail = r.failures.length ? `<tr class="detail"><td colspan="4">${evidence(r)}</td></tr>` : '';
-  return `<tbody class="check ${r.outcome}" id="${h(anchor(r))}"><tr><td>${h(r.name)}</td><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td class="outcome">${label(r.outcome)}${why}</td></tr>${detail}</tbody>`;
+  return `<tbody class="check ${r.outcome}" id="${h(anchor(r))}"><tr><td>${h(r.name)}</td><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td class="outcome">${label(r.outcome)}${r.known ? ' (known: in the baseline)' : ''}${why}</td></tr>${detail}</tbody>`;
 }
 
 /** The rules whose checks failed or timed out, each linked to its evidence. */
@@ -91,7 +91,7 @@ ${hide}{display:none}
 <h1>Conformance report</h1>
 <p>Target <code>${h(report.target)}</code> · profile <b>${report.profile}</b> · run ${h(report.runId)} · ${h(report.startedAt)} · ${report.seconds.toFixed(1)} s${report.pacing.pauses ? ` · paused ${Math.round(report.pacing.seconds)} s for the target's rate limit` : ''}${report.interrupted ? ' · <b>interrupted</b>' : ''}</p>
 <p class="summary"><span>✓ ${n('passed')} passed</span><span>✗ ${n('failed')} failed</span>${n('timed-out') ? `<span>${n('timed-out')} timed out</span>` : ''}${n('blocked') ? `<span>⊘ ${n('blocked')} blocked</span>` : ''}<span>- ${n('skipped')} skipped</span><span>${report.notChecked.length} rules not checked</span></p>
-${failedRules(report)}
+${report.baseline ? `<p>Baseline <code>${h(report.baseline.file)}</code>: ${report.baseline.known.length} known failure(s), not failing the run. Fixed since: ${h(report.baseline.fixed.join(', ') || 'none')}.</p>\n` : ''}${failedRules(report)}
 <section id="areas"><h2>By area</h2>${areas.map((a) => areaBar(a, byArea(a))).join('\n')}</section>
 <p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed.${leftovers ? ' Left behind:' : ''}</p>${leftovers}
 <p>Curl lines read the key from <code>$CLINICAL_RECORDS_KEY</code> (others: <code>$CLINICAL_RECORDS_*_KEY</code>); keys are never written here.</p>

@@ -25,7 +25,8 @@ export function controlRoutes(app: Hono, target: ControlTarget): void {
   );
   app.get('/faults', (c) => c.json({ data: target.faults.list() }));
   app.delete('/faults', (c) => {
-    target.faults.clear();
+    // ?scope=<s> clears only the faults armed with that scope (one check's), leaving everyone else's.
+    target.faults.clear(c.req.query('scope') || undefined);
     return c.json({ success: true });
   });
   app.post('/faults', async (c) => {
@@ -41,8 +42,11 @@ export function controlRoutes(app: Hono, target: ControlTarget): void {
     if (!FAULT_KINDS.includes(kind)) details.kind = `must be one of ${FAULT_KINDS.join(', ')}`;
     const count = body.count ?? 1;
     if (count !== null && !(Number.isInteger(count) && (count as number) >= 1)) details.count = 'must be an integer >= 1 or null';
-    const allowed = kind === 'http' ? ['kind', 'count', 'method', 'path', 'status'] : ['kind', 'count'];
+    const allowed = [...(kind === 'http' ? ['kind', 'count', 'method', 'path', 'status'] : ['kind', 'count']), 'scope'];
     for (const k of Object.keys(body)) if (!allowed.includes(k)) details[k] = 'unknown field';
+    const scope = body.scope;
+    if (scope !== undefined && !(typeof scope === 'string' && /^[\x21-\x7e]{1,200}$/.test(scope)))
+      details.scope = 'must be 1 to 200 visible ASCII characters (the value of the X-Mock-Fault-Scope request header)';
     const method = typeof body.method === 'string' ? body.method.toUpperCase() : undefined;
     if (kind === 'http') {
       if (!method || !HTTP_METHODS.includes(method)) details.method = `must be one of ${HTTP_METHODS.join(', ')}`;
@@ -55,6 +59,7 @@ export function controlRoutes(app: Hono, target: ControlTarget): void {
       kind,
       count: count as number | null,
       ...(kind === 'http' ? { method, path: body.path as string, status: body.status as number } : {}),
+      ...(scope !== undefined ? { scope: scope as string } : {}),
     });
     return c.json({ data: fault }, 201);
   });

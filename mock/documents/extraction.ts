@@ -34,8 +34,11 @@ export function createExtractor(deps: EngineDeps) {
     }));
   };
 
-  /** Starts a new run: the row is reset to `pending` and queued. Returns the updated row. */
-  function start(org: string, row: DocumentRow): DocumentRow {
+  /** Runs bound to fail (a scoped extraction-fails fault taken when they were started): `${id}:${run}`. */
+  const failing = new Set<string>();
+
+  /** Starts a new run: the row is reset to `pending` and queued; `fail` makes it fail. Returns the updated row. */
+  function start(org: string, row: DocumentRow, fail = false): DocumentRow {
     const next: DocumentRow = {
       ...row,
       run: row.run + 1,
@@ -46,6 +49,7 @@ export function createExtractor(deps: EngineDeps) {
       extracted_text_length: null,
     };
     docs.put(org, next);
+    if (fail) failing.add(`${row.id}:${next.run}`);
     queue.put(ENGINE_ORG, { id: row.id, org });
     schedule(row.id, PICKUP_MS, () => process(org, row.id, next.run));
     return next;
@@ -55,7 +59,7 @@ export function createExtractor(deps: EngineDeps) {
     const row = docs.get(org, id);
     if (!row || row.run !== run) return;
     docs.put(org, { ...row, status: 'processing' });
-    const failByFault = deps.faults.take('extraction-fails');
+    const failByFault = failing.delete(`${id}:${run}`) || deps.faults.take('extraction-fails');
     const bytes = deps.store.blobs.get(id);
     const outcome: Promise<ExtractionOutcome> = failByFault
       ? Promise.resolve({ ok: false, error: FAULT_ERROR })

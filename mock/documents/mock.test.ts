@@ -37,13 +37,13 @@ describe.each<[MockMode, boolean]>([
     await fetch(`${m.controlUrl}/reset`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
   });
 
-  const upload = async (bytes: Uint8Array, name: string, fields: Record<string, string> = {}, opts: { key?: string; patientId?: string } = {}) => {
+  const upload = async (bytes: Uint8Array, name: string, fields: Record<string, string> = {}, opts: { key?: string; patientId?: string; headers?: Record<string, string> } = {}) => {
     const form = new FormData();
     form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     const r = await fetch(`${m.url}/patients/${opts.patientId ?? patient}/documents`, {
       method: 'POST',
-      headers: { 'x-api-key': opts.key ?? api.key('all') },
+      headers: { 'x-api-key': opts.key ?? api.key('all'), ...opts.headers },
       body: form,
       signal: AbortSignal.timeout(20_000),
     });
@@ -92,6 +92,22 @@ describe.each<[MockMode, boolean]>([
     await poll('it-nq', (s) => s === 'completed');
   });
 
+  it('a scoped extraction-fails or extraction-not-queued fault reaches only uploads carrying its X-Mock-Fault-Scope', async () => {
+    const arm = (body: object) => fetch(`${m.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await arm({ kind: 'extraction-fails', scope: 'check-a' })).status).toBe(201);
+    expect((await arm({ kind: 'extraction-not-queued', scope: 'check-a' })).status).toBe(201);
+    // Another check's uploads (no header, or another scope) are untouched by them.
+    const other = await upload(makePdf(['ok']), 'ok.pdf', { external_id: 'sc-other' }, { headers: { 'x-mock-fault-scope': 'check-b' } });
+    expect(other.body.message).toBe(MESSAGES.uploadedQueued);
+    await poll('sc-other', (s) => s === 'completed');
+    // The scoped ones reach the uploads of their scope: first not queued, then (the next) failed.
+    const mine = { headers: { 'x-mock-fault-scope': 'check-a' } };
+    expect((await upload(makePdf(['ok']), 'ok.pdf', { external_id: 'sc-nq' }, mine)).body.message).toBe(MESSAGES.uploaded);
+    await upload(makePdf(['ok']), 'ok.pdf', { external_id: 'sc-fail' }, mine);
+    await poll('sc-fail', (s) => s === 'failed');
+    expect((await (await fetch(`${m.controlUrl}/faults`)).json()).data).toEqual([]);
+  });
+
   it('DOC-020 the extraction-fails fault fails a good file, which a new run completes', async () => {
     await fetch(`${m.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'extraction-fails' }) });
     const up = await upload(makePdf(['ok']), 'ok.pdf', { external_id: 'it-f' });
@@ -112,6 +128,16 @@ describe.each<[MockMode, boolean]>([
     const dup = await upload(makePdf(['a']), 'a.pdf', { external_id: seeded.external_id! }, { patientId: seeded.patient_id });
     expect(dup.status).toBe(409);
     expect(dup.body).toEqual({ error: 'external_id already in use', existing: { id: seeded.id, external_id: seeded.external_id } });
+  });
+
+  it("XID-016 a document's external_id and a patient's share one namespace: each refuses the other's", async () => {
+    const held = (m.seed.patients as Array<{ id: string; organization_id: string; external_id?: string | null }>).find((p) => p.organization_id === org1 && p.external_id)!;
+    const doc = await upload(makePdf(['a']), 'a.pdf', { external_id: held.external_id! });
+    expect(doc.body).toEqual({ error: 'external_id already in use', existing: { id: held.id, external_id: held.external_id } });
+    const mine = await upload(makePdf(['a']), 'a.pdf', { external_id: 'doc-namespace-1' });
+    expect(mine.status).toBe(201);
+    const p = await api.call('POST', '/patients', { body: { name: 'Namespace', external_id: 'doc-namespace-1' } });
+    expect(p.body).toEqual({ error: 'external_id already in use', existing: { id: mine.body.data.id, external_id: 'doc-namespace-1' } });
   });
 
   it('DOC-021 the list has no meta; seeded documents in every status; 404 for a patient of another organization', async () => {

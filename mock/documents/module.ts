@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { ExternalIdConflict, type EngineApp, type EngineContext, type EngineDeps, type EngineModule, type SeedFile } from '../engine/deps.ts';
+import { faultScope } from '../engine/faults.ts';
 import { createExtractor, type Extractor } from './extraction.ts';
 import { MAX_UPLOAD_BYTES, documentsOf, toApi as toApiWith, type DocumentRow } from './rows.ts';
 import { loadDocumentSeed } from './seed.ts';
@@ -18,6 +19,15 @@ export function extractorFor(deps: EngineDeps): Extractor {
 }
 
 const orgOf = (c: EngineContext) => c.get('auth').organization_id;
+
+/**
+ * Does the run this request starts fail by a scoped extraction-fails fault? Taken now, while the request (and its
+ * X-Mock-Fault-Scope) is known; an unscoped fault is still taken when the run is picked up.
+ */
+const doomed = (c: EngineContext, deps: EngineDeps) => {
+  const scope = faultScope(c);
+  return scope !== undefined && deps.faults.takeScoped('extraction-fails', scope);
+};
 
 /** Path ids checked against the spec, then the patient looked up in the caller's organization. */
 function resolvePatient(c: EngineContext, deps: EngineDeps, operationId: string): { patientId: string; documentId?: string } | Response {
@@ -98,8 +108,8 @@ function routes(app: EngineApp, deps: EngineDeps) {
       if (err instanceof ExternalIdConflict) return deps.responses.conflict(c, err.existing);
       throw err;
     }
-    if (deps.faults.take('extraction-not-queued')) return c.json({ data: toApi(row), message: MESSAGES.uploaded }, 201);
-    const started = extractorFor(deps).start(org, row);
+    if (deps.faults.take('extraction-not-queued', faultScope(c))) return c.json({ data: toApi(row), message: MESSAGES.uploaded }, 201);
+    const started = extractorFor(deps).start(org, row, doomed(c, deps));
     return c.json({ data: toApi(started), message: MESSAGES.uploadedQueued }, 201);
   });
 
@@ -111,8 +121,8 @@ function routes(app: EngineApp, deps: EngineDeps) {
     const cannot = (details: string) =>
       c.json({ data: toApi(row), success: false, message: MESSAGES.extractNotStarted, error: 'Extraction could not be started', details }, 503);
     if (!deps.store.blobs.get(row.id)) return cannot('The stored file is unavailable.');
-    if (deps.faults.take('extraction-not-queued')) return cannot('The extraction queue is unavailable (simulated fault extraction-not-queued).');
-    const started = extractorFor(deps).start(orgOf(c), row);
+    if (deps.faults.take('extraction-not-queued', faultScope(c))) return cannot('The extraction queue is unavailable (simulated fault extraction-not-queued).');
+    const started = extractorFor(deps).start(orgOf(c), row, doomed(c, deps));
     return c.json({ data: toApi(started), success: true, message: MESSAGES.extractStarted }, 200);
   });
 

@@ -105,8 +105,13 @@ export type FaultKind =
   | 'http';
 
 export interface Faults {
-  /** Consumes one occurrence of a counted fault; true when it applies to this call. */
-  take(kind: Exclude<FaultKind, 'http'>): boolean;
+  /**
+   * Consumes one occurrence of a counted fault; true when it applies to this call. `scope` is the request's
+   * X-Mock-Fault-Scope header: a fault of that scope, else an unscoped one, applies.
+   */
+  take(kind: Exclude<FaultKind, 'http'>, scope?: string): boolean;
+  /** Consumes a fault of exactly this scope (never an unscoped one): for effects that happen after the request. */
+  takeScoped(kind: Exclude<FaultKind, 'http'>, scope: string): boolean;
 }
 
 export type NoteEventKind = 'NOTE_CREATED' | 'NOTE_REGENERATED' | 'NOTE_UPDATED';

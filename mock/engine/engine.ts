@@ -10,7 +10,7 @@ import { corsMiddleware } from './cors.ts';
 import type { EngineConfig, EngineDeps, EngineEnv, EngineModule, SeedFile } from './deps.ts';
 import { createFaults } from './faults.ts';
 import { createKeyring } from './keys.ts';
-import { resourceModules } from './modules.ts';
+import { EXTERNAL_ID_NAMESPACE, resourceModules } from './modules.ts';
 import { httpFaults, notImplemented, rateLimit, resolveOperation } from './pipeline.ts';
 import { createRateLimiter, type RateLimitConfig } from './rate-limit.ts';
 import { createResponses } from './responses.ts';
@@ -53,7 +53,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const { organizations, keys } = first;
   const spec = specIndex();
   const validator = createValidator(spec.bundle);
-  const store = createStore({ statePath: opts.statePath });
+  const store = createStore({ statePath: opts.statePath, externalIdNamespace: EXTERNAL_ID_NAMESPACE });
   const clock = createClock(opts.timeScale ?? 1);
   const faults = createFaults();
   const config = opts.config ?? { publicBaseUrl: `http://127.0.0.1:4010${API_BASE}` };

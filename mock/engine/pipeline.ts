@@ -4,7 +4,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { responseHeaders } from './cors.ts';
 import type { EngineDeps, EngineEnv } from './deps.ts';
-import type { EngineFaults } from './faults.ts';
+import { faultScope, type EngineFaults } from './faults.ts';
 import { hasScope, type Keyring } from './keys.ts';
 import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
 import { API_BASE, type SpecIndex } from './spec.ts';
@@ -28,7 +28,7 @@ export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: Engine
     // The key is hashed once per request: its digest is the rate-limit identity and what auth looks up.
     const digest = key ? keyring.digestOf(key) : undefined;
     if (digest) c.set('keyDigest', digest);
-    const d = limiter.hit(digest ?? `peer:${peerAddress(c)}`, faults.take('rate-limited'));
+    const d = limiter.hit(digest ?? `peer:${peerAddress(c)}`, faults.take('rate-limited', faultScope(c)));
     if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
     responseHeaders(c, d.headers);
     return next();
@@ -38,7 +38,8 @@ export function rateLimit(limiter: RateLimiter, keyring: Keyring, faults: Engine
 export function httpFaults(faults: EngineFaults): MW {
   return async (c, next) => {
     const rel = c.req.path.slice(API_BASE.length) || '/';
-    const f = faults.takeHttp(c.req.method, rel) ?? faults.takeHttp(c.req.method, c.req.path);
+    const scope = faultScope(c);
+    const f = faults.takeHttp(c.req.method, rel, scope) ?? faults.takeHttp(c.req.method, c.req.path, scope);
     if (!f) return next();
     const status = f.status ?? 500;
     const body = status === 429 ? { error: RATE_LIMIT_MESSAGE } : { error: `Injected fault: HTTP ${status}` };

@@ -30,6 +30,8 @@ class MemoryCollection<T extends Row> implements Collection<T> {
   constructor(
     private name: string,
     private journal: Journal | undefined,
+    /** The row holding an external_id in another collection of the same namespace (XID-016), if any. */
+    private heldElsewhere: (org: string, externalId: string) => Row | undefined = () => undefined,
   ) {}
 
   private org(org: string, create = false): OrgRows<T> | undefined {
@@ -60,7 +62,7 @@ class MemoryCollection<T extends Row> implements Collection<T> {
     const o = this.org(org, true)!;
     const ext = row.external_id;
     if (ext != null) {
-      const existing = o.byExt.get(ext);
+      const existing = o.byExt.get(ext) ?? this.heldElsewhere(org, ext);
       if (existing) throw new ExternalIdConflict({ id: existing.id, external_id: ext });
     }
     if (this.orgOf(row.id) !== undefined) throw new Error(`${this.name}: duplicate id ${row.id}`);
@@ -106,13 +108,22 @@ class MemoryCollection<T extends Row> implements Collection<T> {
   }
 }
 
-export function createStore(opts: { statePath?: string } = {}): EngineStore {
+/**
+ * `externalIdNamespace`: collections whose external_ids share one namespace per organization (the contract's
+ * ExternalIdInUse: a value held by a row of one of them is a conflict on an insert into any other).
+ */
+export function createStore(opts: { statePath?: string; externalIdNamespace?: readonly string[] } = {}): EngineStore {
   const entries = opts.statePath ? readJournal(opts.statePath) : [];
   const journal = opts.statePath ? openJournal(opts.statePath) : undefined;
   const collections = new Map<string, MemoryCollection<Row>>();
-  const collection = (name: string) => {
+  const shared = opts.externalIdNamespace ?? [];
+  const collection = (name: string): MemoryCollection<Row> => {
     let c = collections.get(name);
-    if (!c) collections.set(name, (c = new MemoryCollection<Row>(name, journal)));
+    if (!c) {
+      const others = shared.includes(name) ? shared.filter((n) => n !== name) : [];
+      const heldElsewhere = (org: string, ext: string) => others.map((n) => collection(n).findByExternalId(org, ext)).find((r) => r !== undefined);
+      collections.set(name, (c = new MemoryCollection<Row>(name, journal, heldElsewhere)));
+    }
     return c;
   };
   for (const e of entries) {

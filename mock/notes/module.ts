@@ -1,6 +1,7 @@
 // Notes and sessions: list with filters, export, detail with include, session notes, regeneration, and the control
 // routes that finalize a session (a new note) and edit a note.
 import type { EngineApp, EngineContext, EngineDeps, EngineModule } from '../engine/deps.ts';
+import { faultScope } from '../engine/faults.ts';
 import { registerControl } from './control.ts';
 import { MEDIA_TYPES, exportStream, type ExportFormat } from './export.ts';
 import { filterNotes, type NoteFilters } from './filters.ts';
@@ -85,7 +86,7 @@ function routes(app: EngineApp, deps: EngineDeps) {
     // A repeat of an accepted request gets the same answer and no second regeneration.
     if (key !== undefined && regen.seenKey(org, session.id, key)) return accepted();
     if (!isReady(deps, org, session)) return deps.responses.error(c, 409, 'Session is not ready for regeneration');
-    if (deps.faults.take('regeneration-unavailable')) return deps.responses.error(c, 503, 'Regeneration could not be queued');
+    if (deps.faults.take('regeneration-unavailable', faultScope(c))) return deps.responses.error(c, 503, 'Regeneration could not be queued');
     if (key !== undefined) regen.rememberKey(org, session.id, key);
     regen.queue(org, session, body.template_id ?? session.template_id, body.model ?? DEFAULT_MODEL);
     return accepted();

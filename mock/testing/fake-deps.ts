@@ -103,16 +103,23 @@ export function createClock(timeScale: number): FakeClock {
 }
 
 export function createFaults() {
+  // Keyed by kind and scope ('' = unscoped), like the engine's: a scoped fault first, else an unscoped one.
   const counts = new Map<string, number>();
+  const takeOne = (key: string) => {
+    const n = counts.get(key) ?? 0;
+    if (n <= 0) return false;
+    counts.set(key, n - 1);
+    return true;
+  };
   return {
-    set(kind: Exclude<FaultKind, 'http'>, count = 1) {
-      counts.set(kind, count);
+    set(kind: Exclude<FaultKind, 'http'>, count = 1, scope = '') {
+      counts.set(`${kind}|${scope}`, count);
     },
-    take(kind: Exclude<FaultKind, 'http'>) {
-      const n = counts.get(kind) ?? 0;
-      if (n <= 0) return false;
-      counts.set(kind, n - 1);
-      return true;
+    take(kind: Exclude<FaultKind, 'http'>, scope?: string) {
+      return (scope !== undefined && takeOne(`${kind}|${scope}`)) || takeOne(`${kind}|`);
+    },
+    takeScoped(kind: Exclude<FaultKind, 'http'>, scope: string) {
+      return takeOne(`${kind}|${scope}`);
     },
   };
 }

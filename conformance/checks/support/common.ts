@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../model.ts';
 import type { Exchange, KeyRef } from '../../http.ts';
 import { createdResource, idText, tinyPdf } from '../../fixtures.ts';
-import { npiCheckDigit } from '../../../mock/seed/random.ts';
 import type { Operation } from '../../contract.ts';
 import { BodyGenerator, type CaseKind } from '../../datagen.ts';
 
@@ -56,13 +55,8 @@ export const is4xx = (ex: Exchange) => ex.response.status >= 400 && ex.response.
 /** A start_at years ahead (a random day), so the run's appointments never meet other data. */
 export const farFuture = () => new Date(Date.now() + 86_400_000 * (400 + Math.floor(Math.random() * 2000))).toISOString();
 
-/** A Luhn-valid NPI (80840 prefix) not in `taken`. */
-export function unusedNpi(taken: string[]): string {
-  for (let base = 999999999; ; base--) {
-    const npi = `${base}${npiCheckDigit(String(base))}`;
-    if (!taken.includes(npi)) return npi;
-  }
-}
+/** A Luhn-valid NPI (80840 prefix) not in `taken`: the suite's own arithmetic (conformance/npi.ts). */
+export { unusedNpi } from '../../npi.ts';
 
 /** "404 {"error":"Not found"}" — what came back, short. */
 export function got(ex: Exchange): string {
