@@ -6,6 +6,9 @@ import { BlockedCheck, SkipCheck } from './model.ts';
 
 type Obj = Record<string, unknown>;
 
+/** The rules whose checks judge the setup steps other checks rely on: a blocked check names them. */
+export const SETUP_RULES = { patient: 'PAT-021', appointment: 'APT-016', upload: 'DOC-022', providers: 'PRV-005', notes: 'NOTE-014', patients: 'PAT-019' } as const;
+
 export class Fixtures {
   private readonly memo = new Map<string, Promise<unknown>>();
   private counter = 0;
@@ -45,11 +48,11 @@ export class Fixtures {
   }
 
   providers(): Promise<Obj[]> {
-    return this.once('providers', () => this.list('/providers', 'PRV-005'));
+    return this.once('providers', () => this.list('/providers', SETUP_RULES.providers));
   }
 
   notes(): Promise<Obj[]> {
-    return this.once('notes', () => this.list('/notes', 'NOTE-014'));
+    return this.once('notes', () => this.list('/notes', SETUP_RULES.notes));
   }
 
   async firstNote(): Promise<Obj> {
@@ -62,7 +65,7 @@ export class Fixtures {
   patient(): Promise<Obj> {
     return this.once('patient', async () => {
       if (this.readOnly) {
-        const first = (await this.list('/patients', 'PAT-019'))[0];
+        const first = (await this.list('/patients', SETUP_RULES.patients))[0];
         if (!first) throw new SkipCheck('the organization has no patients to read');
         return first;
       }
@@ -74,7 +77,7 @@ export class Fixtures {
     if (this.readOnly) throw new SkipCheck('--read-only: no writes');
     const body = { name: `Conformance ${label}`, external_id: this.externalId(label), ...extra };
     const ex = await this.http.send('fixtures', { method: 'POST', path: '/patients', key: this.key, json: body });
-    return createdResource(ex.response, 'a patient to work on (POST /patients)', 'PAT-021');
+    return createdResource(ex.response, 'a patient to work on (POST /patients)', SETUP_RULES.patient);
   }
 }
 

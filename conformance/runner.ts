@@ -170,7 +170,6 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     };
   };
 
-
   const skipReason = (c: CheckDef): string | undefined => {
     const rule = register.resolve(c.rule);
     if (skippedAsAssumed(rule.provenance, opts.profile)) return ASSUMED_SKIP;

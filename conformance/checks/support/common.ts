@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../model.ts';
 import type { Exchange, KeyRef } from '../../http.ts';
-import { createdResource, idText, tinyPdf } from '../../fixtures.ts';
+import { createdResource, idText, SETUP_RULES, tinyPdf } from '../../fixtures.ts';
 import type { Operation } from '../../contract.ts';
 import { BodyGenerator, type CaseKind } from '../../datagen.ts';
 
@@ -190,7 +190,7 @@ export const made = (ex: Exchange, what: string, ruleId: string) => createdResou
 export const sameId = (a: unknown, b: unknown) => idText(a) !== undefined && idText(a) === idText(b);
 
 /** Rule ids whose checks judge the setup steps other checks rely on. */
-export const SETUP = { patient: 'PAT-021', appointment: 'APT-016', upload: 'DOC-022' } as const;
+export const SETUP = SETUP_RULES;
 
 /**
  * The item of a lookup's answer that carries `externalId`: a check that uses the lookup to follow its own resource
