@@ -1,7 +1,7 @@
 // One defect reads as one failure: the whole documented run against the mock behind a loopback proxy that breaks
 // exactly one rule. The run must fail that rule's check, and at most two other checks (response checks included);
 // every other check passes, is skipped, or is blocked on a setup step naming the broken rule; nothing is left behind.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { RunningMock } from '../mock/server.ts';
 import { runSuite } from './runner.ts';
 import { MockControl } from './mock-control.ts';
@@ -34,10 +34,13 @@ afterAll(async () => {
 /** The checks that did not pass on their own account: failed or timed out. */
 const failing = (r: RunReport) => r.results.filter((x) => x.outcome === 'failed' || x.outcome === 'timed-out');
 
-describe('single-defect servers: the broken rule fails, at most two other checks with it', () => {
+// The variants run side by side on one mock (maxConcurrency in vitest.config.ts): each run is mostly waiting (scaled
+// extraction and delivery timers), its data carries its own run prefix and its faults its own scope, so thirty whole
+// runs take a fraction of their sequential time.
+describe.concurrent('single-defect servers: the broken rule fails, at most two other checks with it', () => {
   const names = variants({ main: '', scoped: [], otherOrg: '', expired: '' });
   for (const probe of names)
-    it(`${probe.name} → ${probe.rule}`, async () => {
+    it(`${probe.name} → ${probe.rule}`, async ({ expect }) => {
       const variant = variants(keys).find((v) => v.name === probe.name)!;
       const proxy = await startBrokenProxy(new URL(mock.url).origin, variant);
       try {

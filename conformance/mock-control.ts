@@ -41,7 +41,9 @@ export class MockControl {
 
   /** The same control API, with faults scoped to one check. */
   withScope(scope: string, onArm: () => void): MockControl {
-    return new MockControl(this.baseUrl, this.timeoutMs, scope, onArm, this.readOnly);
+    const view = new MockControl(this.baseUrl, this.timeoutMs, scope, onArm, this.readOnly);
+    view.secondMs = this.secondMs;
+    return view;
   }
 
   async call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -62,9 +64,19 @@ export class MockControl {
     return { status: res.status, body: parsed as T };
   }
 
+  /**
+   * The mock's second in real milliseconds (1000 x its --time-scale, from GET /health), when it says: timing checks
+   * then judge scaled durations against it instead of inferring the second from a retry gap, which a late timer on
+   * a loaded machine inflates.
+   */
+  secondMs?: number;
+
   async health(): Promise<boolean> {
     try {
-      return (await this.call('GET', '/health')).status === 200;
+      const r = await this.call<{ time_scale?: unknown }>('GET', '/health');
+      const scale = r.body?.time_scale;
+      if (typeof scale === 'number' && Number.isFinite(scale) && scale > 0) this.secondMs = 1000 * scale;
+      return r.status === 200;
     } catch {
       return false;
     }

@@ -124,7 +124,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
 
   const control = new Hono();
   control.use('*', loopbackOnly(peerOf, opts.boundHost));
-  for (const f of [controlFeature({ keys, faults, reset, mode: opts.mode ?? 'engine-only' }), ...features]) f.control?.(control);
+  for (const f of [controlFeature({ keys, faults, reset, mode: opts.mode ?? 'engine-only', timeScale: clock.timeScale }), ...features]) f.control?.(control);
 
   const app = new Hono();
   app.use('*', corsMiddleware(opts.cors ?? corsPolicy()));

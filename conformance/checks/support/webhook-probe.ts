@@ -205,7 +205,7 @@ export function schemaFields(ctx: CheckContext, schema: string): string[] {
 // ----- retries and timeouts: one delivery held open on every attempt, three answered 5xx -----
 
 export interface Timing {
-  /** The service's second: the shortest first retry gap of the 5xx receivers (undefined when none retried). */
+  /** The service's second: the mock's own (its time scale), else the shortest first retry gap of the 5xx receivers (undefined when none retried). */
   unit?: number;
   /** The attempts of the receivers answering 500, 502, 503. */
   failing: Hit[][];
@@ -231,7 +231,8 @@ export function timing(ctx: CheckContext): Promise<Timing> {
         const started = performance.now();
         await awaitDoc(ctx, probe, doc, () => failing.every((h) => probe.on(h.path, doc.docId).length >= 2) || probe.on(held.path, doc.docId).some((h) => h.end !== undefined));
         const firstGaps = failing.map((h) => gaps(probe.on(h.path, doc.docId))[0]).filter((g): g is number => g !== undefined);
-        const unit = firstGaps.length ? Math.max(1, Math.min(...firstGaps)) : undefined;
+        // The mock says what its second is; elsewhere the shortest first retry gap (1 s) measures it.
+        const unit = ctx.mock?.secondMs ?? (firstGaps.length ? Math.max(1, Math.min(...firstGaps)) : undefined);
         // Three attempts of 30 s and two gaps: about 93 s of service time.
         const need = unit ? (3 * TIMEOUT_RANGE[1] + 6) * unit : ctx.timeoutMs;
         if (need > ctx.timeoutMs)

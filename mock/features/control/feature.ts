@@ -8,12 +8,14 @@ export interface ControlTarget {
   faults: EngineFaults;
   reset(): Promise<void>;
   mode: string;
+  /** --time-scale: tools that time the mock's simulated durations (the conformance suite's webhook checks) read it. */
+  timeScale: number;
 }
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '*'];
 
 export function controlRoutes(app: Hono, target: ControlTarget): void {
-  app.get('/health', (c) => c.json({ status: 'ok', mode: target.mode }));
+  app.get('/health', (c) => c.json({ status: 'ok', mode: target.mode, time_scale: target.timeScale }));
   app.post('/reset', async (c) => {
     await target.reset();
     return c.json({ success: true });
