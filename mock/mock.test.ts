@@ -151,9 +151,17 @@ describe.each<[MockMode, boolean]>([
     });
     it('PAT-023 PATCH updates, rebuilds a built name; XID-005 external_id on PATCH is ignored', async () => {
       const created = (await api.call('POST', '/patients', { body: { first_name: 'Ann', last_name: 'Lee', external_id: 'x-keep' } })).body.data;
+      expect((await api.call('GET', `/patients/${created.id}`)).body.data).toEqual(created);
+      expect((await api.call('GET', '/patients?limit=100')).body.data.find((p: { id: string }) => p.id === created.id)).toMatchObject({ name: 'Ann Lee' });
       const r = await api.call('PATCH', `/patients/${created.id}`, { body: { last_name: 'Kim', external_id: 'x-other' } });
       expect(r.status).toBe(200);
       expect(r.body.data).toMatchObject({ name: 'Ann Kim', external_id: 'x-keep' });
+      // Reads after the change answer the changed row (the engine keeps rows serialized: never a stale text).
+      expect((await api.call('GET', `/patients/${created.id}`)).body.data).toEqual(r.body.data);
+      const listed = (await api.call('GET', '/patients?external_id=x-keep')).body.data[0];
+      expect(listed).toMatchObject({ name: 'Ann Kim', last_name: 'Kim' });
+      const page = (await api.call('GET', '/patients?limit=100')).body.data;
+      expect(page.find((p: { id: string }) => p.id === created.id)).toMatchObject({ name: 'Ann Kim' });
     });
     it('PAT-024 DELETE answers {success: true}, then 404', async () => {
       const id = (await api.call('POST', '/patients', { body: { name: 'Gone' } })).body.data.id;

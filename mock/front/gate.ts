@@ -45,34 +45,48 @@ function checkHost(host: string | undefined): string | undefined {
   return undefined;
 }
 
+/** Host values already checked, and the answer (a client sends the same Host on every request): bounded, short ones. */
+const MAX_HOSTS_REMEMBERED = 256;
+const MAX_HOST_REMEMBERED_LENGTH = 260;
+
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): undefined {
+  req.resume();
+  sendJson(res, status, body, headers);
+  return undefined;
+}
+
 export function createGate(opts: GateOptions = {}): Gate {
   const peerOf = opts.peerOf ?? ((req: IncomingMessage) => req.socket.remoteAddress);
+  const hostProblems = new Map<string, string | undefined>();
+  const hostProblem = (host: string | undefined) => {
+    if (host === undefined || host.length > MAX_HOST_REMEMBERED_LENGTH) return checkHost(host);
+    if (hostProblems.has(host)) return hostProblems.get(host);
+    if (hostProblems.size >= MAX_HOSTS_REMEMBERED) hostProblems.clear();
+    const problem = checkHost(host);
+    hostProblems.set(host, problem);
+    return problem;
+  };
   return (req, res) => {
     const peer = peerOf(req) ?? 'unknown';
     const target = normalizeTarget(req.url);
-    const refuse = (status: number, body: object, headers: Record<string, string> = {}) => {
-      req.resume();
-      sendJson(res, status, body, headers);
-      return undefined;
-    };
-    if (!target.ok) return refuse(400, { error: 'Bad request target', details: { target: target.reason } }, opts.rateHeaders?.(peer));
+    if (!target.ok) return refuse(req, res, 400, { error: 'Bad request target', details: { target: target.reason } }, opts.rateHeaders?.(peer));
     // HTTP/1.0 may omit Host: the address the client connected to stands in for it.
     if (req.headers.host === undefined && req.httpVersion === '1.0' && req.socket.localAddress)
       req.headers.host = `${req.socket.localAddress.includes(':') ? `[${req.socket.localAddress}]` : req.socket.localAddress}:${req.socket.localPort}`;
     // The servers run with requireHostHeader off, so that this answer is JSON rather than Node's empty 400.
-    const hostProblem = checkHost(req.headers.host);
-    if (hostProblem) return refuse(400, { error: 'Bad Host header', details: { host: hostProblem } }, opts.rateHeaders?.(peer));
+    const problem = hostProblem(req.headers.host);
+    if (problem) return refuse(req, res, 400, { error: 'Bad Host header', details: { host: problem } }, opts.rateHeaders?.(peer));
     if (target.authority !== undefined) {
       // Absolute-form: the target's authority is the host (RFC 9112 3.2.2); a different Host header is ambiguous.
       if ((req.headers.host ?? '').toLowerCase() !== target.authority.toLowerCase())
-        return refuse(400, { error: 'Bad request target', details: { target: 'its authority differs from the Host header' } }, opts.rateHeaders?.(peer));
+        return refuse(req, res, 400, { error: 'Bad request target', details: { target: 'its authority differs from the Host header' } }, opts.rateHeaders?.(peer));
     }
     req.url = target.url;
     req.headers[PEER_HEADER] = peer;
     const control = isControlPath(target.path);
     if (control) {
       const refused = controlRefusal({ peer, host: req.headers.host, origin: req.headers.origin, boundHost: opts.boundHost });
-      if (refused) return refuse(403, { error: refused });
+      if (refused) return refuse(req, res, 403, { error: refused });
     }
     return { path: target.path, control, peer };
   };

@@ -1,7 +1,7 @@
-// The node adapter's speed-ups, handed to the engine as its AdapterEnv: response headers written straight onto the
-// node response (no web Headers object built, read back or sorted per request) and JSON bodies read from the socket
-// (building a web Request and its stream costs more than the request itself). Also keeps `incoming` and `outgoing`,
-// as @hono/node-server's own env does.
+// The node adapter's speed-ups, handed to the engine as its AdapterEnv: request headers read from the socket's raw
+// list and response headers written straight onto the node response (no web Headers object built, read back or
+// sorted per request), and JSON bodies read from the socket (building a web Request and its stream costs more than
+// the request itself). Also keeps `incoming` and `outgoing`, as @hono/node-server's own env does.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import type { AdapterEnv } from '../platform/adapter.ts';
@@ -14,6 +14,10 @@ export class NodeEnv implements AdapterEnv {
 
   get peer(): string | undefined {
     return this.incoming.socket?.remoteAddress;
+  }
+
+  header(name: string): string | undefined {
+    return rawHeader(this.incoming.rawHeaders, name);
   }
 
   readBody(limit: number): Promise<Uint8Array | undefined> | null {
@@ -34,6 +38,19 @@ export const nodeFetch =
   (request: Request, env: HttpBindings | Http2Bindings): Response | Promise<Response> =>
     // The mock serves HTTP/1.1 only: its servers are node:http ones.
     fetch(request, new NodeEnv(env.incoming as IncomingMessage, env.outgoing as ServerResponse));
+
+/**
+ * `name` (lower case) from node's raw header list: what web Headers.get answers for the same fields (names match
+ * case-insensitively, repeated fields join with ", "), without building a Headers object.
+ */
+export function rawHeader(raw: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i]!;
+    if (k.length === name.length && k.toLowerCase() === name) value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+  }
+  return value;
+}
 
 /** The whole body, or undefined past `limit` (the rest is left for the server to drain). */
 function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {

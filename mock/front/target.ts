@@ -11,8 +11,17 @@ export type Target =
 /** A fixed base: the client's Host never takes part in parsing the path. */
 const BASE = 'http://front.invalid';
 
+/**
+ * An origin-form target that URL parsing returns unchanged: a path of characters it never encodes, no dot segment
+ * (nothing starting `/.`), no `%` (`%2e` is a dot) and no `\`; a non-empty query of characters the query is never
+ * re-encoded for. Nearly every request is one, and skips the URL parser (a measurable share of a GET's cost).
+ */
+const PLAIN = /^(\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?$/;
+
 export function normalizeTarget(raw: string | undefined): Target {
   const target = raw ?? '';
+  const plain = PLAIN.exec(target);
+  if (plain && !plain[1]!.includes('/.')) return { ok: true, url: target, path: plain[1]! };
   let u: URL;
   let authority: string | undefined;
   try {

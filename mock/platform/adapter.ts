@@ -9,9 +9,14 @@ export interface AdapterEnv {
    * when the adapter cannot read it faster than the web stream (then the engine reads `request.body`).
    */
   readBody?(limit: number): Promise<Uint8Array | undefined> | null;
+  /**
+   * A request header's value (`name` in lower case) as web Headers.get answers it, read from the transport's own
+   * request without building a web Headers object.
+   */
+  header?(name: string): string | undefined;
   /** Sets headers that every response of this request carries, whatever builds it, on the transport's own response. */
   setHeaders?(headers: Readonly<Record<string, string>>): void;
 }
 
 /** The adapter's env of a request, if any. */
-export const adapterOf = (c: { env: unknown }): AdapterEnv | undefined => c.env as AdapterEnv | undefined;
+export const adapterOf = (c: { env?: unknown }): AdapterEnv | undefined => c.env as AdapterEnv | undefined;

@@ -3,6 +3,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { EngineEnv, Responses } from './deps.ts';
 import { hasScope, type Keyring } from './keys.ts';
+import { requestHeader } from './request-header.ts';
 
 type MW = MiddlewareHandler<EngineEnv>;
 // Plain functions cast to Hono's type, not async ones, as in pipeline.ts: a promise and a tick less per layer.
@@ -23,7 +24,7 @@ export function required<T>(value: T | undefined, name: string, setBy: string): 
 /** Sets `keyCheck`: the presented key, hashed once per request; rate limit and auth both read it. */
 export function checkKey(keyring: Keyring): MW {
   return ((c, next) => {
-    c.set('keyCheck', keyring.check(c.req.header('x-api-key')));
+    c.set('keyCheck', keyring.check(requestHeader(c, 'x-api-key')));
     return next();
   }) as MW;
 }

@@ -7,6 +7,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { adapterOf } from './adapter.ts';
 import { isControlPath, isLoopbackOrigin } from './loopback.ts';
+import { requestHeader } from './request-header.ts';
 
 export const ALLOWED_HEADERS = ['X-API-Key', 'Idempotency-Key', 'Content-Type'];
 export const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow', 'sl-violations'];
@@ -83,15 +84,16 @@ export function responseHeaders(c: Context, headers: Readonly<Record<string, str
   else for (const k in headers) c.header(k, headers[k]);
 }
 
+/** A plain function, not an async one (see mock/platform/pipeline.ts): Hono awaits what it returns. */
 export const corsMiddleware =
   (policy: CorsPolicy): MiddlewareHandler =>
-  async (c, next) => {
+  ((c, next) => {
     if (isControlPath(c.req.path)) return next();
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     if (c.req.method === 'OPTIONS') {
       const p = preflight(policy, origin);
       return p.body ? c.json(p.body, p.status as 403, p.headers) : c.body(null, p.status, p.headers);
     }
     responseHeaders(c, corsHeaders(policy, origin));
     return next();
-  };
+  }) as MiddlewareHandler;

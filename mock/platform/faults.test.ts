@@ -40,3 +40,18 @@ describe('fault scopes', () => {
     expect(f.list()).toEqual([]);
   });
 });
+
+describe('armed', () => {
+  it('is true exactly while a fault is left, so the pipeline may skip reading scopes', () => {
+    const f = createFaults();
+    expect(f.armed).toBe(false);
+    f.add({ kind: 'http', count: 1, method: 'GET', path: '/providers', status: 500 });
+    expect(f.armed).toBe(true);
+    expect(f.takeHttp('GET', '/providers')?.status).toBe(500);
+    expect(f.armed).toBe(false);
+    f.add({ kind: 'rate-limited', count: null, scope: 'a' });
+    expect(f.armed).toBe(true);
+    f.clear('a');
+    expect(f.armed).toBe(false);
+  });
+});

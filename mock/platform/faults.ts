@@ -3,11 +3,12 @@
 // A fault armed with a `scope` reaches only requests that carry the header X-Mock-Fault-Scope with that value (a
 // conformance check arms its own and sends the header), so concurrent users of one mock never take each other's.
 import type { FaultKind, Faults } from './deps.ts';
+import { requestHeader } from './request-header.ts';
 
 /** The request header a scoped fault matches. */
 export const FAULT_SCOPE_HEADER = 'x-mock-fault-scope';
 /** The fault scope a request carries, if any. */
-export const faultScope = (c: { req: { header(name: string): string | undefined } }) => c.req.header(FAULT_SCOPE_HEADER) || undefined;
+export const faultScope = (c: Parameters<typeof requestHeader>[0]) => requestHeader(c, FAULT_SCOPE_HEADER) || undefined;
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   'extraction-fails',
@@ -30,6 +31,8 @@ export interface Fault {
 }
 
 export interface EngineFaults extends Faults {
+  /** True while any fault is armed: the pipeline skips reading the scope header of every request otherwise. */
+  readonly armed: boolean;
   add(f: Omit<Fault, 'id'>): Fault;
   list(): Fault[];
   /** Drops every fault, or only those of one scope. */
@@ -49,6 +52,9 @@ export function createFaults(): EngineFaults {
     return f;
   };
   return {
+    get armed() {
+      return faults.length > 0;
+    },
     add(f) {
       const fault = { ...f, id: next++ };
       faults.push(fault);

@@ -1,5 +1,6 @@
 // The HTTP helpers every feature shares: the caller's organization, validated query parameters, pages in the
-// documented `{ data, meta }` shape, and the 400 for a reference to a row the organization does not have.
+// documented `{ data, meta }` shape (also joined from rows already serialized, mock/platform/json-cache.ts), and the
+// 400 for a reference to a row the organization does not have.
 import type { Collection, EngineContext, EngineDeps } from './deps.ts';
 
 export interface PageQuery {
@@ -13,6 +14,19 @@ export const orgOf = (c: EngineContext): string => c.get('auth').organization_id
 /** `{ data, meta }` for one page of `total` rows; an empty list reports total_pages 1 (the spec's assumption). */
 export function pageBody<T>(data: readonly T[], q: PageQuery, total: number) {
   return { data, meta: { page: q.page, limit: q.limit, total_pages: Math.max(1, Math.ceil(total / q.limit)) } };
+}
+
+/** pageBody's JSON text from items already serialized (json-cache.ts): the same bytes c.json would send. */
+export function pageJson(items: readonly string[], q: PageQuery, total: number): string {
+  return `{"data":[${items.join(',')}],"meta":${JSON.stringify(pageBody([], q, total).meta)}}`;
+}
+
+/** `{ data }` around one row's JSON text. */
+export const dataJson = (row: string) => `{"data":${row}}`;
+
+/** An answer whose JSON text is already written: what c.json answers for the parsed text. */
+export function jsonText(c: EngineContext, text: string, status: 200 | 201 = 200): Response {
+  return c.body(text, status, { 'Content-Type': 'application/json' });
 }
 
 /** The page `q` asks for out of rows already matched. */

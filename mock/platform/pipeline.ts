@@ -10,6 +10,7 @@ import type { EngineEnv, Responses, Validator } from './deps.ts';
 import { faultScope, type EngineFaults } from './faults.ts';
 import { PEER_HEADER } from './loopback.ts';
 import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
+import { requestHeader } from './request-header.ts';
 import { API_BASE, type SpecIndex } from './spec.ts';
 
 type MW = MiddlewareHandler<EngineEnv>;
@@ -17,7 +18,7 @@ type MW = MiddlewareHandler<EngineEnv>;
 // handler returns (a Response, or next()'s promise), and an async wrapper per layer cost a promise and a tick on every
 // request. A throw is caught by compose all the same.
 
-export type PeerOf = (c: { env: unknown; req: { header(name: string): string | undefined } }) => string;
+export type PeerOf = (c: { env?: unknown; req: { header(name: string): string | undefined } }) => string;
 
 /**
  * The client's address. Engine-only: the socket's peer. Behind the default mode's front (`behindFront`), the socket's
@@ -27,7 +28,7 @@ export type PeerOf = (c: { env: unknown; req: { header(name: string): string | u
 export function peerResolver(behindFront: boolean): PeerOf {
   // The adapter's (node: the socket's remoteAddress); none in process.
   const socketPeer: PeerOf = (c) => adapterOf(c)?.peer ?? 'unknown';
-  return behindFront ? (c) => c.req.header(PEER_HEADER) ?? socketPeer(c) : socketPeer;
+  return behindFront ? (c) => requestHeader(c, PEER_HEADER) ?? socketPeer(c) : socketPeer;
 }
 
 /** The rate-limit identity of a request without an active key: its client's address, one bucket per peer. */
@@ -39,7 +40,7 @@ export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: Pe
     // Only an active key has a bucket of its own;
     // a missing, unknown, expired or revoked key counts against the client's address, so guessing keys is throttled.
     const check = required(c.get('keyCheck'), 'keyCheck', 'checkKey');
-    const d = limiter.hit(check.ok ? check.auth.key_id : peerIdentity(peerOf(c)), faults.take('rate-limited', faultScope(c)));
+    const d = limiter.hit(check.ok ? check.auth.key_id : peerIdentity(peerOf(c)), faults.armed && faults.take('rate-limited', faultScope(c)));
     if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
     responseHeaders(c, d.headers);
     return next();
@@ -48,6 +49,7 @@ export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: Pe
 
 export function httpFaults(faults: EngineFaults): MW {
   return ((c, next) => {
+    if (!faults.armed) return next();
     const rel = c.req.path.slice(API_BASE.length) || '/';
     const scope = faultScope(c);
     const f = faults.takeHttp(c.req.method, rel, scope) ?? faults.takeHttp(c.req.method, c.req.path, scope);

@@ -1,6 +1,7 @@
 // Responses in the documented shapes, and the one JSON body reader every write operation uses.
 import { adapterOf } from './adapter.ts';
 import type { EngineContext, FieldErrors, Responses, Validator } from './deps.ts';
+import { requestHeader } from './request-header.ts';
 
 /** Largest JSON body accepted (uploads are multipart and have their own 10 MB limit). */
 export const MAX_JSON_BYTES = 1024 * 1024;
@@ -22,7 +23,7 @@ export function createResponses(validator: Validator): Responses {
         if (opts?.optional) return { body: undefined };
         return validation(c, { body: 'is required' });
       }
-      const type = c.req.header('content-type') ?? '';
+      const type = requestHeader(c, 'content-type') ?? '';
       if (!/^application\/json\s*(;|$)/i.test(type)) return error(c, 415, 'Unsupported Content-Type: expected application/json');
       let body: unknown;
       try {
@@ -39,7 +40,7 @@ export function createResponses(validator: Validator): Responses {
 /** Reads the request body up to `limit` bytes; refuses a larger one with 413 without reading it whole. */
 export async function readBody(c: EngineContext, limit: number): Promise<Uint8Array | Response> {
   const tooLarge = () => c.json({ error: 'Request body too large' }, 413);
-  const declared = Number(c.req.header('content-length') ?? NaN);
+  const declared = Number(requestHeader(c, 'content-length') ?? NaN);
   if (declared > limit) return tooLarge();
   // The adapter's faster way when it has one (node: straight from the socket), else the web stream.
   const fast = adapterOf(c)?.readBody?.(limit);

@@ -1,9 +1,10 @@
 // Patients: list (pagination, external_id lookup, free-text search), create, get, update, delete.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { components } from '../../../generated/types.ts';
 import { PATIENTS, PROVIDERS } from '../../platform/collections.ts';
 import { ExternalIdConflict, type EngineContext, type EngineDeps, type FeatureFactory } from '../../platform/deps.ts';
-import { checkReference, listPage, orgOf, pageBody, queryOf, type PageQuery } from '../../platform/http.ts';
+import { checkReference, dataJson, jsonText, listPage, orgOf, pageBody, pageJson, queryOf, type PageQuery } from '../../platform/http.ts';
+import { createJsonCache } from '../../platform/json-cache.ts';
 import { seedRows } from '../../platform/seed-rows.ts';
 
 export type Patient = components['schemas']['Patient'];
@@ -28,9 +29,18 @@ const mrnOf = (m: string | null | undefined) => (m ? m : null);
 
 const SEARCHED = ['name', 'first_name', 'last_name', 'mrn', 'email', 'date_of_birth'] as const;
 
+/**
+ * Random bytes drawn from a pool refilled 512 ids at a time: one randomBytes(8) per create made a getrandom call per
+ * request, the largest single cost of a POST (randomUUID pools the same way).
+ */
+const idPool = Buffer.alloc(8 * 512);
+let idPoolAt = idPool.length;
+
 /** A patient id: a 19-digit string (very large integer), never starting with 0. */
 export function newPatientId(): string {
-  const n = randomBytes(8).readBigUInt64BE() % 9_000_000_000_000_000_000n;
+  if (idPoolAt === idPool.length) (randomFillSync(idPool), (idPoolAt = 0));
+  const n = idPool.readBigUInt64BE(idPoolAt) % 9_000_000_000_000_000_000n;
+  idPoolAt += 8;
   return String(1_000_000_000_000_000_000n + n);
 }
 
@@ -46,6 +56,9 @@ export const patientsFeature: FeatureFactory = (deps) => ({
   routes(app) {
     const coll = deps.store.collection<Patient>(PATIENTS);
     const notFound = (c: EngineContext) => deps.responses.error(c, 404, 'Patient not found');
+    // Each row serialized once as a list item and once whole (GET by id, and the answers to POST and PATCH).
+    const items = createJsonCache<Patient>((p) => JSON.stringify(listItem(p)));
+    const whole = createJsonCache<Patient>();
 
     app.get('/patients', (c) => {
       const q = queryOf<PageQuery & { external_id?: string; search?: string }>(c, deps);
@@ -58,7 +71,7 @@ export const patientsFeature: FeatureFactory = (deps) => ({
       const needle = q.search?.toLowerCase();
       const filter = needle ? (p: Patient) => SEARCHED.some((f) => p[f]?.toLowerCase().includes(needle)) : undefined;
       const { rows, total } = listPage(coll, org, q, filter);
-      return c.json(pageBody(rows.map(listItem), q, total));
+      return jsonText(c, pageJson(rows.map((p) => items.json(p)), q, total));
     });
 
     app.post('/patients', async (c) => {
@@ -91,7 +104,7 @@ export const patientsFeature: FeatureFactory = (deps) => ({
         provider_id: providerId,
       };
       try {
-        return c.json({ data: coll.insert(auth.organization_id, row) }, 201);
+        return jsonText(c, dataJson(whole.json(coll.insert(auth.organization_id, row))), 201);
       } catch (e) {
         if (e instanceof ExternalIdConflict) return deps.responses.conflict(c, e.existing);
         throw e;
@@ -100,7 +113,7 @@ export const patientsFeature: FeatureFactory = (deps) => ({
 
     app.get('/patients/:patientId', (c) => {
       const p = coll.get(orgOf(c), c.req.param('patientId'));
-      return p ? c.json({ data: p }) : notFound(c);
+      return p ? jsonText(c, dataJson(whole.json(p))) : notFound(c);
     });
 
     app.patch('/patients/:patientId', async (c) => {
@@ -119,7 +132,7 @@ export const patientsFeature: FeatureFactory = (deps) => ({
       // A name that was built from the first/last names follows them unless a name is sent.
       if (patch.name === undefined && old.name === displayName(undefined, old.first_name, old.last_name))
         next.name = displayName(undefined, next.first_name, next.last_name) || old.name;
-      return c.json({ data: coll.put(org, next) });
+      return jsonText(c, dataJson(whole.json(coll.put(org, next))));
     });
 
     app.delete('/patients/:patientId', (c) =>
