@@ -4,12 +4,24 @@
 //   bare  node:http writing the captured bytes (nothing but HTTP and the socket);
 //   hono  Hono on @hono/node-server answering c.json(<the parsed body>) with the headers set through c.header, as
 //         the engine's routes and middleware do (the framework's own cost, without any of the engine's work).
-// Usage: node --import tsx bench/ceiling.ts bare|hono <bodies.json>   (prints the line run.ts waits for)
+//   proxy the default mode's own front and Prism validating proxy (mock/prism/proxy.ts, as `startMock` builds them)
+//         with `bare` as its upstream in the same process, where default mode has the engine: what the front, Prism's
+//         response validation and the loopback hop cost by themselves, the most default mode can serve.
+// All read the whole request body and parse it as JSON on POST, as any server must before it can answer a create
+// (a ceiling that answers without reading the body is one no engine can reach): bare from the socket, Hono through
+// `c.req.json()`, the framework's own way.
+// Usage: node --import tsx bench/ceiling.ts bare|hono|proxy <bodies.json>   (prints the line run.ts waits for)
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { corsHeaders, corsPolicy } from '../mock/platform/cors.ts';
+import { createGate } from '../mock/front/gate.ts';
+import { prismOperations } from '../mock/prism/operations.ts';
+import { createValidatingProxy } from '../mock/prism/proxy.ts';
+import { createUpstream } from '../mock/prism/raw-forward.ts';
+import { prismLogger } from '../mock/prism/silent-logger.ts';
 
 interface Captured {
   status: number;
@@ -32,8 +44,10 @@ const headers = (): Record<string, string> => ({
 
 function bare(): http.Server {
   return http.createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (req.method === 'POST') JSON.parse(Buffer.concat(chunks).toString('utf8'));
       const c = pick(req.method ?? 'GET', (req.url ?? '').split('?')[0]!);
       res.writeHead(c.status, { ...headers(), 'content-type': c.type, 'content-length': Buffer.byteLength(c.body) });
       res.end(c.body);
@@ -44,7 +58,8 @@ function bare(): http.Server {
 function hono() {
   const parsed = Object.fromEntries(Object.entries(bodies).map(([k, c]) => [k, { ...c, json: JSON.parse(c.body) as object }]));
   const app = new Hono();
-  app.all('*', (c) => {
+  app.all('*', async (c) => {
+    if (c.req.method === 'POST') await c.req.json();
     const which = c.req.method === 'POST' ? 'post' : c.req.path.endsWith('/patients') ? 'list' : 'byId';
     const h = headers();
     for (const k in h) c.header(k, h[k]);
@@ -53,8 +68,16 @@ function hono() {
   return createAdaptorServer({ fetch: app.fetch });
 }
 
-if (kind !== 'bare' && kind !== 'hono') throw new Error('usage: bench/ceiling.ts bare|hono <bodies.json>');
-const server = kind === 'bare' ? bare() : hono();
+async function proxy(): Promise<http.Server> {
+  const upstreamServer = bare();
+  await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
+  const upstream = createUpstream('127.0.0.1', (upstreamServer.address() as AddressInfo).port);
+  const operations = await prismOperations();
+  return createValidatingProxy({ operations, upstream, strict: false, logger: prismLogger(false) as never, gate: createGate({ boundHost: '127.0.0.1' }), cors: corsPolicy() });
+}
+
+if (kind !== 'bare' && kind !== 'hono' && kind !== 'proxy') throw new Error('usage: bench/ceiling.ts bare|hono|proxy <bodies.json>');
+const server = kind === 'bare' ? bare() : kind === 'hono' ? hono() : await proxy();
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as { port: number };
   console.log(`API http://127.0.0.1:${port}/ext-api/v1`);
