@@ -7,7 +7,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Server tests bind their own free loopback ports; two workers suit a 2-core machine.
     maxWorkers: 2,
-    // describe.concurrent blocks (conformance/isolation.test.ts: whole suite runs against one mock) run this many at once.
-    maxConcurrency: 4,
+    // Tests in describe.concurrent blocks (conformance/isolation.test.ts: whole suite runs, each against its own mock)
+    // run this many at once.
+    maxConcurrency: 2,
   },
 });
