@@ -37,7 +37,9 @@ afterAll(async () => {
   await mock?.close();
 });
 
-describe('against the mock (Prism --strict)', () => {
+// Whole runs against the mock include the webhook timing checks, whose scaled gaps (10 ms at --time-scale 0.01) a
+// loaded 2-core machine can stretch past recognition: such a run is retried before it counts as failed.
+describe('against the mock (Prism --strict)', { retry: 2 }, () => {
   it('passes every executed check, documented profile, and leaves nothing behind', async () => {
     const { report } = await runSuite(base(mock.url));
     expect(failures(report)).toEqual([]);

@@ -81,7 +81,8 @@ export function describeCheckFile(title: string, checks: CheckDef[], documentedS
     await mock?.close();
   });
 
-  describe(`${title} against the mock`, () => {
+  // Retried before counting: whole runs include webhook timing checks whose scaled 10 ms gaps load can stretch.
+  describe(`${title} against the mock`, { retry: 2 }, () => {
     it('all pass with --profile all and leave nothing behind', async () => {
       const { report } = await runSuite({ ...suiteOptions(mock.url), only: names });
       expect(failureLines(report)).toEqual([]);
@@ -149,7 +150,7 @@ export function describeBrokenVariants(
   /** For response checks: the check that sends the requests they judge. */
   [driver]: string[] = [],
 ): void {
-  describe(`${title} against broken variants (each fails on its rule)`, () => {
+  describe(`${title} against broken variants (each fails on its rule)`, { retry: 2 }, () => {
     it('every check of the file has a broken variant', () => {
       const covered = [...broken.map(([b]) => b), ...provenElsewhere];
       expect(checks.map((c) => c.name).filter((n) => !covered.includes(n))).toEqual([]);
