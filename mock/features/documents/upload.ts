@@ -1,13 +1,9 @@
-// Streams a multipart/form-data upload through busboy: keeps at most `maxBytes` of the file, never the rest.
+// Streams a multipart/form-data upload through busboy: keeps at most `maxBytes` of the file, never the rest. Node only
+// (the node runtime's reader; a page reads the form with Request.formData(), upload-web.ts).
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { FieldErrors } from '../../platform/deps.ts';
-
-export type ParsedUpload =
-  | { ok: true; fields: Record<string, string>; file?: { bytes: Uint8Array; filename: string } }
-  // A 400 always names what is wrong (the contract's ValidationError has `details`).
-  | { ok: false; status: 400; message: string; details: FieldErrors }
-  | { ok: false; status: 413 | 415; message: string };
+import type { ParsedUpload } from './io.ts';
 
 /** Limits of the form around the file (the file's own is maxBytes). */
 const LIMITS = { fieldSize: 4096, fields: 20, files: 5, parts: 25 };

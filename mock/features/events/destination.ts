@@ -1,7 +1,6 @@
 // Destination rules for webhook receivers (source: Events > Delivery rules 5): HTTPS, public hosts only, checked at
 // registration and again before each delivery, after DNS resolution. Address ranges come from ipaddr.js; the WHATWG
 // URL parser turns odd IPv4 spellings (2130706433, 0177.0.0.1, 0x7f.1, 127.1) into dotted quads first.
-import { promises as dns } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 
 export const PRIVATE_FLAG = '--allow-private-webhooks';
@@ -13,16 +12,11 @@ export interface ResolvedAddress {
 }
 export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
 
-export const systemResolver: Resolver = async (hostname) => {
-  const found = await dns.lookup(hostname, { all: true, verbatim: true });
-  return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
-};
-
 export interface DestinationOptions {
   /** --allow-private-webhooks: loopback and private receivers, also over plain http. */
   allowPrivate: boolean;
-  /** Injected in tests so that no real DNS lookup happens. */
-  resolve?: Resolver;
+  /** Host names to addresses: the runtime's (Node: resolve-node.ts); tests inject one so no real lookup happens. */
+  resolve: Resolver;
 }
 
 export type Destination =
@@ -165,7 +159,7 @@ export async function checkDestination(raw: unknown, opts: DestinationOptions): 
     addresses = [{ address: bare, family: host.startsWith('[') ? 6 : 4 }];
   } else {
     try {
-      addresses = [...(await (opts.resolve ?? systemResolver)(host))];
+      addresses = [...(await opts.resolve(host))];
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? String(e);
       return { ok: false, transient: true, reason: `host ${host} could not be resolved (${code}); ${flagHint}` };

@@ -1,5 +1,4 @@
 // Patients: list (pagination, external_id lookup, free-text search), create, get, update, delete.
-import { randomBytes } from 'node:crypto';
 import type { components } from '../../../generated/types.ts';
 import { PATIENTS, PROVIDERS } from '../../platform/collections.ts';
 import { ExternalIdConflict, type EngineContext, type EngineDeps, type FeatureFactory } from '../../platform/deps.ts';
@@ -30,7 +29,7 @@ const SEARCHED = ['name', 'first_name', 'last_name', 'mrn', 'email', 'date_of_bi
 
 /** A patient id: a 19-digit string (very large integer), never starting with 0. */
 export function newPatientId(): string {
-  const n = randomBytes(8).readBigUInt64BE() % 9_000_000_000_000_000_000n;
+  const n = crypto.getRandomValues(new BigUint64Array(1))[0]! % 9_000_000_000_000_000_000n;
   return String(1_000_000_000_000_000_000n + n);
 }
 
