@@ -25,7 +25,7 @@ import { API_BASE, specIndex } from './platform/spec.ts';
 import { createStore } from './platform/store.ts';
 import { createValidator } from './platform/validator.ts';
 import type { EngineRuntime } from './runtime/types.ts';
-import { SeedError } from './seed/load.ts';
+import { SeedError } from './seed/check.ts';
 
 /** The API's features for a runtime, in seeding order (a feature may read rows an earlier one seeded). */
 export const apiFeatures = (runtime: EngineRuntime): readonly FeatureFactory[] => [

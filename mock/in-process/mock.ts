@@ -10,7 +10,7 @@ import { API_BASE, specIndex } from '../platform/spec.ts';
 import type { SeedFile } from '../platform/deps.ts';
 import type { AdapterEnv } from '../platform/adapter.ts';
 import type { EngineRuntime } from '../runtime/types.ts';
-import { checkSeed } from '../seed/load.ts';
+import { checkSeed } from '../seed/check.ts';
 
 export const DEFAULT_BASE_URL = `http://127.0.0.1:4010${API_BASE}`;
 

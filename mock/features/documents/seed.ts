@@ -3,7 +3,7 @@
 import type { EngineDeps, SeedFile } from '../../platform/deps.ts';
 import { PATIENTS } from '../../platform/collections.ts';
 import { describeDetails } from '../../platform/seed-rows.ts';
-import { SeedError, seedSection } from '../../seed/load.ts';
+import { SeedError, seedSection } from '../../seed/check.ts';
 import { documentsOf, type DocumentRow, type DocumentStatus } from './rows.ts';
 import { MIME, sniffFileKind } from '../../../spec/runtime/file-types.ts';
 

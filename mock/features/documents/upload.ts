@@ -4,24 +4,13 @@ import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { FieldErrors } from '../../platform/deps.ts';
 import type { ParsedUpload } from './io.ts';
-
-/** Limits of the form around the file (the file's own is maxBytes). */
-const LIMITS = { fieldSize: 4096, fields: 20, files: 5, parts: 25 };
-
-const malformed = (reason: string): ParsedUpload => ({ ok: false, status: 400, message: 'Malformed multipart body', details: { body: reason } });
-
-/** Multipart framing and the small text fields around the file. */
-const FRAMING_SLACK = 64 * 1024;
+import { FRAMING_SLACK, LIMITS, malformed, precheck, tooLargeUpload } from './upload-form.ts';
 
 export async function readUpload(req: Request, maxBytes: number, fileField = 'file'): Promise<ParsedUpload> {
-  const type = req.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\b/i.test(type))
-    return { ok: false, status: 415, message: 'Unsupported Content-Type: expected multipart/form-data' };
-  const tooLarge = { ok: false, status: 413, message: `File too large: the limit is ${maxBytes} bytes` } as const;
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  // A declared length far past the limit is refused before reading anything.
-  if (Number.isFinite(declared) && declared > maxBytes + FRAMING_SLACK) return tooLarge;
-  if (!req.body) return { ok: false, status: 400, message: 'Validation failed', details: { [fileField]: 'is required' } };
+  const refused = precheck(req, maxBytes, fileField);
+  if (refused) return refused;
+  const type = req.headers.get('content-type')!;
+  const tooLarge = tooLargeUpload(maxBytes);
 
   let bb: busboy.Busboy;
   try {

@@ -10,7 +10,11 @@ export interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }
-export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+/**
+ * A host name's addresses. `null`: this runtime cannot resolve names (a page has no DNS): the name is then taken
+ * for what it says, a public host, and only its scheme, an IP literal or a `localhost` name are checked.
+ */
+export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[] | null>;
 
 export interface DestinationOptions {
   /** --allow-private-webhooks: loopback and private receivers, also over plain http. */
@@ -159,7 +163,13 @@ export async function checkDestination(raw: unknown, opts: DestinationOptions): 
     addresses = [{ address: bare, family: host.startsWith('[') ? 6 : 4 }];
   } else {
     try {
-      addresses = [...(await opts.resolve(host))];
+      const found = await opts.resolve(host);
+      // No DNS here (a page): a name stands for a public host, so http to it is refused below.
+      if (found === null)
+        return scheme === 'http'
+          ? refuse(`url must use https for public hosts; plain http is accepted only for loopback and private receivers with ${PRIVATE_FLAG}`)
+          : { ok: true, url, addresses: [] };
+      addresses = [...found];
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? String(e);
       return { ok: false, transient: true, reason: `host ${host} could not be resolved (${code}); ${flagHint}` };
