@@ -132,12 +132,14 @@ it('packs, passes attw, installs and serves a consumer of every entry point', as
     msw: { status: 200, name: 'Pack Consumer', keyless: 401, health: 200 },
   });
 
-  // A frontend app's bundler: the client resolves to its browser entry (no node: module, no shim needed).
-  writeFileSync(join(app, 'page.js'), "import { createClinicalRecordsClient } from 'clinical-records-api/client';\nwindow.api = createClinicalRecordsClient;\n");
+  // A frontend app's bundler: the client and the mock resolve to their browser entries (no node: module, no shim).
+  writeFileSync(join(app, 'page.js'), "import { createClinicalRecordsClient } from 'clinical-records-api/client';\nimport { createMock } from 'clinical-records-api/mock';\nwindow.api = [createClinicalRecordsClient, createMock];\n");
   const bundled = await sh(join(ROOT, 'node_modules/.bin/esbuild'), ['page.js', '--bundle', '--platform=browser', '--format=esm', '--metafile=meta.json', '--outfile=out/page.js'], app);
   expect(bundled.stderr).not.toMatch(/error/i);
   const inputs = Object.keys((JSON.parse(readFileSync(join(app, 'meta.json'), 'utf8')) as { inputs: object }).inputs);
   expect(inputs.filter((f) => f.startsWith('node:'))).toEqual([]);
   expect(inputs).toContain('node_modules/clinical-records-api/dist/client/index.js');
+  expect(inputs).toContain('node_modules/clinical-records-api/dist/mock/in-process/browser.js');
+  expect(inputs).toContain('node_modules/clinical-records-api/dist/spec/runtime/bundle-source.browser.js');
   console.log(`pack ${packed - started} ms, install ${installed - packed} ms, check+run ${Date.now() - installed} ms`);
 }, 240_000);
