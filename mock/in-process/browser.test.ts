@@ -39,7 +39,7 @@ describe.skipIf(skip !== undefined)(`createMock in headless Chromium${skip ? ` (
   const url = () => pathToFileURL(`${OUT}index.html`).href;
 
   it('runs create / 409 / list / upload / extraction / regenerate through the typed client and shows them', async () => {
-    const r = await runChromium(['--virtual-time-budget=60000', '--dump-dom', url()], 90_000);
+    const r = await runChromium(['--virtual-time-budget=600000', '--dump-dom', url()], 90_000);
     const json = /<pre id="result">([^<]*)<\/pre>/.exec(r.stdout)?.[1];
     expect(json, `no result in the DOM: ${r.stderr.slice(-800)}`).toBeTruthy();
     const { steps, error } = JSON.parse(json!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as { steps: Array<{ step: string; outcome: Record<string, unknown> }>; error: string | null };
@@ -56,7 +56,7 @@ describe.skipIf(skip !== undefined)(`createMock in headless Chromium${skip ? ` (
 
   it('takes a screenshot of the page once the scenario has run', async () => {
     const file = `${OUT}screenshot.png`;
-    const r = await runChromium(['--virtual-time-budget=60000', `--screenshot=${file}`, '--window-size=1000,700', '--hide-scrollbars', url()], 90_000);
+    const r = await runChromium(['--virtual-time-budget=600000', `--screenshot=${file}`, '--window-size=1000,700', '--hide-scrollbars', url()], 90_000);
     expect(r.code).toBe(0);
     console.log(`screenshot: ${file}`);
   }, 120_000);

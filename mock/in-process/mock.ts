@@ -31,13 +31,8 @@ export interface MockOptions {
   allowPrivateWebhooks?: boolean;
 }
 
-export interface MockKey {
-  key: string;
-  organization_id: string;
-  provider_id: string;
-  scopes: string[];
-  state: 'active' | 'expired' | 'revoked';
-}
+/** A key of the seed, as GET /__mock/keys lists it. */
+export type MockKey = Omit<SeedFile['keys'][number], 'label'>;
 
 export interface InProcessMock {
   /** A fetch answered by the engine: the API under `baseUrl`, the control API under `controlUrl`; anything else rejects. */
@@ -107,11 +102,13 @@ export async function createInProcessMock(options: MockOptions = {}, host: MockH
   const fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     if (closed) throw new TypeError('mock.fetch: the mock is closed');
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    const url = new URL(request.url);
-    const path = url.pathname;
+    // request.url is already parsed and serialized (origin in lower case, dot segments resolved): compared as text,
+    // with no second URL parse per request.
+    const href = request.url;
+    const path = href.startsWith(base.origin) ? href.slice(base.origin.length).split(/[?#]/, 1)[0]! : '';
     const api = path === API_BASE || path.startsWith(`${API_BASE}/`);
-    if (url.origin !== base.origin || !(api || path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)))
-      throw new TypeError(`mock.fetch answers ${baseUrl} and ${base.origin}${CONTROL_PREFIX} only, not ${request.url}`);
+    if (!(api || path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)))
+      throw new TypeError(`mock.fetch answers ${baseUrl} and ${base.origin}${CONTROL_PREFIX} only, not ${href}`);
     const response = await engine.app.fetch(request, IN_PROCESS);
     return check && api ? check(request.method, path.slice(API_BASE.length) || '/', response) : response;
   };

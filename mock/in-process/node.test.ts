@@ -114,6 +114,8 @@ describe('createMock in Node', () => {
   it('refuses what is not the mock: another origin, bad options, a closed mock', async () => {
     const mock = await start({ baseUrl: 'http://localhost:5173/ext-api/v1' });
     await expect(mock.fetch('http://127.0.0.1:4010/ext-api/v1/patients')).rejects.toThrow(/answers http:\/\/localhost:5173\/ext-api\/v1 and/);
+    for (const near of ['http://localhost:51730/ext-api/v1/patients', 'http://localhost:5173@evil.test/ext-api/v1/patients', 'http://localhost:5173/ext-api/v10'])
+      await expect(mock.fetch(near)).rejects.toThrow(TypeError);
     expect((await mock.fetch(`${mock.controlUrl}/health`)).status).toBe(200);
     await expect(createMock({ baseUrl: 'http://x/api' })).rejects.toThrow(/must end in \/ext-api\/v1/);
     await expect(createMock({ rateLimit: '0/0' })).rejects.toThrow(/rateLimit/);

@@ -83,9 +83,9 @@ export function responseHeaders(c: Context, headers: Readonly<Record<string, str
   else for (const k in headers) c.header(k, headers[k]);
 }
 
-export const corsMiddleware =
-  (policy: CorsPolicy): MiddlewareHandler =>
-  async (c, next) => {
+/** A plain function, not an async one, as the pipeline's middleware (platform/pipeline.ts): a promise and a tick less. */
+export const corsMiddleware = (policy: CorsPolicy): MiddlewareHandler =>
+  ((c, next) => {
     if (isControlPath(c.req.path)) return next();
     const origin = c.req.header('origin');
     if (c.req.method === 'OPTIONS') {
@@ -94,4 +94,4 @@ export const corsMiddleware =
     }
     responseHeaders(c, corsHeaders(policy, origin));
     return next();
-  };
+  }) as MiddlewareHandler;

@@ -20,7 +20,7 @@ async function scenario(pdf: Uint8Array<ArrayBuffer>): Promise<Step[]> {
   steps.push({ step: 'list', outcome: { status: response.status, items: page?.data.length, total_pages: page?.meta.total_pages, remaining: api.rateLimit?.remaining } });
   const up = await api.uploadDocument(created.id, { file: new Blob([pdf], { type: 'application/pdf' }), filename: 'referral.pdf', externalId: 'page-doc-1' });
   steps.push({ step: 'upload', outcome: { status: up.data.status, file_type: up.data.file_type } });
-  const done = await api.waitForDocument(created.id, { externalId: 'page-doc-1' }, { timeoutMs: 20_000, intervalMs: 20 });
+  const done = await api.waitForDocument(created.id, { externalId: 'page-doc-1' }, { timeoutMs: 300_000, intervalMs: 20 });
   steps.push({ step: 'extraction', outcome: { status: done.status, extracted_text_length: done.extracted_text_length, error: done.extraction_error } });
   const sessions = (await (await mock.fetch(`${mock.controlUrl}/sessions`)).json()) as { data: Array<{ id: string; has_note: boolean; ready: boolean }> };
   const regenerated = await api.regenerateNote(sessions.data.find((s) => s.has_note && s.ready)!.id, {});
