@@ -80,10 +80,10 @@ export async function createInProcessMock(options: MockOptions = {}, host: MockH
   if (options.timeScale !== undefined && !(Number.isFinite(options.timeScale) && options.timeScale > 0))
     throw new TypeError(`timeScale must be a positive number, got ${JSON.stringify(options.timeScale)}`);
   if (options.webhookFetch !== undefined && typeof options.webhookFetch !== 'function') throw new TypeError('webhookFetch must be a function');
-  // Read again on reset: seeding may consume the rows of a seed it was handed.
+  // A function: the engine reads it at start (a bad seed rejects createMock) and again on reset, since seeding may
+  // consume the rows of the seed it was handed.
   const given = options.seed;
   const seed = given === undefined ? host.defaultSeed : () => checkSeed(structuredClone(given), 'seed option');
-  seed();
   const baseUrl = `${base.origin}${API_BASE}`;
   const engine: Engine = await createEngine({
     runtime: host.runtime,
