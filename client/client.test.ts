@@ -10,7 +10,7 @@ import {
   ExternalIdConflictError,
   UploadRejectedError,
   WaitTimeoutError,
-} from './index.ts';
+} from './node.ts';
 import { json, RATE, SAMPLES, startLoopback, type Handler, type Loopback } from './testing/loopback.ts';
 
 const KEY = 'crk_test_secret';

@@ -6,7 +6,7 @@ import { UploadRejectedError } from './errors.ts';
 import { contentTypeOfName, sniffContentType, type UploadContentType } from '../spec/runtime/file-types.ts';
 
 export interface UploadInput {
-  /** The file: a Blob/File, bytes (Buffer, Uint8Array, ArrayBuffer) or a path on disk (Node only). */
+  /** The file: a Blob/File, bytes (Buffer, Uint8Array, ArrayBuffer) or a path on disk (Node only: the `node` entry). */
   file: Blob | Uint8Array | ArrayBuffer | string;
   /** Sent as the part's file name; defaults to the File's name or the path's base name. */
   filename?: string;
@@ -25,17 +25,19 @@ function tooLarge(size: number): UploadRejectedError {
   return new UploadRejectedError('too-large', `file is ${size} bytes; the upload accepts at most ${uploadMaxBytes} bytes (10 MB)`);
 }
 
+/** Reads a file path (Node: client/read-path.ts); the browser entry has none. */
+export type PathReader = (
+  path: string,
+  maxBytes: number,
+  tooLarge: (size: number) => UploadRejectedError,
+) => Promise<{ bytes: Uint8Array<ArrayBuffer>; name: string }>;
+
 /** Bytes of the input, checking the size before reading whatever it can. */
-async function read(file: UploadInput['file']): Promise<{ bytes: Uint8Array<ArrayBuffer>; name?: string }> {
+async function read(file: UploadInput['file'], readPath: PathReader | undefined): Promise<{ bytes: Uint8Array<ArrayBuffer>; name?: string }> {
   if (typeof file === 'string') {
-    // Node only; imported lazily so the client stays usable in browsers.
-    const [{ stat, readFile }, { basename }] = await Promise.all([import('node:fs/promises'), import('node:path')]);
-    const info = await stat(file).catch((e: Error) => {
-      throw new UploadRejectedError('unreadable', `cannot read ${file}: ${e.message}`);
-    });
-    if (!info.isFile()) throw new UploadRejectedError('unreadable', `${file} is not a file`);
-    if (info.size > uploadMaxBytes) throw tooLarge(info.size);
-    return { bytes: new Uint8Array(await readFile(file)), name: basename(file) };
+    if (!readPath)
+      throw new TypeError('a file path upload needs Node (this is the browser build of the client): pass a Blob/File or bytes');
+    return readPath(file, uploadMaxBytes, tooLarge);
   }
   if (typeof Blob !== 'undefined' && file instanceof Blob) {
     if (file.size > uploadMaxBytes) throw tooLarge(file.size);
@@ -50,11 +52,11 @@ async function read(file: UploadInput['file']): Promise<{ bytes: Uint8Array<Arra
   throw new TypeError('file must be a Blob, a Buffer/Uint8Array/ArrayBuffer or a file path');
 }
 
-export async function prepareUpload(input: UploadInput): Promise<PreparedUpload> {
+export async function prepareUpload(input: UploadInput, readPath?: PathReader): Promise<PreparedUpload> {
   if (!input || typeof input !== 'object') throw new TypeError('upload input must be an object { file, filename?, externalId? }');
   if (input.externalId !== undefined && (typeof input.externalId !== 'string' || input.externalId.length === 0))
     throw new TypeError('externalId must be a non-empty string');
-  const { bytes, name } = await read(input.file);
+  const { bytes, name } = await read(input.file, readPath);
   const filename = input.filename ?? name;
   if (!filename) throw new TypeError('filename is required when the file is a Blob without a name or raw bytes');
   const contentType = sniffContentType(bytes);

@@ -2,11 +2,12 @@
 // the same answers as behind the node adapters, read and written through web streams and web Headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from './engine.ts';
+import { nodeRuntime } from './runtime/node.ts';
 import { readSeedFile } from './seed/load.ts';
 
 let engine: Engine;
 beforeAll(async () => {
-  engine = await createEngine({ seed: () => readSeedFile(), timeScale: 0.01 });
+  engine = await createEngine({ runtime: nodeRuntime, seed: () => readSeedFile(), timeScale: 0.01 });
 });
 afterAll(async () => {
   await engine?.close();

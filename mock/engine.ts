@@ -24,15 +24,24 @@ import { createResponses } from './platform/responses.ts';
 import { API_BASE, specIndex } from './platform/spec.ts';
 import { createStore } from './platform/store.ts';
 import { createValidator } from './platform/validator.ts';
-import { SeedError } from './seed/load.ts';
+import type { EngineRuntime } from './runtime/types.ts';
+import { SeedError } from './seed/check.ts';
 
-/** The API's features, in seeding order (a feature may read rows an earlier one seeded). */
-export const API_FEATURES: readonly FeatureFactory[] = [providersFeature, patientsFeature, appointmentsFeature, documentsFeature, notesFeature];
+/** The API's features for a runtime, in seeding order (a feature may read rows an earlier one seeded). */
+export const apiFeatures = (runtime: EngineRuntime): readonly FeatureFactory[] => [
+  providersFeature,
+  patientsFeature,
+  appointmentsFeature,
+  documentsFeature(runtime.documents),
+  notesFeature,
+];
 
 /** Not shown by the source (rule RATE-007): 1200 per 60 s per key, so a whole --profile all conformance run (~1000 requests on its main key) fits one window. */
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { requests: 1200, seconds: 60 };
 
 export interface EngineOptions {
+  /** Where the engine runs: mock/runtime/node.ts (CLI, Node tests) or mock/runtime/web.ts (in a page). */
+  runtime: EngineRuntime;
   /**
    * The seed, or a function that reads it: then the engine keeps only its organizations and keys, and reads the
    * seed again on reset (a large seed is not held twice, once parsed and once as rows).
@@ -45,7 +54,7 @@ export interface EngineOptions {
   /** Filled in once the public port is known (absolute URLs in events). */
   config?: EngineConfig;
   mode?: string;
-  /** Replaces API_FEATURES (tests of the platform itself); events and control are always there. */
+  /** Replaces apiFeatures(runtime) (tests of the platform itself); events and control are always there. */
   features?: readonly FeatureFactory[];
   /** Which page origins may read API answers (default: loopback origins only). */
   cors?: CorsPolicy;
@@ -73,16 +82,19 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const { organizations, keys } = first;
   const spec = specIndex();
   const validator = createValidator(spec.bundle);
-  const store = createStore({ statePath: opts.statePath, externalIdNamespace: EXTERNAL_ID_NAMESPACE });
+  const { runtime } = opts;
+  if (opts.statePath !== undefined && !runtime.openState) throw new Error('--state needs a file system: this runtime has none');
+  const state = opts.statePath !== undefined ? runtime.openState?.(opts.statePath) : undefined;
+  const store = createStore({ state, externalIdNamespace: EXTERNAL_ID_NAMESPACE });
   const clock = createClock(opts.timeScale ?? 1);
   const faults = createFaults();
   const config = opts.config ?? { publicBaseUrl: `http://127.0.0.1:4010${API_BASE}` };
   // Organizations come from the seed even when state is restored from --state (then features resume, not seed).
   const base = { store, validator, responses: createResponses(validator), clock, faults, config, organizations: organizations.map((o) => o.id) };
-  const events = createEvents({ deps: base, allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false });
+  const events = createEvents({ deps: base, allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false, io: runtime.webhooks });
   const deps: EngineDeps = { ...base, events: events.events };
-  const features = [...(opts.features ?? API_FEATURES).map((build) => build(deps)), events.feature];
-  const keyring = createKeyring(keys);
+  const features = [...(opts.features ?? apiFeatures(runtime)).map((build) => build(deps)), events.feature];
+  const keyring = createKeyring(keys, runtime.sha256Hex);
   const limiter = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
 
   const seedAll = async (seed: SeedFile) => {

@@ -11,6 +11,7 @@ import { createGate } from './front/gate.ts';
 import { nodeFetch } from './front/node-env.ts';
 import type { FeatureFactory, SeedFile } from './platform/deps.ts';
 import { createEngine, DEFAULT_RATE_LIMIT, type Engine } from './engine.ts';
+import { nodeRuntime } from './runtime/node.ts';
 import type { RateLimitConfig } from './platform/rate-limit.ts';
 import { API_BASE } from './platform/spec.ts';
 import { checkSeed, readSeedFile } from './seed/load.ts';
@@ -108,6 +109,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 
   const config = { publicBaseUrl: '' };
   const engine = await createEngine({
+    runtime: nodeRuntime,
     seed: loadSeed,
     timeScale: options.timeScale,
     rateLimit,

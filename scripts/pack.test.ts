@@ -1,9 +1,10 @@
 // The package as another repository gets it: `npm pack` (which runs `prepare`, the build), attw on the tarball,
-// then an install into a temp project whose consumer imports all four entry points, type-checks (misuse included, as a
-// ts-expect-error directive) and runs against a loopback server. The install prefers the npm cache but may ask the registry:
+// then an install into a temp project whose consumer imports every entry point, type-checks (misuse included, as a
+// ts-expect-error directive) and runs against a loopback server, an in-process mock (createMock) and MSW's
+// setupServer with its handlers; the client then bundles for the browser with esbuild. The install prefers the npm cache but may ask the registry:
 // `npm ci` caches tarballs, not the package documents an install by name needs, so --offline fails on a fresh machine.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,10 @@ const sh = (cmd: string, args: string[], cwd: string, timeout = 90_000) =>
 const CONSUMER = `
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClinicalRecordsClient, UploadRejectedError, type PatientListItem } from 'clinical-records-api/client';
+import { createClinicalRecordsClient, ExternalIdConflictError, UploadRejectedError, type PatientListItem } from 'clinical-records-api/client';
+import { createMock } from 'clinical-records-api/mock';
+import { clinicalRecordsHandlers } from 'clinical-records-api/msw';
+import { setupServer } from 'msw/node';
 import { parseWebhook, webhookDedupeKey } from 'clinical-records-api/webhooks';
 import type { paths, Patient, WebhookEvent } from 'clinical-records-api/types';
 import spec from 'clinical-records-api/spec' with { type: 'json' };
@@ -51,7 +55,23 @@ try {
     contentType: 'application/x-www-form-urlencoded',
   });
   const ops: keyof paths = '/patients';
-  console.log(JSON.stringify({ id: patient?.id, ids, remaining: client.rateLimit?.remaining, rejected, key: webhookDedupeKey(event), version: spec.info.version, ops }));
+  server.close();
+
+  const mock = await createMock();
+  const apiKey = mock.keys.find((k) => k.state === 'active' && k.scopes.includes('*'))!.key;
+  const inProcess = createClinicalRecordsClient({ baseUrl: mock.baseUrl, apiKey, fetch: mock.fetch });
+  const created = await inProcess.create('/patients', { first_name: 'Pack', last_name: 'Consumer', external_id: 'pack-1' });
+  const conflict = await inProcess.create('/patients', { first_name: 'Pack', last_name: 'Again', external_id: 'pack-1' })
+    .catch((e: unknown) => e instanceof ExternalIdConflictError && e.existing.id === created.data.id);
+  const msw = setupServer(...clinicalRecordsHandlers(mock));
+  msw.listen({ onUnhandledRequest: 'error' });
+  const viaMsw = await fetch(\`\${mock.baseUrl}/patients/\${created.data.id}\`, { headers: { 'x-api-key': apiKey } });
+  const keyless = await fetch(\`\${mock.baseUrl}/patients\`);
+  const health = await fetch(\`\${mock.controlUrl}/health\`);
+  const mswResult = { status: viaMsw.status, name: ((await viaMsw.json()) as { data: Patient }).data.name, keyless: keyless.status, health: health.status };
+  msw.close();
+  await mock.close();
+  console.log(JSON.stringify({ id: patient?.id, ids, remaining: client.rateLimit?.remaining, rejected, key: webhookDedupeKey(event), version: spec.info.version, ops, conflict, msw: mswResult }));
 } finally {
   server.close();
 }
@@ -72,7 +92,7 @@ export async function misuse() {
 }
 `;
 
-it('packs, passes attw, installs and serves a consumer of all four entry points', async () => {
+it('packs, passes attw, installs and serves a consumer of every entry point', async () => {
   const started = Date.now();
   await sh('npm', ['pack', '--pack-destination', work], ROOT, 120_000);
   const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
@@ -92,7 +112,7 @@ it('packs, passes attw, installs and serves a consumer of all four entry points'
   }));
   writeFileSync(join(app, 'consumer.ts'), CONSUMER);
   writeFileSync(join(app, 'misuse.ts'), MISUSE);
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, '@types/node@20.19.43', 'typescript@5.9.3'], app, 120_000);
+  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, '@types/node@20.19.43', 'typescript@5.9.3', 'msw@2.15.0'], app, 120_000);
   const installed = Date.now();
 
   const tsc = await sh(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', app], app).catch(
@@ -108,6 +128,18 @@ it('packs, passes attw, installs and serves a consumer of all four entry points'
     key: 'DOCUMENT_STATUS_CHANGED:2c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f:2026-11-02T16:05:12.345Z',
     version: '1.0.0',
     ops: '/patients',
+    conflict: true,
+    msw: { status: 200, name: 'Pack Consumer', keyless: 401, health: 200 },
   });
+
+  // A frontend app's bundler: the client and the mock resolve to their browser entries (no node: module, no shim).
+  writeFileSync(join(app, 'page.js'), "import { createClinicalRecordsClient } from 'clinical-records-api/client';\nimport { createMock } from 'clinical-records-api/mock';\nwindow.api = [createClinicalRecordsClient, createMock];\n");
+  const bundled = await sh(join(ROOT, 'node_modules/.bin/esbuild'), ['page.js', '--bundle', '--platform=browser', '--format=esm', '--metafile=meta.json', '--outfile=out/page.js'], app);
+  expect(bundled.stderr).not.toMatch(/error/i);
+  const inputs = Object.keys((JSON.parse(readFileSync(join(app, 'meta.json'), 'utf8')) as { inputs: object }).inputs);
+  expect(inputs.filter((f) => f.startsWith('node:'))).toEqual([]);
+  expect(inputs).toContain('node_modules/clinical-records-api/dist/client/index.js');
+  expect(inputs).toContain('node_modules/clinical-records-api/dist/mock/in-process/browser.js');
+  expect(inputs).toContain('node_modules/clinical-records-api/dist/spec/runtime/bundle-source.browser.js');
   console.log(`pack ${packed - started} ms, install ${installed - packed} ms, check+run ${Date.now() - installed} ms`);
 }, 240_000);

@@ -1,13 +1,16 @@
 // API keys: only their SHA-256 digests are kept; a presented key is hashed (once per request) and looked up by its
 // digest, then compared in constant time. Lookup by digest leaks nothing about the secret: timing can only depend on
-// the digest, which an attacker cannot steer towards a stored one.
-import { hash, timingSafeEqual } from 'node:crypto';
+// the digest, which an attacker cannot steer towards a stored one. The hash function is the runtime's (node:crypto in
+// Node, a small synchronous SHA-256 in a page: mock/runtime/), so the check stays synchronous everywhere.
 import type { AuthInfo, SeedFile } from './deps.ts';
+
+/** Lower-case hex SHA-256 of a string's UTF-8 bytes, synchronously. */
+export type Sha256Hex = (text: string) => string;
 
 export type KeyState = SeedFile['keys'][number]['state'];
 
 interface StoredKey {
-  digest: Buffer;
+  digest: string;
   info: AuthInfo;
   state: KeyState;
 }
@@ -19,21 +22,27 @@ export interface Keyring {
   check(raw: string | undefined): KeyCheck;
 }
 
-const sha256 = (s: string) => hash('sha256', s, 'hex');
+/** Compares two strings of equal length in time that depends on the length only. */
+function equalConstantTime(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
 const MISSING: KeyCheck = Object.freeze({ ok: false, reason: 'missing' });
 const UNKNOWN: KeyCheck = Object.freeze({ ok: false, reason: 'unknown' });
 
-export function createKeyring(keys: SeedFile['keys']): Keyring {
+export function createKeyring(keys: SeedFile['keys'], sha256: Sha256Hex): Keyring {
   const byDigest = new Map<string, StoredKey & { result: KeyCheck }>();
   for (const k of keys) {
     const hex = sha256(k.key);
     const info: AuthInfo = { key_id: hex.slice(0, 16), organization_id: k.organization_id, provider_id: k.provider_id, scopes: Object.freeze([...k.scopes]) };
     const result: KeyCheck = Object.freeze(k.state === 'active' ? { ok: true as const, auth: info } : { ok: false as const, reason: k.state });
-    byDigest.set(hex, { digest: Buffer.from(hex, 'latin1'), state: k.state, info, result });
+    byDigest.set(hex, { digest: hex, state: k.state, info, result });
   }
   const checkDigest = (hex: string): KeyCheck => {
     const stored = byDigest.get(hex);
-    if (!stored || !timingSafeEqual(stored.digest, Buffer.from(hex, 'latin1'))) return UNKNOWN;
+    if (!stored || !equalConstantTime(stored.digest, hex)) return UNKNOWN;
     return stored.result;
   };
   return { check: (raw) => (raw ? checkDigest(sha256(raw)) : MISSING) };

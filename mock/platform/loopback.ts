@@ -68,7 +68,9 @@ export function controlRefusal(r: ControlRequest): string | undefined {
 export const loopbackOnly =
   (peerOf: (c: { env: unknown; req: { header(name: string): string | undefined } }) => string, boundHost?: string): MiddlewareHandler =>
   async (c, next) => {
-    const refused = controlRefusal({ peer: peerOf(c), host: c.req.header('host'), origin: c.req.header('origin'), boundHost });
+    // No Host header in process (a page may not set one): the request's own URL names the host.
+    const host = c.req.header('host') ?? new URL(c.req.url).host;
+    const refused = controlRefusal({ peer: peerOf(c), host, origin: c.req.header('origin'), boundHost });
     if (refused) return c.json({ error: refused }, 403);
     return next();
   };

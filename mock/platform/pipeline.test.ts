@@ -2,6 +2,7 @@
 // mounted without the one it reads from is a wiring bug, named, never a silent re-check.
 import { Hono, type MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { nodeRuntime } from '../runtime/node.ts';
 import type { EngineEnv } from './deps.ts';
 import { createKeyring } from './keys.ts';
 import { authenticate, checkKey, requireScope } from './auth.ts';
@@ -16,7 +17,7 @@ const responses = createResponses(validator);
 const keyring = createKeyring([
   { key: 'k-read', organization_id: 'o', provider_id: 'p', scopes: ['patients:read'], state: 'active' },
   { key: 'k-old', organization_id: 'o', provider_id: 'p', scopes: ['*'], state: 'expired' },
-]);
+], nodeRuntime.sha256Hex);
 
 function app(...mws: MiddlewareHandler<EngineEnv>[]) {
   const api = new Hono<EngineEnv>();

@@ -1,6 +1,6 @@
 // Seed sections whose rows carry `organization_id`, loaded into the store and checked against a component schema.
 import type { EngineDeps, FieldErrors, SeedFile } from './deps.ts';
-import { isOwnedSeed, SeedError, seedSection } from '../seed/load.ts';
+import { isOwnedSeed, SeedError, seedSection } from '../seed/check.ts';
 
 /** Loads a seed section whose rows carry `organization_id`, checking each against a component schema. */
 export function seedRows<T extends { id: string }>(

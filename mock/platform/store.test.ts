@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StateFileError } from './journal.ts';
+import { openStateFile } from './state-file.ts';
 import { createStore } from './store.ts';
 
 let dir: string;
@@ -18,7 +19,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const open = () => createStore({ statePath: state, warn: (m) => warnings.push(m) });
+const open = () => {
+  const warn = (m: string) => warnings.push(m);
+  return createStore({ state: openStateFile(state, warn), warn });
+};
 type Patient = { id: string; name: string };
 const names = (s: ReturnType<typeof open>) => s.collection<Patient>('patients').all('org-1').map((p) => p.name);
 

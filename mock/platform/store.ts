@@ -1,10 +1,16 @@
 // The Store: organization-scoped, in-memory collections (O(1) by id and external_id, O(limit) pages), made durable
-// by the journal when --state is given. Single-threaded writes make "check external_id, then insert" atomic, so
+// by the journal when --state is given (state-file.ts, Node only: the engine gets it from its runtime). Single-threaded writes make "check external_id, then insert" atomic, so
 // concurrent creates with one external_id yield exactly one row.
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
 import { ExternalIdConflict, type BlobStore, type Collection, type Store } from './deps.ts';
-import { openJournal, readJournal, type Journal } from './journal.ts';
+import type { Journal, JournalEntry } from './journal.ts';
+
+/** A --state file opened (state-file.ts): what it held, its journal, its blob folder. */
+export interface StateFile {
+  path: string;
+  entries: readonly JournalEntry[];
+  journal: Journal;
+  blobs: EngineBlobs;
+}
 
 export interface EngineStore extends Store {
   /** Drops every row and blob (reset); the journal is emptied too. */
@@ -112,12 +118,10 @@ class MemoryCollection<T extends Row> implements Collection<T> {
  * `externalIdNamespace`: collections whose external_ids share one namespace per organization (the contract's
  * ExternalIdInUse: a value held by a row of one of them is a conflict on an insert into any other).
  */
-export function createStore(
-  opts: { statePath?: string; warn?: (message: string) => void; externalIdNamespace?: readonly string[] } = {},
-): EngineStore {
+export function createStore(opts: { state?: StateFile; warn?: (message: string) => void; externalIdNamespace?: readonly string[] } = {}): EngineStore {
   const warn = opts.warn ?? console.warn;
-  const entries = opts.statePath ? readJournal(opts.statePath, warn) : [];
-  const journal = opts.statePath ? openJournal(opts.statePath) : undefined;
+  const entries = opts.state?.entries ?? [];
+  const journal = opts.state?.journal;
   const collections = new Map<string, MemoryCollection<Row>>();
   const shared = opts.externalIdNamespace ?? [];
   const collection = (name: string): MemoryCollection<Row> => {
@@ -133,10 +137,10 @@ export function createStore(
     if (e.o === 'put') collection(e.c).apply(e.g, e.r);
     else collection(e.c).remove(e.g, e.id);
   }
-  const blobs = opts.statePath ? fileBlobs(`${opts.statePath}.blobs`) : memoryBlobs();
-  if (opts.statePath) {
+  const blobs = opts.state?.blobs ?? memoryBlobs();
+  if (opts.state) {
     const swept = blobs.sweep((id) => [...collections.values()].some((c) => c.orgOf(id) !== undefined));
-    if (swept.length) warn(`State file ${opts.statePath}: removed ${swept.length} orphan blob file(s) left by an interrupted write: ${swept.join(', ')}`);
+    if (swept.length) warn(`State file ${opts.state.path}: removed ${swept.length} orphan blob file(s) left by an interrupted write: ${swept.join(', ')}`);
   }
   return {
     collection: <T extends { id: string }>(name: string) => collection(name) as unknown as Collection<T>,
@@ -152,7 +156,7 @@ export function createStore(
   };
 }
 
-type EngineBlobs = BlobStore & {
+export type EngineBlobs = BlobStore & {
   clear(): void;
   /** Removes what no row owns (a `.tmp` of a write cut short, or bytes stored before their row); returns the names. */
   sweep(isLive: (id: string) => boolean): string[];
@@ -161,44 +165,4 @@ type EngineBlobs = BlobStore & {
 function memoryBlobs(): EngineBlobs {
   const m = new Map<string, Uint8Array>();
   return { put: (id, b) => void m.set(id, b), get: (id) => m.get(id), delete: (id) => void m.delete(id), clear: () => m.clear(), sweep: () => [] };
-}
-
-/** One file per blob, written to a temporary name, fsynced and renamed, so a crash never leaves half a file. */
-function fileBlobs(dir: string): EngineBlobs {
-  mkdirSync(dir, { recursive: true });
-  const file = (id: string) => join(dir, encodeURIComponent(id));
-  return {
-    put(id, bytes) {
-      const tmp = `${file(id)}.tmp`;
-      writeFileSync(tmp, bytes);
-      const fd = openSync(tmp, 'r+');
-      fsyncSync(fd);
-      closeSync(fd);
-      renameSync(tmp, file(id));
-    },
-    get(id) {
-      try {
-        return new Uint8Array(readFileSync(file(id)));
-      } catch {
-        return undefined;
-      }
-    },
-    delete: (id) => rmSync(file(id), { force: true }),
-    clear() {
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
-    },
-    sweep(isLive) {
-      const owned = (name: string) => {
-        try {
-          return isLive(decodeURIComponent(name));
-        } catch {
-          return false; // not a name this store writes
-        }
-      };
-      const orphans = readdirSync(dir).filter((name) => name.endsWith('.tmp') || !owned(name));
-      for (const name of orphans) rmSync(join(dir, name), { force: true, recursive: true });
-      return orphans;
-    },
-  };
 }

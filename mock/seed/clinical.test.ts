@@ -1,6 +1,7 @@
 // The seed's clinical part: deterministic, complete (every extraction status, several note types, a session not
 // ready for regeneration, data for both organizations), consistent with what extraction really reports, and loadable.
 import { describe, expect, it } from 'vitest';
+import { nodeRuntime } from '../runtime/node.ts';
 import { documentsFeature } from '../features/documents/feature.ts';
 import type { SeedDocument } from '../features/documents/seed.ts';
 import { extractText } from '../features/documents/extract-text.ts';
@@ -50,7 +51,7 @@ describe('clinical seed', async () => {
   });
 
   it('loads through the modules without a complaint', async () => {
-    const h = createHarness([providersFeature, patientsFeature, documentsFeature, notesFeature]);
+    const h = createHarness([providersFeature, patientsFeature, documentsFeature(nodeRuntime.documents), notesFeature]);
     await h.seed(seed);
     const res = await h.api(`/patients/${docs[0]!.patient_id}/documents`, { org: org1 });
     expect(res.status).toBe(200);

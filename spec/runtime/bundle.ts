@@ -1,18 +1,18 @@
 // Loads the bundled contract (generated/openapi.json) and compiles its schemas with ajv (JSON Schema 2020-12,
 // the OpenAPI 3.1 dialect). Shared by tests, the mock and the conformance suite so that "valid" means one thing.
-// Node only (reads the file): the client gets its few spec values from generated/spec-values.ts instead.
-import { readFileSync } from 'node:fs';
+// Where the bundle comes from is bundle-source.ts: read from the file in Node, imported into the bundle in a page
+// (bundle-source.browser.ts, swapped by the package's `browser` field). The client gets its few spec values from
+// generated/spec-values.ts instead.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { readBundle } from './bundle-source.ts';
 import type { Json, JsonObject } from './json-pointer.ts';
 
-export const BUNDLE_URL = new URL('../../generated/openapi.json', import.meta.url);
 /** The id the bundle is registered under, so `#/components/...` refs resolve as `openapi.json#/components/...`. */
 export const BUNDLE_ID = 'openapi.json';
 
-export function loadBundle(): JsonObject {
-  return JSON.parse(readFileSync(BUNDLE_URL, 'utf8')) as JsonObject;
-}
+/** A fresh copy of the bundled spec (callers may keep or change it). */
+export const loadBundle = (): JsonObject => readBundle() as JsonObject;
 
 /**
  * OpenAPI keywords JSON Schema does not know: the document's own top-level fields (the bundle is registered whole so

@@ -1,6 +1,5 @@
 // Appointments: list (pagination, external_id lookup, date filters), create, get, update/reassign, delete.
 // patient_name, provider_name and provider_npi are read-only: derived from the referenced rows when answering.
-import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/types.ts';
 import { APPOINTMENTS, PATIENTS, PROVIDERS } from '../../platform/collections.ts';
 import { ExternalIdConflict, type EngineContext, type FeatureFactory } from '../../platform/deps.ts';
@@ -76,7 +75,7 @@ export const appointmentsFeature: FeatureFactory = (deps) => ({
       if (refused) return refused;
       const now = deps.clock.now().toISOString();
       const row: Appointment = {
-        id: randomUUID(),
+        id: crypto.randomUUID(),
         patient_id: body.patient_id,
         provider_id: providerId,
         appointment_type: body.appointment_type ?? null,

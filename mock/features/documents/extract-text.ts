@@ -64,7 +64,9 @@ async function pdfText(bytes: Uint8Array, limits: ExtractionLimits): Promise<str
 async function docxText(bytes: Uint8Array, limits: ExtractionLimits): Promise<string> {
   refuse(await checkDocx(bytes, limits));
   const mammoth = (await import('mammoth')).default;
-  const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
+  // Node's mammoth reads `buffer`, its browser build `arrayBuffer`: both are given, neither copied twice.
+  const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const { value } = await mammoth.extractRawText({ buffer: new Uint8Array(arrayBuffer), arrayBuffer } as unknown as { buffer: Buffer });
   refuse(value.length > limits.textChars ? textOver(limits) : null);
   return value;
 }

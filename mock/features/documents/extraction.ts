@@ -2,7 +2,7 @@
 // Every run carries a generation number; a callback of an older run sees a newer number and does nothing.
 import type { EngineDeps } from '../../platform/deps.ts';
 import type { ExtractionOutcome } from './extract-text.ts';
-import { extractOffThread } from './off-thread.ts';
+import type { TextExtractor } from './io.ts';
 import { ENGINE_ORG, documentsOf, queueOf, type DocumentRow } from './rows.ts';
 import type { FileKind } from '../../../spec/runtime/file-types.ts';
 
@@ -21,7 +21,7 @@ export function processingMs(kind: FileKind, bytes: number): number {
 export const FAULT_ERROR = 'Text extraction failed (simulated fault extraction-fails)';
 export const MISSING_FILE_ERROR = 'Text extraction failed: the stored file is unavailable';
 
-export function createExtractor(deps: EngineDeps) {
+export function createExtractor(deps: EngineDeps, extractText: TextExtractor) {
   const docs = documentsOf(deps);
   const queue = queueOf(deps);
   const timers = new Map<string, () => void>();
@@ -65,7 +65,7 @@ export function createExtractor(deps: EngineDeps) {
     const outcome: Promise<ExtractionOutcome> = failByFault
       ? Promise.resolve({ ok: false, error: FAULT_ERROR })
       : bytes
-        ? extractOffThread(row.kind, bytes)
+        ? extractText(row.kind, bytes)
         : Promise.resolve({ ok: false, error: MISSING_FILE_ERROR });
     outcome.catch(() => undefined); // awaited in finish(); never an unhandled rejection meanwhile
     schedule(id, processingMs(row.kind, row.file_size), () => finish(org, id, run, outcome));

@@ -1,5 +1,6 @@
 // The documents feature against the in-memory harness: upload, list, lookup, extract, delete, the state machine.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeRuntime } from '../../runtime/node.ts';
 import { createHarness, waitFor, type Harness } from '../../testing/fake-deps.ts';
 import { documentsFeature, type DocumentsFeature } from './feature.ts';
 import { MESSAGES } from './messages.ts';
@@ -14,7 +15,7 @@ const P2 = '9876543210987654321'; // a patient of org-2
 
 let h: Harness;
 beforeEach(() => {
-  h = createHarness([documentsFeature]);
+  h = createHarness([documentsFeature(nodeRuntime.documents)]);
   h.deps.store.collection<{ id: string; name: string }>('patients').insert('org-1', { id: P1, name: 'Ada' });
   h.deps.store.collection<{ id: string; name: string }>('patients').insert('org-2', { id: P2, name: 'Bob' });
 });

@@ -1,5 +1,4 @@
 // Documents: list (with external_id lookup), multipart upload, extract, delete, and the extraction state machine.
-import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { PATIENTS } from '../../platform/collections.ts';
 import { ExternalIdConflict, type EngineApp, type EngineContext, type EngineDeps, type Feature } from '../../platform/deps.ts';
@@ -10,7 +9,7 @@ import { createExtractor, type Extractor } from './extraction.ts';
 import { MAX_UPLOAD_BYTES, documentsOf, toApi as toApiWith, type DocumentRow } from './rows.ts';
 import { loadDocumentSeed } from './seed.ts';
 import { MIME, sniffFileKind } from '../../../spec/runtime/file-types.ts';
-import { readUpload } from './upload.ts';
+import type { DocumentsIO, UploadReader } from './io.ts';
 import { MESSAGES } from './messages.ts';
 
 /**
@@ -36,7 +35,7 @@ function findDocument(c: EngineContext, deps: EngineDeps, patientId: string, doc
   return row && row.patient_id === patientId ? row : undefined;
 }
 
-function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor) {
+function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUpload: UploadReader) {
   const docs = documentsOf(deps);
   const toApi = (row: DocumentRow) => toApiWith(deps, row);
   const base = '/patients/:patientId/documents';
@@ -74,7 +73,7 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor) {
     if (!kind) return deps.responses.error(c, 415, 'Unsupported file type: expected a PDF, JPEG, PNG or DOCX file');
 
     const org = orgOf(c);
-    const id = randomUUID();
+    const id = crypto.randomUUID();
     const row: DocumentRow = {
       id,
       filename: file.filename,
@@ -146,12 +145,13 @@ function control(app: Hono, deps: EngineDeps) {
 /** The feature, with the extractor it owns (one per engine: tests build many engines in one process). */
 export type DocumentsFeature = Feature & { extractor: Extractor };
 
-export const documentsFeature = (deps: EngineDeps): DocumentsFeature => {
-  const extractor = createExtractor(deps);
+/** The feature's factory for a runtime's upload reader and text extractor (mock/runtime/). */
+export const documentsFeature = (io: DocumentsIO) => (deps: EngineDeps): DocumentsFeature => {
+  const extractor = createExtractor(deps, io.extractText);
   return {
     name: 'documents',
     extractor,
-    routes: (app) => routes(app, deps, extractor),
+    routes: (app) => routes(app, deps, extractor, io.readUpload),
     control: (app) => control(app, deps),
     seed: (seed) => loadDocumentSeed(seed, deps),
     resume: () => extractor.resume(),

@@ -7,8 +7,8 @@ import { Worker } from 'node:worker_threads';
 import { EXTRACTION_LIMITS, MiB, type ExtractionLimits } from './extract-limits.ts';
 import { extractText, overLimitError, type ExtractionOutcome } from './extract-text.ts';
 import type { FileKind } from '../../../spec/runtime/file-types.ts';
+import type { TextExtractor } from './io.ts';
 
-export type TextExtractor = (kind: FileKind, bytes: Uint8Array) => Promise<ExtractionOutcome>;
 
 /** Beside this file: .ts when run from source (through tsx), .js when built. */
 const ENTRY = new URL(`./extraction-worker${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url);

@@ -3,7 +3,7 @@
 import type { EngineDeps, SeedFile } from '../../platform/deps.ts';
 import { PATIENTS } from '../../platform/collections.ts';
 import { describeDetails } from '../../platform/seed-rows.ts';
-import { SeedError, seedSection } from '../../seed/load.ts';
+import { SeedError, seedSection } from '../../seed/check.ts';
 import { documentsOf, type DocumentRow, type DocumentStatus } from './rows.ts';
 import { MIME, sniffFileKind } from '../../../spec/runtime/file-types.ts';
 
@@ -32,7 +32,7 @@ export function loadDocumentSeed(seed: SeedFile, deps: EngineDeps): void {
     };
     if (!orgs.has(d?.organization_id)) fail('.organization_id must name an organization of the seed');
     if (!deps.store.collection(PATIENTS).get(d.organization_id, d.patient_id)) fail(`names patient ${d.patient_id}, not a patient of its organization`);
-    const bytes = new Uint8Array(Buffer.from(typeof d.content_base64 === 'string' ? d.content_base64 : '', 'base64'));
+    const bytes = fromBase64(typeof d.content_base64 === 'string' ? d.content_base64 : '') ?? fail('.content_base64 is not base64');
     const kind = sniffFileKind(bytes) ?? fail('.content_base64 is not a PDF, JPEG, PNG or DOCX file');
     deps.store.blobs.put(d.id, bytes);
     const row: DocumentRow = {
@@ -57,4 +57,13 @@ export function loadDocumentSeed(seed: SeedFile, deps: EngineDeps): void {
     if (!checked.ok) fail(`is not a valid Document: ${describeDetails(checked.details)}`);
     docs.insert(d.organization_id, row);
   });
+}
+
+/** Base64 to bytes with web APIs only (atob), so a page seeds alike; undefined when it is not base64. */
+function fromBase64(text: string): Uint8Array | undefined {
+  try {
+    return Uint8Array.from(atob(text.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
 }

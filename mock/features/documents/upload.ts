@@ -1,31 +1,16 @@
-// Streams a multipart/form-data upload through busboy: keeps at most `maxBytes` of the file, never the rest.
+// Streams a multipart/form-data upload through busboy: keeps at most `maxBytes` of the file, never the rest. Node only
+// (the node runtime's reader; a page reads the form with Request.formData(), upload-web.ts).
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { FieldErrors } from '../../platform/deps.ts';
-
-export type ParsedUpload =
-  | { ok: true; fields: Record<string, string>; file?: { bytes: Uint8Array; filename: string } }
-  // A 400 always names what is wrong (the contract's ValidationError has `details`).
-  | { ok: false; status: 400; message: string; details: FieldErrors }
-  | { ok: false; status: 413 | 415; message: string };
-
-/** Limits of the form around the file (the file's own is maxBytes). */
-const LIMITS = { fieldSize: 4096, fields: 20, files: 5, parts: 25 };
-
-const malformed = (reason: string): ParsedUpload => ({ ok: false, status: 400, message: 'Malformed multipart body', details: { body: reason } });
-
-/** Multipart framing and the small text fields around the file. */
-const FRAMING_SLACK = 64 * 1024;
+import type { ParsedUpload } from './io.ts';
+import { FRAMING_SLACK, LIMITS, malformed, precheck, tooLargeUpload } from './upload-form.ts';
 
 export async function readUpload(req: Request, maxBytes: number, fileField = 'file'): Promise<ParsedUpload> {
-  const type = req.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\b/i.test(type))
-    return { ok: false, status: 415, message: 'Unsupported Content-Type: expected multipart/form-data' };
-  const tooLarge = { ok: false, status: 413, message: `File too large: the limit is ${maxBytes} bytes` } as const;
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  // A declared length far past the limit is refused before reading anything.
-  if (Number.isFinite(declared) && declared > maxBytes + FRAMING_SLACK) return tooLarge;
-  if (!req.body) return { ok: false, status: 400, message: 'Validation failed', details: { [fileField]: 'is required' } };
+  const refused = precheck(req, maxBytes, fileField);
+  if (refused) return refused;
+  const type = req.headers.get('content-type')!;
+  const tooLarge = tooLargeUpload(maxBytes);
 
   let bb: busboy.Busboy;
   try {

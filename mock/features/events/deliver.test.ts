@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeRuntime } from '../../runtime/node.ts';
 import { createClock, type EngineClock } from '../../platform/clock.ts';
 import { createDeliverer, type Deliverer, type DelivererOptions, type Delivery } from './deliver.ts';
 import { encodeWebhookBody as encode } from '../../../spec/runtime/webhook-codec.ts';
@@ -14,7 +15,7 @@ afterEach(async () => {
 
 function setup(timeScale: number, extra: Partial<DelivererOptions> = {}): { deliverer: Deliverer; clock: EngineClock } {
   const clock = createClock(timeScale);
-  const deliverer = createDeliverer({ clock, allowPrivate: true, ...extra });
+  const deliverer = createDeliverer({ clock, allowPrivate: true, send: nodeRuntime.webhooks.send, resolve: nodeRuntime.webhooks.resolve, ...extra });
   cleanup.push(() => deliverer.close(), () => clock.cancelAll());
   return { deliverer, clock };
 }

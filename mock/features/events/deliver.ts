@@ -3,10 +3,8 @@
 // errors are retried; a 3xx is a failure and is never followed; other 4xx fail at once; any 2xx delivers. A retry
 // sends the very same bytes. Deliveries run in the background with a concurrency bound, so a slow or dead receiver
 // never holds up the API or another delivery. The destination is checked again before every attempt, and the
-// connection goes to the address that check approved (no second DNS answer can slip in between).
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+// connection goes to the address that check approved (no second DNS answer can slip in between) when the sender can
+// pin it (node:http, send-node.ts; a fetch, send-fetch.ts, cannot: the in-process mock's, see docs/in-process.md).
 import type { Clock } from '../../platform/deps.ts';
 import { checkDestination, type ResolvedAddress, type Resolver } from './destination.ts';
 import type { EncodedBody as Encoded } from '../../../spec/runtime/webhook-codec.ts';
@@ -37,10 +35,25 @@ export interface Target {
   headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * One POST of the body to the receiver; resolves its status (the body is not read), rejects on a connection error
+ * (`code` names it when known). Aborted through `signal` on timeout or reset. `addresses`: what the destination check
+ * approved, for a sender that can connect to exactly those.
+ */
+export type Sender = (
+  url: URL,
+  addresses: readonly ResolvedAddress[],
+  headers: Readonly<Record<string, string>>,
+  body: Uint8Array<ArrayBuffer>,
+  signal: AbortSignal,
+) => Promise<number>;
+
 export interface DelivererOptions {
   clock: Clock;
+  /** How a POST goes out: node:http pinned to the approved address (send-node.ts) or a fetch (send-fetch.ts). */
+  send: Sender;
   allowPrivate: boolean;
-  resolve?: Resolver;
+  resolve: Resolver;
   /** False once the webhook was deleted: its pending retries stop. */
   isRegistered?: (webhookId: string) => boolean;
   timeoutMs?: number;
@@ -172,54 +185,28 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
     d.state = 'failed';
   }
 
-  /** One POST on node:http(s): redirects are not followed, the timeout runs on the engine clock. */
-  function post(url: URL, addresses: readonly ResolvedAddress[], headers: Target['headers'], encoded: Encoded, outer: AbortSignal): Promise<Outcome> {
-    return new Promise<Outcome>((resolve, reject) => {
-      const ctl = new AbortController();
-      let timedOut = false;
-      const cancelTimer = o.clock.after(o.timeoutMs, () => {
-        timedOut = true;
-        ctl.abort();
-      });
-      const onOuterAbort = () => ctl.abort();
-      outer.addEventListener('abort', onOuterAbort, { once: true });
-      const done = () => {
-        cancelTimer();
-        outer.removeEventListener('abort', onOuterAbort);
-      };
-      const lib = url.protocol === 'https:' ? https : http;
-      const req = lib.request(
-        {
-          protocol: url.protocol,
-          hostname: url.hostname.replace(/^\[|\]$/g, ''),
-          port: url.port || undefined,
-          path: `${url.pathname}${url.search}`,
-          method: 'POST',
-          agent: false,
-          lookup: pinnedLookup(addresses),
-          signal: ctl.signal,
-          headers: {
-            'user-agent': USER_AGENT,
-            ...withoutFraming(headers),
-            'content-type': encoded.contentType,
-            'content-length': String(encoded.body.length),
-          },
-        },
-        (res) => {
-          done();
-          // Only the status matters; the body is discarded without waiting for it.
-          res.destroy();
-          resolve({ status: res.statusCode ?? 0 });
-        },
-      );
-      req.on('error', (err: NodeJS.ErrnoException) => {
-        done();
-        if (outer.aborted) reject(new Aborted());
-        else if (timedOut) resolve({ error: `timed out after ${o.timeoutMs} ms (simulated)`, retryable: true });
-        else resolve({ error: `connection error: ${err.code ?? err.message}`, retryable: true });
-      });
-      req.end(encoded.body);
+  /** One POST through the sender, redirects not followed, the timeout on the engine clock. */
+  async function post(url: URL, addresses: readonly ResolvedAddress[], headers: Target['headers'], encoded: Encoded, outer: AbortSignal): Promise<Outcome> {
+    const ctl = new AbortController();
+    let timedOut = false;
+    const cancelTimer = o.clock.after(o.timeoutMs, () => {
+      timedOut = true;
+      ctl.abort();
     });
+    const onOuterAbort = () => ctl.abort();
+    outer.addEventListener('abort', onOuterAbort, { once: true });
+    const sent = { 'user-agent': USER_AGENT, ...withoutFraming(headers), 'content-type': encoded.contentType, 'content-length': String(encoded.body.length) };
+    try {
+      return { status: await o.send(url, addresses, sent, encoded.body, ctl.signal) };
+    } catch (e) {
+      if (outer.aborted) throw new Aborted();
+      if (timedOut) return { error: `timed out after ${o.timeoutMs} ms (simulated)`, retryable: true };
+      const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+      return { error: `connection error: ${err.code ?? err.cause?.code ?? err.cause?.message ?? err.message}`, retryable: true };
+    } finally {
+      cancelTimer();
+      outer.removeEventListener('abort', onOuterAbort);
+    }
   }
 
   function start(d: Delivery, target: Target, encoded: Encoded) {
@@ -284,17 +271,6 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
 
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || (status >= 500 && status <= 599);
-}
-
-/** Connects only to the addresses the destination check approved. */
-function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
-  return ((_host: string, options: { family?: number | string; all?: boolean }, cb: (...args: unknown[]) => void) => {
-    const fam = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
-    const list = addresses.filter((a) => !fam || a.family === fam);
-    if (list.length === 0) return cb(Object.assign(new Error('no approved address for this family'), { code: 'ENOTFOUND' }));
-    if (options.all) cb(null, list.map((a) => ({ address: a.address, family: a.family })));
-    else cb(null, list[0]!.address, list[0]!.family);
-  }) as LookupFunction;
 }
 
 /** Static headers never replace the body's own Content-Type or Content-Length, whatever their case. */

@@ -1,7 +1,6 @@
 // Destination rules for webhook receivers (source: Events > Delivery rules 5): HTTPS, public hosts only, checked at
 // registration and again before each delivery, after DNS resolution. Address ranges come from ipaddr.js; the WHATWG
 // URL parser turns odd IPv4 spellings (2130706433, 0177.0.0.1, 0x7f.1, 127.1) into dotted quads first.
-import { promises as dns } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 
 export const PRIVATE_FLAG = '--allow-private-webhooks';
@@ -11,18 +10,17 @@ export interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }
-export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
-
-export const systemResolver: Resolver = async (hostname) => {
-  const found = await dns.lookup(hostname, { all: true, verbatim: true });
-  return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
-};
+/**
+ * A host name's addresses. `null`: this runtime cannot resolve names (a page has no DNS): the name is then taken
+ * for what it says, a public host, and only its scheme, an IP literal or a `localhost` name are checked.
+ */
+export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[] | null>;
 
 export interface DestinationOptions {
   /** --allow-private-webhooks: loopback and private receivers, also over plain http. */
   allowPrivate: boolean;
-  /** Injected in tests so that no real DNS lookup happens. */
-  resolve?: Resolver;
+  /** Host names to addresses: the runtime's (Node: resolve-node.ts); tests inject one so no real lookup happens. */
+  resolve: Resolver;
 }
 
 export type Destination =
@@ -165,7 +163,13 @@ export async function checkDestination(raw: unknown, opts: DestinationOptions): 
     addresses = [{ address: bare, family: host.startsWith('[') ? 6 : 4 }];
   } else {
     try {
-      addresses = [...(await (opts.resolve ?? systemResolver)(host))];
+      const found = await opts.resolve(host);
+      // No DNS here (a page): a name stands for a public host, so http to it is refused below.
+      if (found === null)
+        return scheme === 'http'
+          ? refuse(`url must use https for public hosts; plain http is accepted only for loopback and private receivers with ${PRIVATE_FLAG}`)
+          : { ok: true, url, addresses: [] };
+      addresses = [...found];
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? String(e);
       return { ok: false, transient: true, reason: `host ${host} could not be resolved (${code}); ${flagHint}` };

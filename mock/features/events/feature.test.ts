@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeRuntime } from '../../runtime/node.ts';
 import type { EngineDeps, SeedFile } from '../../platform/deps.ts';
 import { createClock } from '../../platform/clock.ts';
 import { eventsContract } from './contract.ts';
@@ -30,7 +31,7 @@ function setup(opts: Partial<EventsOptions> = {}) {
     config: { publicBaseUrl: 'http://127.0.0.1:4010/ext-api/v1' },
     organizations: SEED.organizations.map((o) => o.id),
   } as unknown as Omit<EngineDeps, 'events'>;
-  const sim = createEvents({ deps, allowPrivateWebhooks: true, ...opts });
+  const sim = createEvents({ deps, allowPrivateWebhooks: true, io: nodeRuntime.webhooks, ...opts });
   const control = new Hono();
   sim.feature.control!(control);
   void sim.feature.seed?.(SEED);

@@ -4,7 +4,7 @@
 // receiver stays registered across test runs; registrations live in memory (not in the --state file).
 import type { EngineDeps, Events, Feature } from '../../platform/deps.ts';
 import { eventsContract } from './contract.ts';
-import { createDeliverer, type DelivererOptions } from './deliver.ts';
+import { createDeliverer, type DelivererOptions, type Sender } from './deliver.ts';
 import type { Resolver } from './destination.ts';
 import { encodeWebhookBody } from '../../../spec/runtime/webhook-codec.ts';
 import { documentPayload, notePayload, type Built } from './payloads.ts';
@@ -15,10 +15,16 @@ export interface EventsOptions {
   deps: Omit<EngineDeps, 'events'>;
   /** --allow-private-webhooks: loopback and private receivers over plain http are allowed. */
   allowPrivateWebhooks: boolean;
-  /** DNS resolution of receiver names (tests inject one). */
-  resolve?: Resolver;
+  /** How webhooks reach receivers: the runtime's (node:http and DNS in Node; a fetch in process and in a page). */
+  io: WebhookIO;
   /** Delivery tuning (tests); durations are simulated milliseconds, scaled by the clock. */
-  delivery?: Partial<Omit<DelivererOptions, 'clock' | 'allowPrivate' | 'resolve' | 'isRegistered'>>;
+  delivery?: Partial<Omit<DelivererOptions, 'clock' | 'allowPrivate' | 'resolve' | 'isRegistered' | 'send'>>;
+}
+
+/** The transport of deliveries and the resolver of the destination check, swapped at the composition edge. */
+export interface WebhookIO {
+  send: Sender;
+  resolve: Resolver;
 }
 
 export function createEvents(opts: EventsOptions): {
@@ -35,14 +41,15 @@ export function createEvents(opts: EventsOptions): {
     // The seed's organizations, first is the default (known even when state is restored from --state).
     organizations: () => deps.organizations,
     allowPrivate: opts.allowPrivateWebhooks,
-    resolve: opts.resolve,
+    resolve: opts.io.resolve,
     now: () => deps.clock.now(),
   });
   const deliverer = createDeliverer({
     ...opts.delivery,
     clock: deps.clock,
     allowPrivate: opts.allowPrivateWebhooks,
-    resolve: opts.resolve,
+    resolve: opts.io.resolve,
+    send: opts.io.send,
     isRegistered: (id) => registry.has(id),
   });
 

@@ -1,6 +1,5 @@
 // Webhook registrations: what the source's web application form holds (name, URL, event, format, static headers),
 // kept per organization. The source shows no registration endpoint; the mock's control API stands in for the form.
-import { randomUUID } from 'node:crypto';
 import { checkDestination, type Resolver } from './destination.ts';
 import { isWebhookFormat, WEBHOOK_FORMAT_NAMES, type WebhookFormat } from '../../../spec/runtime/webhook-codec.ts';
 
@@ -33,7 +32,7 @@ export interface RegistryOptions {
   /** Known organizations, first is the default; undefined when unknown (organization_id is then required). */
   organizations: () => readonly string[] | undefined;
   allowPrivate: boolean;
-  resolve?: Resolver;
+  resolve: Resolver;
   now: () => Date;
 }
 
@@ -98,7 +97,7 @@ export function createRegistry(opts: RegistryOptions) {
       return { ok: false, error, details };
     }
     const webhook: Webhook = {
-      id: randomUUID(),
+      id: crypto.randomUUID(),
       name: (name as string).trim(),
       url: (dest as { url: URL }).url.href,
       event: event as string,

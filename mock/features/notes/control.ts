@@ -1,7 +1,6 @@
 // Control routes (under /__mock, no key): list sessions with their readiness (the API has no session list, and
 // tools need a ready and a not-ready session), finalize a session, which writes its note (NOTE_CREATED), and edit a
 // note (NOTE_UPDATED), as the web application would. Ids alone name the organization.
-import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { EngineDeps, FieldErrors } from '../../platform/deps.ts';
 import { writeNote } from './content.ts';
@@ -70,7 +69,7 @@ export function registerControl(app: Hono, deps: EngineDeps) {
     const now = deps.clock.now().toISOString();
     const transcript = { ...session.transcript, status: TRANSCRIPT_READY };
     sessions.put(org, { ...session, transcript });
-    const note = noteRow(session, template, { id: randomUUID(), created_at: now, updated_at: now, content: writeNote({ template, transcript }) });
+    const note = noteRow(session, template, { id: crypto.randomUUID(), created_at: now, updated_at: now, content: writeNote({ template, transcript }) });
     notes.insert(org, note);
     deps.events.note(org, 'NOTE_CREATED', { id: note.id, session_id: session.id, patient_id: note.patient_id, template_id: template.id }, 'session');
     return c.json({ data: toDetail(deps, org, note, new Set()) }, 201);

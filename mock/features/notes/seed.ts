@@ -3,7 +3,7 @@
 // seed states each fact once. Problems are SeedErrors naming the row.
 import type { EngineDeps, SeedFile } from '../../platform/deps.ts';
 import { describeDetails } from '../../platform/seed-rows.ts';
-import { SeedError, seedSection } from '../../seed/load.ts';
+import { SeedError, seedSection } from '../../seed/check.ts';
 import { FIELDS, collections, noteRow, pick, type ClientHistory, type TemplateRow, type Transcript } from './rows.ts';
 import { toExport } from './views.ts';
 

@@ -1,5 +1,4 @@
 // Patients: list (pagination, external_id lookup, free-text search), create, get, update, delete.
-import { randomFillSync } from 'node:crypto';
 import type { components } from '../../../generated/types.ts';
 import { PATIENTS, PROVIDERS } from '../../platform/collections.ts';
 import { ExternalIdConflict, type EngineContext, type EngineDeps, type FeatureFactory } from '../../platform/deps.ts';
@@ -30,17 +29,16 @@ const mrnOf = (m: string | null | undefined) => (m ? m : null);
 const SEARCHED = ['name', 'first_name', 'last_name', 'mrn', 'email', 'date_of_birth'] as const;
 
 /**
- * Random bytes drawn from a pool refilled 512 ids at a time: one randomBytes(8) per create made a getrandom call per
- * request, the largest single cost of a POST (randomUUID pools the same way).
+ * Random 64-bit values drawn from a pool refilled 512 ids at a time: one draw per create made a getrandom call per
+ * request, the largest single cost of a POST (randomUUID pools the same way). Web Crypto, so it runs in a page too.
  */
-const idPool = Buffer.alloc(8 * 512);
+const idPool = new BigUint64Array(512);
 let idPoolAt = idPool.length;
 
 /** A patient id: a 19-digit string (very large integer), never starting with 0. */
 export function newPatientId(): string {
-  if (idPoolAt === idPool.length) (randomFillSync(idPool), (idPoolAt = 0));
-  const n = idPool.readBigUInt64BE(idPoolAt) % 9_000_000_000_000_000_000n;
-  idPoolAt += 8;
+  if (idPoolAt === idPool.length) (crypto.getRandomValues(idPool), (idPoolAt = 0));
+  const n = idPool[idPoolAt++]! % 9_000_000_000_000_000_000n;
   return String(1_000_000_000_000_000_000n + n);
 }
 

@@ -1,0 +1,13 @@
+// `clinical-records-api/msw`: MSW request handlers answered by an in-process mock (createMock), for setupServer in
+// Node and setupWorker in a page. MSW only routes: every answer, error and header is the engine's, exactly what
+// mock.fetch gives. msw ^2 is an optional peer dependency: only this entry imports it.
+import { http, type HttpHandler } from 'msw';
+import type { InProcessMock } from './in-process/mock.ts';
+
+/** Handlers for the mock's API (everything under baseUrl) and its control API (under controlUrl). */
+export function clinicalRecordsHandlers(mock: Pick<InProcessMock, 'fetch' | 'baseUrl' | 'controlUrl'>): HttpHandler[] {
+  if (!mock || typeof mock.fetch !== 'function' || typeof mock.baseUrl !== 'string' || typeof mock.controlUrl !== 'string')
+    throw new TypeError('clinicalRecordsHandlers takes the mock createMock() returned');
+  const answer = ({ request }: { request: Request }) => mock.fetch(request);
+  return [mock.baseUrl, mock.controlUrl].flatMap((root) => [http.all(root, answer), http.all(`${root}/*`, answer)]);
+}
