@@ -24,6 +24,7 @@ export interface CliOptions {
   out: string;
   concurrency: number;
   timeoutMs: number;
+  checkTimeoutMs: number;
   readOnly: boolean;
   /** --baseline <report.json>: an earlier run whose failures are known. */
   baseline?: string;
@@ -62,9 +63,12 @@ Output and pacing:
   --out <dir>                      where junit.xml, report.json and report.html go (default conformance-report)
   --concurrency <n>                requests in flight at once (default 4)
   --timeout <ms>                   per request (default 10000)
+  --check-timeout <seconds>        per check (default 30): a check still running then is reported timed out
   --help                           this text
 
 Exit codes: 0 every executed check passed, 1 a check failed, 2 bad usage or unreachable target.
+A check is also reported blocked (a setup step it needs did not work: the rule whose check judges that step is
+named) or timed out; either makes the exit code 1, as a failure does. Exit 2 also when the main key is refused.
 With --baseline, a failure the baseline also had does not count: exit 0 when every failure is known.
 Keys are never printed: curl lines use $CLINICAL_RECORDS_KEY (and $CLINICAL_RECORDS_*_KEY for the others).`;
 
@@ -86,6 +90,13 @@ function scopedKeysFromEnv(env: Env): Array<{ scopes: string[]; key: string }> {
 function positiveInt(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError(`${flag} must be a positive integer, got "${raw}"`);
+  return Number(raw);
+}
+
+/** A positive number of seconds (fractions allowed: 0.5), at most an hour. */
+function positiveSeconds(flag: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0 || Number(raw) > 3600) throw new UsageError(`${flag} must be a number of seconds above 0 and at most 3600, got "${raw}"`);
   return Number(raw);
 }
 
@@ -112,6 +123,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
         out: { type: 'string' },
         concurrency: { type: 'string' },
         timeout: { type: 'string' },
+        'check-timeout': { type: 'string' },
         'read-only': { type: 'boolean' },
         baseline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -122,7 +134,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
   }
   const v = parsed.values;
   const help = !!v.help;
-  if (help) return { help, url: '', scopedKeys: [], mock: false, profile: 'documented', only: [], reporters: ['console'], out: '', concurrency: 4, timeoutMs: 10_000, readOnly: false };
+  if (help) return { help, url: '', scopedKeys: [], mock: false, profile: 'documented', only: [], reporters: ['console'], out: '', concurrency: 4, timeoutMs: 10_000, checkTimeoutMs: 30_000, readOnly: false };
   if (!v.url) throw new UsageError('--url <base_url> is required');
   let url: URL;
   try {
@@ -175,6 +187,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     out: v.out ?? 'conformance-report',
     concurrency: positiveInt('--concurrency', v.concurrency, 4),
     timeoutMs: positiveInt('--timeout', v.timeout, 10_000),
+    checkTimeoutMs: positiveSeconds('--check-timeout', v['check-timeout'], 30) * 1000,
     readOnly: !!v['read-only'],
     baseline: v.baseline,
   };

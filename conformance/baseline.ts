@@ -46,8 +46,11 @@ export function applyBaseline(report: RunReport, baseline: Baseline): RunReport 
   };
 }
 
-/** A run fails on a failure the baseline did not have. */
-export const failsRun = (report: RunReport) => report.results.some((r) => r.outcome === 'failed' && !r.known);
+/**
+ * A run fails on a failure the baseline did not have: a failed or timed-out check, or a blocked one (a setup step
+ * it needs did not work; its own check then fails too, or did not run).
+ */
+export const failsRun = (report: RunReport) => report.results.some((r) => (r.outcome === 'failed' || r.outcome === 'timed-out' || r.outcome === 'blocked') && !r.known);
 
 /** Console lines: what the baseline made known, and which of its failures are fixed. */
 export function baselineLines(report: RunReport): string[] {

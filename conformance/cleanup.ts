@@ -13,7 +13,8 @@ export class Cleanup {
   private readonly created: Created[] = [];
   private readonly deleted = new Set<string>();
   removed = 0;
-  leftovers: string[] = [];
+  /** What was left behind, each once, with how many times it happened. */
+  private readonly left = new Map<string, number>();
 
   constructor(
     private readonly contract: Contract,
@@ -22,6 +23,15 @@ export class Cleanup {
 
   get count(): number {
     return this.created.length;
+  }
+
+  /** Each left-behind resource once: "… (seen 80 times)" when the same one came back again and again. */
+  get leftovers(): string[] {
+    return [...this.left].map(([what, n]) => (n > 1 ? `${what} (seen ${n} times)` : what));
+  }
+
+  private leave(what: string): void {
+    this.left.set(what, (this.left.get(what) ?? 0) + 1);
   }
 
   /** Watches every exchange: a 2xx POST that created something with an id is remembered with its DELETE path. */
@@ -38,7 +48,7 @@ export class Cleanup {
     if (!this.created.some((c) => c.deletePath === deletePath))
       this.created.push({ deletePath, label: `${op.operationId} ${String(data.id)} (${String(data.external_id ?? '')})` });
     if (typeof data.external_id === 'string' && !data.external_id.startsWith(this.prefix))
-      this.leftovers.push(`created without the run prefix: ${deletePath}`);
+      this.leave(`created without the run prefix: ${deletePath}`);
   }
 
   /** A check that deleted its own resource says so, so the end does not delete twice. */
@@ -56,9 +66,9 @@ export class Cleanup {
       try {
         const ex = await http.send('cleanup', { method: 'DELETE', path: c.deletePath, key });
         if (ex.response.status < 300 || ex.response.status === 404) this.removed++;
-        else this.leftovers.push(`${c.label}: DELETE answered ${ex.response.status}`);
+        else this.leave(`${c.label}: DELETE answered ${ex.response.status}`);
       } catch (err) {
-        this.leftovers.push(`${c.label}: ${(err as Error).message}`);
+        this.leave(`${c.label}: ${(err as Error).message}`);
       }
     }
   }

@@ -2,7 +2,7 @@
 // clinical-records-conformance: parse flags, run the suite, print and write the reports, exit 0/1/2.
 // Ctrl-C stops the checks, still removes what the run created, writes what it has and exits 130.
 import { parseCli, UsageError, USAGE } from './args.ts';
-import { runSuite, UnreachableTarget, BadInput, knownSelectors } from './runner.ts';
+import { runSuite, UnreachableTarget, BadInput, KeyRefused, knownSelectors } from './runner.ts';
 import { allChecks } from './checks/index.ts';
 import { areaLine, renderConsole } from './reporters/console.ts';
 import { writeReports } from './reporters/write.ts';
@@ -50,12 +50,13 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     const run = await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (a, rs) => out(areaLine(a, rs)) : undefined });
     const report = baseline ? applyBaseline(run.report, baseline) : run.report;
     if (consoleOn) out([renderConsole(report), ...baselineLines(report)].join('\n'));
-    const files = writeReports(report, opts.reporters, opts.out);
+    const { files, errors } = writeReports(report, opts.reporters, opts.out);
     if (files.length && consoleOn) out(`reports: ${files.join(', ')}`);
+    for (const e of errors) err(`clinical-records-conformance: ${e}`);
     if (report.interrupted) return 130;
-    return failsRun(report) ? 1 : 0;
+    return failsRun(report) || errors.length ? 1 : 0;
   } catch (e) {
-    if (e instanceof UnreachableTarget || e instanceof BadInput) {
+    if (e instanceof UnreachableTarget || e instanceof BadInput || e instanceof KeyRefused) {
       err(`clinical-records-conformance: ${e.message}`);
       return 2;
     }

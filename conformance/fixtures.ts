@@ -2,9 +2,12 @@
 // What the run creates carries the run prefix in external_id and is deleted at the end (cleanup.ts).
 import type { Http, KeyRef } from './http.ts';
 import { minimalPdf } from './pdf.ts';
-import { SkipCheck } from './model.ts';
+import { BlockedCheck, SkipCheck } from './model.ts';
 
 type Obj = Record<string, unknown>;
+
+/** The rules whose checks judge the setup steps other checks rely on: a blocked check names them. */
+export const SETUP_RULES = { patient: 'PAT-021', appointment: 'APT-016', upload: 'DOC-022', providers: 'PRV-005', notes: 'NOTE-014', patients: 'PAT-019' } as const;
 
 export class Fixtures {
   private readonly memo = new Map<string, Promise<unknown>>();
@@ -35,20 +38,21 @@ export class Fixtures {
     return p;
   }
 
-  private async list(path: string, query: Obj = {}): Promise<Obj[]> {
-    const ex = await this.http.send('fixtures', { method: 'GET', path, key: this.key, query: query as Record<string, string> });
+  /** A list the checks read from: any 2xx with a `data` array; else they are blocked on `ruleId`'s check. */
+  private async list(path: string, ruleId: string): Promise<Obj[]> {
+    const ex = await this.http.send('fixtures', { method: 'GET', path, key: this.key });
     const data = (ex.response.json as { data?: unknown } | undefined)?.data;
-    if (ex.response.status !== 200 || !Array.isArray(data))
-      throw new SkipCheck(`fixture GET ${path} answered ${ex.response.status}, so the data this check needs is unknown`);
+    if (ex.response.status < 200 || ex.response.status > 299 || !Array.isArray(data))
+      throw new BlockedCheck(`the list GET ${path} (it answered ${describe(ex.response)})`, ruleId);
     return data as Obj[];
   }
 
   providers(): Promise<Obj[]> {
-    return this.once('providers', () => this.list('/providers'));
+    return this.once('providers', () => this.list('/providers', SETUP_RULES.providers));
   }
 
   notes(): Promise<Obj[]> {
-    return this.once('notes', () => this.list('/notes'));
+    return this.once('notes', () => this.list('/notes', SETUP_RULES.notes));
   }
 
   async firstNote(): Promise<Obj> {
@@ -61,7 +65,7 @@ export class Fixtures {
   patient(): Promise<Obj> {
     return this.once('patient', async () => {
       if (this.readOnly) {
-        const first = (await this.list('/patients'))[0];
+        const first = (await this.list('/patients', SETUP_RULES.patients))[0];
         if (!first) throw new SkipCheck('the organization has no patients to read');
         return first;
       }
@@ -73,11 +77,31 @@ export class Fixtures {
     if (this.readOnly) throw new SkipCheck('--read-only: no writes');
     const body = { name: `Conformance ${label}`, external_id: this.externalId(label), ...extra };
     const ex = await this.http.send('fixtures', { method: 'POST', path: '/patients', key: this.key, json: body });
-    const data = (ex.response.json as { data?: Obj } | undefined)?.data;
-    if (ex.response.status !== 201 || !data || typeof data.id !== 'string')
-      throw new SkipCheck(`could not create a patient to work on: POST /patients answered ${ex.response.status}`);
-    return data;
+    return createdResource(ex.response, 'a patient to work on (POST /patients)', SETUP_RULES.patient);
   }
+}
+
+/** "500 <html>…" — a response in a few words, for a blocked check's reason. */
+export function describe(res: { status: number; text: string }): string {
+  return `${res.status} ${res.text.slice(0, 120) || '(empty body)'}`;
+}
+
+/**
+ * The resource a setup step created: any 2xx whose `data` carries an id, read whatever its JSON type (a number is
+ * taken as its digits when it is exact); anything else blocks the check, naming `ruleId` (whose check judges the step).
+ */
+export function createdResource(res: { status: number; text: string; json?: unknown }, what: string, ruleId: string): Obj & { id: string } {
+  const data = (res.json as { data?: unknown } | undefined)?.data as Obj | undefined;
+  const id = data && typeof data === 'object' ? idText(data.id) : undefined;
+  if (res.status < 200 || res.status > 299 || !data || id === undefined) throw new BlockedCheck(`${what} (it answered ${describe(res)})`, ruleId);
+  return { ...data, id };
+}
+
+/** An id as text: a string as is, an integer number when JSON kept it exact; undefined otherwise. */
+export function idText(v: unknown): string | undefined {
+  if (typeof v === 'string' && v) return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
+  return undefined;
 }
 
 /** A one-page PDF whose text the extraction can read. */

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Contract } from './contract.ts';
-import { Http, rateLimitWait, type ReceivedResponse } from './http.ts';
+import { Http, ReadOnlyRefused, rateLimitWait, type ReceivedResponse } from './http.ts';
+import { parseJson } from './json-text.ts';
 
 const res429 = (headers: Record<string, string>): ReceivedResponse => ({ status: 429, headers, text: '', mediaType: 'application/json' });
 
@@ -73,5 +74,39 @@ describe('Http.send against a rate-limited target', () => {
     const t = performance.now();
     expect((await http.send('c', { method: 'GET', path: '/providers' })).response.status).toBe(429);
     expect(performance.now() - t).toBeLessThan(800);
+  });
+});
+
+describe('Http under --read-only', () => {
+  it('refuses every POST, PATCH, PUT and DELETE before anything is sent; reads go out', async () => {
+    let received = 0;
+    const srv = createServer((_req, res) => {
+      received++;
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[]}');
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    try {
+      const http = new Http(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/ext-api/v1`, new Contract(), { concurrency: 1, timeoutMs: 5_000, readOnly: true });
+      for (const method of ['POST', 'patch', 'PUT', 'DELETE'])
+        await expect(http.send('t', { method, path: '/patients', json: {} })).rejects.toBeInstanceOf(ReadOnlyRefused);
+      expect(received).toBe(0);
+      expect((await http.send('t', { method: 'GET', path: '/patients' })).response.status).toBe(200);
+      expect(received).toBe(1);
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+});
+
+describe('JSON as the suite reads it', () => {
+  it('keeps integers too large for a JS number as their digits, leaves everything else as JSON.parse does', () => {
+    expect(parseJson('{"id":3563043618421525443,"s":"1234567890123456789\\"","n":12,"f":1.5e300,"neg":-9007199254740993,"a":[1,2.5]}')).toEqual({
+      id: '3563043618421525443',
+      s: '1234567890123456789"',
+      n: 12,
+      f: 1.5e300,
+      neg: '-9007199254740993',
+      a: [1, 2.5],
+    });
   });
 });

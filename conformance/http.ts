@@ -2,6 +2,7 @@
 // checks (status, content type, schema, rate-limit headers, no 5xx) whatever the check that caused it.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Contract, Operation } from './contract.ts';
+import { parseJson } from './json-text.ts';
 
 /** An API key and the shell variable its curl lines use instead of its value. */
 export interface KeyRef {
@@ -58,6 +59,11 @@ export interface Exchange {
 
 export class TransportError extends Error {}
 
+/** A write the run was told never to send (--read-only): refused here, before anything leaves the process. */
+export class ReadOnlyRefused extends Error {}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** A 429 is waited out and resent only when the window is genuinely spent and reopens soon enough. */
 const MAX_RATE_LIMIT_WAIT_S = 65;
 
@@ -106,14 +112,17 @@ export class Http {
   constructor(
     readonly baseUrl: string,
     private readonly contract: Contract,
-    opts: { concurrency: number; timeoutMs: number; signal?: AbortSignal },
+    opts: { concurrency: number; timeoutMs: number; signal?: AbortSignal; readOnly?: boolean },
   ) {
     this.signal = opts.signal;
+    this.readOnly = !!opts.readOnly;
     this.gate = new Gate(Math.max(1, opts.concurrency));
     this.timeoutMs = opts.timeoutMs;
   }
   private readonly timeoutMs: number;
   private readonly signal?: AbortSignal;
+  /** --read-only: no POST, PATCH, PUT or DELETE leaves this client, whatever a check asks for. */
+  readonly readOnly: boolean;
 
   onExchange(l: Listener): void {
     this.listeners.push(l);
@@ -128,9 +137,12 @@ export class Http {
   /**
    * Sends one request. A 429 of a spent window is recorded like any exchange, waited out (Retry-After, bounded)
    * and the request resent once, so a long run against a rate-limited target does not fail checks spuriously.
+   * `signal` (the check's budget) aborts the request and any wait.
    */
-  async send(check: string, spec: RequestSpec): Promise<Exchange> {
-    const ex = await this.sendOnce(check, spec);
+  async send(check: string, spec: RequestSpec, signal?: AbortSignal): Promise<Exchange> {
+    if (this.readOnly && !READ_METHODS.has(spec.method.toUpperCase()))
+      throw new ReadOnlyRefused(`--read-only: ${spec.method.toUpperCase()} ${spec.path} was not sent (no writes at all)`);
+    const ex = await this.sendOnce(check, spec, signal);
     const wait = spec.acceptRateLimited ? undefined : rateLimitWait(ex.response);
     if (wait === undefined || this.signal?.aborted) return ex;
     this.pacing.pauses++;
@@ -138,11 +150,11 @@ export class Http {
     const until = now + wait * 1000;
     this.pacing.seconds += Math.max(0, until - Math.max(now, this.pausedUntil)) / 1000;
     this.pausedUntil = Math.max(this.pausedUntil, until);
-    await sleep(wait * 1000, undefined, { signal: this.signal }).catch(() => undefined);
-    return this.signal?.aborted ? ex : this.sendOnce(check, spec);
+    await sleep(wait * 1000, undefined, { signal: anySignal(this.signal, signal) }).catch(() => undefined);
+    return this.signal?.aborted || signal?.aborted ? ex : this.sendOnce(check, spec, signal);
   }
 
-  private async sendOnce(check: string, spec: RequestSpec): Promise<Exchange> {
+  private async sendOnce(check: string, spec: RequestSpec, signal?: AbortSignal): Promise<Exchange> {
     const url = this.url(spec.path, spec.query);
     const headers: Record<string, string> = { Accept: '*/*', ...(spec.headers ?? {}) };
     if (spec.key) headers['X-API-Key'] = spec.key.value;
@@ -175,28 +187,29 @@ export class Http {
     };
     const started = performance.now();
     const response = await this.gate.run(async () => {
+      if (signal?.aborted) throw new TransportError(`${request.method} ${url}: not sent, the check ran out of time`);
       let res: Response;
+      let text: string;
+      const timeout = AbortSignal.timeout(this.timeoutMs);
       try {
-        res = await fetch(url, {
-          method: request.method,
-          headers,
-          body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
+        res = await fetch(url, { method: request.method, headers, body, redirect: 'manual', signal: anySignal(timeout, signal) });
+        text = await res.text();
       } catch (err) {
-        const e = err as Error & { cause?: { code?: string } };
-        const why = e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : (e.cause?.code ?? e.message);
+        const e = err as Error & { cause?: { code?: string; message?: string } };
+        const why = timeout.aborted
+          ? `no answer within ${this.timeoutMs} ms`
+          : signal?.aborted
+            ? 'abandoned: the check ran out of time'
+            : (e.cause?.code ?? e.cause?.message ?? e.message);
         throw new TransportError(`${request.method} ${url}: ${why}`);
       }
-      const text = await res.text();
       const hdrs: Record<string, string> = {};
       res.headers.forEach((v, k) => (hdrs[k] = v));
       const mediaType = (hdrs['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       let json: unknown;
       if ((mediaType === 'application/json' || mediaType.endsWith('+json')) && text) {
         try {
-          json = JSON.parse(text);
+          json = parseJson(text);
         } catch {
           json = undefined;
         }
@@ -212,7 +225,18 @@ export class Http {
       ms: performance.now() - started,
     };
     this.exchanges.push(ex);
-    for (const l of this.listeners) l(ex);
+    // A listener (response checks, cleanup) never breaks the check that sent the request.
+    for (const l of this.listeners)
+      try {
+        l(ex);
+      } catch {
+        /* reported by the listener's own bookkeeping, if at all */
+      }
     return ex;
   }
+}
+
+function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
+  const present = signals.filter((s): s is AbortSignal => !!s);
+  return present.length > 1 ? AbortSignal.any(present) : present[0];
 }

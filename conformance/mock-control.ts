@@ -1,5 +1,6 @@
 // The kit's mock control API (/__mock on the same host): keys, faults, webhooks, deliveries, note events.
-// Used only with --mock; never sends an API key.
+// Used only with --mock; never sends an API key, and under --read-only nothing but GET.
+import { SkipCheck } from './model.ts';
 export interface MockKey {
   key: string;
   organization_id: string;
@@ -26,22 +27,25 @@ export class MockControl {
   /**
    * `scope`: faults this view arms reach only requests carrying FAULT_SCOPE_HEADER with that value, and it clears
    * only its own; `onArm` is told when it arms one (so the check's requests start carrying the header).
+   * `readOnly` (--read-only): nothing but GET is sent.
    */
   constructor(
     private readonly baseUrl: string,
     private readonly timeoutMs: number,
     readonly scope?: string,
     private readonly onArm?: () => void,
+    private readonly readOnly = false,
   ) {
     this.url = `${new URL(baseUrl).origin}/__mock`;
   }
 
   /** The same control API, with faults scoped to one check. */
   withScope(scope: string, onArm: () => void): MockControl {
-    return new MockControl(this.baseUrl, this.timeoutMs, scope, onArm);
+    return new MockControl(this.baseUrl, this.timeoutMs, scope, onArm, this.readOnly);
   }
 
   async call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    if (this.readOnly && method !== 'GET') throw new SkipCheck(`--read-only: needs ${method} ${this.url}${path}`);
     const res = await fetch(this.url + path, {
       method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -86,6 +90,7 @@ export class MockControl {
   }
 
   async clearFaults(): Promise<void> {
+    if (this.readOnly) return; // nothing was armed
     await this.call('DELETE', this.scope === undefined ? '/faults' : `/faults?scope=${encodeURIComponent(this.scope)}`);
   }
 }

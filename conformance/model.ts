@@ -59,7 +59,18 @@ export interface Failure {
   curl?: string;
 }
 
-export type Outcome = 'passed' | 'failed' | 'skipped';
+/**
+ * passed, failed, skipped (cannot run here, with the reason); blocked: a setup step did not give what the check needs
+ * (the rule whose check judges that step is named); timed-out: the check ran out of its time budget.
+ */
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'blocked' | 'timed-out';
+
+/** What a blocked check waited for, and the rule (and its checks) that judges that step. */
+export interface BlockedBy {
+  waitedFor: string;
+  ruleId: string;
+  checks: string[];
+}
 
 export interface CheckResult {
   name: string;
@@ -69,6 +80,7 @@ export interface CheckResult {
   provenance: Provenance;
   outcome: Outcome;
   reason?: string;
+  blockedBy?: BlockedBy;
   failures: Failure[];
   assertions: number;
   ms: number;
@@ -111,6 +123,16 @@ export interface RunReport {
 
 export class SkipCheck extends Error {}
 
+/** Thrown by a setup step that cannot go on: reported as blocked, not failed, naming the rule that judges the step. */
+export class BlockedCheck extends Error {
+  constructor(
+    readonly waitedFor: string,
+    readonly ruleId: string,
+  ) {
+    super(`waited for ${waitedFor}`);
+  }
+}
+
 export interface Expectation {
   expected: string;
   actual: string;
@@ -133,13 +155,18 @@ export interface CheckContext {
   receiver?: Receiver;
   cleanup: Cleanup;
   fixtures: Fixtures;
+  /** Per request. */
   timeoutMs: number;
+  /** Aborted when the check runs out of its time budget. */
+  signal: AbortSignal;
   send(spec: RequestSpec): Promise<Exchange>;
   /** Records an assertion; a false condition is a failure of the check's rule. Returns cond. */
   expect(cond: boolean, e: Expectation): boolean;
   skip(reason: string): never;
+  /** Setup cannot go on: `waitedFor` says what did not come, `ruleId` the rule whose check judges that step. */
+  block(waitedFor: string, ruleId: string): never;
   /** A fresh external_id carrying the run prefix. */
   externalId(label: string): string;
-  /** Is this constraint an assumption the documented profile must not fail on? */
+  /** Waits (the check's budget permitting: rejects when it runs out). */
   sleep(ms: number): Promise<void>;
 }

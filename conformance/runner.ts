@@ -2,7 +2,7 @@
 // exchange, skips what cannot run (with the reason), cleans up what the run created, and returns one report.
 import { randomBytes } from 'node:crypto';
 import { Contract } from './contract.ts';
-import { Http, TransportError, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
+import { Http, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
 import { Register } from './register.ts';
 import { SchemaValidator, type Profile } from './schemas.ts';
 import { Cleanup } from './cleanup.ts';
@@ -11,15 +11,14 @@ import { FAULT_SCOPE_HEADER, MockControl } from './mock-control.ts';
 import { Receiver } from './receiver.ts';
 import { Redactor } from './redact.ts';
 import { toCurl } from './curl.ts';
+import { runCheck, type SharedContext } from './check-run.ts';
 import { resolveKeys, type KeyInputs } from './keys.ts';
 import { allChecks, responseChecks } from './checks/index.ts';
 import { LEGACY_AREAS } from './legacy-areas.ts';
 import { schemaCoverages, shapeRule, schemaChecksRule } from './coverage.ts';
 import {
   areaOf,
-  SkipCheck,
   type Area,
-  type CheckContext,
   type CheckDef,
   type CheckResult,
   type Failure,
@@ -36,7 +35,10 @@ export interface RunOptions extends KeyInputs {
   profile: Profile;
   only: string[];
   concurrency: number;
+  /** Per request. */
   timeoutMs: number;
+  /** Per check (default 30 s): a check still running then is reported timed out. */
+  checkTimeoutMs?: number;
   readOnly: boolean;
   /** Progress: called when every check of an area has a result. */
   onArea?: (area: Area, results: CheckResult[]) => void;
@@ -50,6 +52,10 @@ export interface RunOptions extends KeyInputs {
 
 export class UnreachableTarget extends Error {}
 export class BadInput extends Error {}
+/** The main key was refused (401/403) on the first request that carried it: nothing else could be checked. */
+export class KeyRefused extends Error {}
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 
 const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
 /** The documented profile runs documented rules only: a check (named or response-level) of an assumed rule is skipped. */
@@ -75,7 +81,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const redactor = new Redactor();
   const runId = `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(3).toString('hex')}`;
   const prefix = `crc-${runId}-`;
-  const http = new Http(opts.url, contract, { concurrency: opts.concurrency, timeoutMs: opts.timeoutMs, signal: opts.signal });
+  const http = new Http(opts.url, contract, { concurrency: opts.concurrency, timeoutMs: opts.timeoutMs, signal: opts.signal, readOnly: opts.readOnly });
 
   // Reachability first: any HTTP answer will do; a transport error is exit 2.
   try {
@@ -85,11 +91,12 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   }
   http.exchanges.length = 0;
 
-  const mock = opts.mock ? new MockControl(opts.url, opts.timeoutMs) : undefined;
+  const mock = opts.mock ? new MockControl(opts.url, opts.timeoutMs, undefined, undefined, opts.readOnly) : undefined;
   if (mock && !(await mock.health()))
     throw new UnreachableTarget(`--mock: the control API ${mock.url}/health does not answer 200; is the target this kit's mock?`);
   const keys: Keys = await resolveKeys(opts, mock);
   for (const k of allKeyRefs(keys)) redactor.add(k.value, `$${k.envVar}`);
+  await probeMainKey(http, keys.main, opts.url);
 
   const cleanup = new Cleanup(contract, prefix);
   const fixtures = new Fixtures(http, keys.main, prefix, opts.readOnly);
@@ -103,7 +110,12 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     if (!ex.operation) return;
     inspected++;
     for (const rc of responseChecks) {
-      const f = rc.inspect(ex as Exchange & { operation: NonNullable<Exchange['operation']> }, { contract, schemas, profile: opts.profile });
+      let f: ReturnType<typeof rc.inspect>;
+      try {
+        f = rc.inspect(ex as Exchange & { operation: NonNullable<Exchange['operation']> }, { contract, schemas, profile: opts.profile });
+      } catch (err) {
+        f = { expected: 'a response the check can read', actual: `${(err as Error).name}: ${(err as Error).message}` };
+      }
       if (f)
         responseFindings.get(rc.name)!.push({
           ruleId: rc.rule,
@@ -142,6 +154,9 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     if (left === 0) opts.onArea?.(r.area, results.filter((x) => x.area === r.area));
   };
 
+  const shared: SharedContext = { contract, profile: opts.profile, schemas, http, keys, runId, prefix, readOnly: opts.readOnly, mock, receiver, cleanup, fixtures, timeoutMs: opts.timeoutMs, externalId: (label) => fixtures.externalId(label) };
+  const budgetMs = opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+
   /** A check's faults are scoped to it: only its own requests, which carry the scope header once it armed one, take them. */
   const faultScope = (check: CheckDef) => {
     let armed = false;
@@ -154,44 +169,6 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
       clear: async () => void (armed && (await view?.clearFaults().catch(() => undefined))),
     };
   };
-
-  const ctxFor = (check: CheckDef, failures: Failure[], counter: { n: number }, faults = faultScope(check)): CheckContext => ({
-    name: check.name,
-    contract,
-    profile: opts.profile,
-    schemas,
-    http,
-    keys,
-    runId,
-    prefix,
-    readOnly: opts.readOnly,
-    mock: faults.mock,
-    receiver,
-    cleanup,
-    fixtures,
-    timeoutMs: opts.timeoutMs,
-    send: (spec) => {
-      if (opts.signal?.aborted) throw new SkipCheck('interrupted');
-      return http.send(check.name, faults.spec(spec));
-    },
-    expect(cond, e) {
-      counter.n++;
-      if (!cond)
-        failures.push({
-          ruleId: check.rule,
-          message: e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : check.name),
-          expected: e.expected,
-          actual: e.actual,
-          curl: e.exchange && toCurl(e.exchange.request),
-        });
-      return cond;
-    },
-    skip(reason) {
-      throw new SkipCheck(reason);
-    },
-    externalId: (label) => fixtures.externalId(label),
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-  });
 
   const skipReason = (c: CheckDef): string | undefined => {
     const rule = register.resolve(c.rule);
@@ -217,34 +194,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
       finish({ ...base, outcome: 'skipped', reason: reason ?? 'interrupted', failures: [], assertions: 0, ms: 0 });
       return;
     }
-    const failures: Failure[] = [];
-    const counter = { n: 0 };
-    const t0 = performance.now();
-    let outcome: CheckResult['outcome'] = 'passed';
-    let why: string | undefined;
-    const faults = faultScope(c);
-    try {
-      await c.run(ctxFor(c, failures, counter, faults));
-    } catch (err) {
-      if (err instanceof SkipCheck) {
-        outcome = 'skipped';
-        why = err.message;
-      } else {
-        failures.push({
-          ruleId: c.rule,
-          message: err instanceof TransportError ? 'the request did not complete' : 'the check could not complete',
-          expected: 'a response',
-          actual: (err as Error).message,
-        });
-      }
-    }
-    await faults.clear();
-    if (failures.length) outcome = 'failed';
-    else if (outcome === 'passed' && counter.n === 0) {
-      outcome = 'skipped';
-      why = 'nothing to assert on this target';
-    }
-    finish({ ...base, outcome, reason: why, failures, assertions: counter.n, ms: Math.round(performance.now() - t0) });
+    finish(await runCheck(c, base, { shared, budgetMs, signal: opts.signal, faults: faultScope(c) }));
   };
 
   // Checks on state no scope can separate (webhook receivers and deliveries, timings) run alone after the others;
@@ -280,6 +230,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   if (!opts.readOnly) await cleanup.run(http, keys.main);
   await receiver?.close();
 
+  nameBlockers(results, all);
   const { notChecked, coveredBySchemas } = coverage({ register, contract, all, selected, results, profile: opts.profile, mock: !!mock });
 
   const report: RunReport = {
@@ -352,6 +303,30 @@ export function coverage(env: {
 }
 
 /** Areas in the register's order, checks by name within an area. */
+/** A blocked check names the checks that judge the rule it waited on, and whether they failed in this run. */
+function nameBlockers(results: CheckResult[], all: CheckDef[]): void {
+  const judges = (id: string) => [...all.filter((c) => c.rule === id || c.covers?.includes(id)).map((c) => c.name), ...responseChecks.filter((c) => c.rule === id).map((c) => c.name)];
+  for (const r of results) {
+    if (r.outcome !== 'blocked' || !r.blockedBy) continue;
+    const checks = judges(r.blockedBy.ruleId);
+    const states = checks.map((n) => `${n} ${results.find((x) => x.name === n)?.outcome ?? 'not run'}`);
+    r.blockedBy.checks = checks;
+    r.reason = `waited for ${r.blockedBy.waitedFor}; ${r.blockedBy.ruleId} is judged by ${states.join(', ') || 'no check'}`;
+  }
+}
+
+/** The first request with the main key: a 401 or 403 there means nothing else can be checked (exit 2). */
+async function probeMainKey(http: Http, key: KeyRef, url: string): Promise<void> {
+  let status: number;
+  try {
+    status = (await http.send('main key', { method: 'GET', path: '/providers', key, query: { limit: 1 } })).response.status;
+  } catch (err) {
+    throw new UnreachableTarget(`cannot reach ${url}: ${(err as Error).message}`);
+  }
+  if (status === 401 || status === 403) throw new KeyRefused(`the main key (--key) was refused: GET /providers answered ${status}`);
+  http.exchanges.length = 0;
+}
+
 function sortResults(results: CheckResult[], register: Register): CheckResult[] {
   const order = [...new Set(register.rules.map((r) => areaOf(r.id)))];
   const rank = (a: string) => (order.includes(a) ? order.indexOf(a) : order.length);

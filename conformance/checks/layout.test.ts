@@ -2,7 +2,8 @@
 // top-level function of its file with one rule; check files importing only support/ and the suite's modules.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkFiles } from './index.ts';
+import { allChecks, checkFiles, responseChecks } from './index.ts';
+import { variants } from '../testing/broken-proxy.ts';
 
 const DIR = new URL('.', import.meta.url).pathname;
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -71,5 +72,20 @@ describe('checks layout', () => {
       .filter(([, n]) => n > 500)
       .map(([f, n]) => `${f}: ${n} lines`);
     expect(long).toEqual([]);
+  });
+
+  it('every check has a broken variant that proves it can fail', () => {
+    // A variant is a [check, rule, ...] entry of a test under conformance/ (run by describeBrokenVariants, the
+    // broken sender, or a tampering receiver, each asserting the check fails on its rule), or a single-defect
+    // variant of testing/broken-proxy.ts whose rule has exactly this one check.
+    const entries = new Set<string>();
+    for (const f of tsFiles(ROOT).filter((x) => x.endsWith('.test.ts')))
+      for (const m of readFileSync(ROOT + f, 'utf8').matchAll(/'([a-z][a-z0-9_]*)',\s*'([A-Z]+-\d{3})'/g)) entries.add(`${m[1]} ${m[2]}`);
+    const all = [...allChecks, ...responseChecks];
+    for (const v of variants({ main: '', scoped: [], otherOrg: '', expired: '' })) {
+      const own = all.filter((c) => c.rule === v.rule);
+      if (own.length === 1) entries.add(`${own[0]!.name} ${v.rule}`);
+    }
+    expect(all.filter((c) => !entries.has(`${c.name} ${c.rule}`)).map((c) => `${c.name} [${c.rule}]`)).toEqual([]);
   });
 });

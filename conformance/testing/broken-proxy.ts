@@ -25,6 +25,10 @@ export interface Variant {
   profile?: 'documented' | 'all';
   request?(req: ProxyRequest): void;
   response?(res: ProxyResponse, req: ProxyRequest): void;
+  /** Instead of answering: reset the connection, or hold it open until the client gives up. */
+  drop?(req: ProxyRequest): 'reset' | 'hang' | undefined;
+  /** Added to every round trip (the control API's too): a staging-like target far from the suite. */
+  latencyMs?: number;
 }
 
 /** Mock keys the variants swap between (read from /__mock/keys once). */
@@ -33,6 +37,7 @@ export interface VariantKeys {
   scoped: string[];
   otherOrg: string;
   expired: string;
+  revoked?: string;
 }
 
 // Small helpers the variants (here and in the check files' tests) are written with.
@@ -57,6 +62,7 @@ export const answer = (res: ProxyResponse, status: number, v: unknown) => {
 };
 
 export function variants(keys: VariantKeys): Variant[] {
+  let stored: Buffer | undefined;
   return [
     {
       name: 'unknown field accepted',
@@ -136,11 +142,90 @@ export function variants(keys: VariantKeys): Variant[] {
       },
     },
     {
+      // Every patient id, wherever it appears (id, patient_id), a JSON number: precision permitting, a reader that
+      // takes ids whatever their JSON type goes on.
+      name: 'numeric ids',
+      area: 'gen',
+      rule: 'GEN-008',
+      response(res) {
+        if (!/json/.test(res.headers['content-type'] ?? '')) return;
+        res.body = Buffer.from(res.body.toString('utf8').replace(/"(id|patient_id)":"(\d+)"/g, '"$1":$2'));
+      },
+    },
+    {
+      name: 'PATCH answer shows a new external_id',
+      area: 'xid',
+      rule: 'XID-005',
+      response(res, req) {
+        const sent = jsonOf(req.body);
+        const b = jsonOf(res.body);
+        if (req.method === 'PATCH' && typeof sent?.external_id === 'string' && b?.data) {
+          b.data.external_id = sent.external_id;
+          setJson(res, b);
+        }
+      },
+    },
+    {
+      name: 'keys ignored',
+      area: 'auth',
+      rule: 'AUTH-001',
+      request(req) {
+        const known = [keys.main, keys.otherOrg, keys.expired, keys.revoked, ...keys.scoped];
+        if (!known.includes(req.headers['x-api-key'])) req.headers['x-api-key'] = keys.main;
+      },
+    },
+    {
+      name: 'revoked key accepted',
+      area: 'auth',
+      rule: 'AUTH-010',
+      request(req) {
+        if (keys.revoked && req.headers['x-api-key'] === keys.revoked) req.headers['x-api-key'] = keys.main;
+      },
+    },
+    {
+      name: 'create answers 200',
+      area: 'pat',
+      rule: 'PAT-021',
+      response(res, req) {
+        if (is(req, 'POST', /^\/patients$/) && res.status === 201) res.status = 200;
+      },
+    },
+    {
+      name: 'delete answers 204 without a body',
+      area: 'pat',
+      rule: 'PAT-024',
+      response(res, req) {
+        if (!is(req, 'DELETE', /^\/patients\/\d+$/) || res.status !== 200) return;
+        res.status = 204;
+        res.body = Buffer.alloc(0);
+        delete res.headers['content-type'];
+      },
+    },
+    {
+      name: 'regenerate answers 200',
+      area: 'regen',
+      rule: 'REGEN-008',
+      response(res, req) {
+        if (is(req, 'POST', /^\/sessions\/[^/]+\/notes\/regenerate$/) && res.status === 202) res.status = 200;
+      },
+    },
+    {
+      name: 'lookup miss answers 200',
+      area: 'xid',
+      rule: 'XID-010',
+      response(res, req) {
+        if (req.method !== 'GET' || !/[?&]external_id=/.test(req.url) || res.status !== 404) return;
+        answer(res, 200, /\/documents$/.test(apiPath(req)) ? { data: [] } : { data: [], meta: { page: 1, limit: 20, total_pages: 1 } });
+      },
+    },
+    {
+      // The documents lookup answers the patient's whole collection (the patient and appointment lookups are not
+      // touched: their list endpoints restate the parameter in three more rules, PAT-019, APT-014 and XID-007).
       name: 'external_id lookup ignored',
       area: 'lookups',
       rule: 'XID-008',
       request(req) {
-        if (req.method === 'GET') req.url = req.url.replace(/([?&])external_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
+        if (req.method === 'GET' && /\/documents$/.test(apiPath(req))) req.url = req.url.replace(/([?&])external_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
       },
     },
     {
@@ -214,19 +299,27 @@ export function variants(keys: VariantKeys): Variant[] {
         }
       },
     },
-    {
-      name: "another organization's provider_id accepted",
-      area: 'patients',
-      rule: 'PAT-018',
-      request(req) {
-        const b = jsonOf(req.body);
-        if (/^\/patients(\/\d+)?$/.test(apiPath(req)) && b && typeof b === 'object' && 'provider_id' in b) {
+    (() => {
+      // Only a provider_id that is not one of the organization's (as GET /providers listed them to the main key) is
+      // dropped, so the patient is created as if none had been sent: the one defect, foreign ids accepted.
+      const ours = new Set<string>();
+      return {
+        name: "another organization's provider_id accepted",
+        area: 'patients',
+        rule: 'PAT-018',
+        request(req: ProxyRequest) {
+          const b = jsonOf(req.body);
+          if (!/^\/patients(\/\d+)?$/.test(apiPath(req)) || !b || typeof b !== 'object' || typeof b.provider_id !== 'string' || !b.provider_id || ours.has(b.provider_id)) return;
           delete b.provider_id;
           if (req.method === 'PATCH') b.phone = '+1-555-0199';
           req.body = Buffer.from(JSON.stringify(b));
-        }
-      },
-    },
+        },
+        response(res: ProxyResponse, req: ProxyRequest) {
+          if (req.method === 'GET' && apiPath(req).startsWith('/providers') && req.headers['x-api-key'] === keys.main)
+            for (const p of [jsonOf(res.body)?.data ?? []].flat()) if (typeof p?.id === 'string') ours.add(p.id);
+        },
+      };
+    })(),
     {
       name: 'appointment date filters ignored',
       area: 'appointments',
@@ -244,8 +337,11 @@ export function variants(keys: VariantKeys): Variant[] {
       area: 'documents',
       rule: 'DOC-032',
       profile: 'all',
-      response(res) {
-        if (res.status === 413) res.status = 201;
+      response(res, req) {
+        // An upload past the limit stored like any other: 201 with a document (the last one this proxy saw stored).
+        if (!is(req, 'POST', /^\/patients\/\d+\/documents$/)) return;
+        if (res.status === 201) stored = res.body;
+        else if (res.status === 413 && stored) Object.assign(res, { status: 201, body: stored, headers: { ...res.headers, 'content-type': 'application/json' } });
       },
     },
     {
@@ -294,13 +390,19 @@ export function plainHeaders(h: IncomingHttpHeaders): Record<string, string> {
 }
 
 /** Starts the proxy on 127.0.0.1 (port 0) in front of `target` (an origin such as http://127.0.0.1:4010). */
-export async function startBrokenProxy(target: string, variant?: Variant): Promise<{ origin: string; close(): Promise<void> }> {
+/** `observe` sees every request as it arrives, the control API's (/__mock) included. */
+export async function startBrokenProxy(target: string, variant?: Variant, observe?: (req: ProxyRequest) => void): Promise<{ origin: string; close(): Promise<void> }> {
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));
     incoming.on('end', async () => {
       const req: ProxyRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: plainHeaders(incoming.headers), body: Buffer.concat(chunks) };
       try {
+        observe?.(req);
+        const drop = req.url.startsWith('/__mock') ? undefined : variant?.drop?.(req);
+        if (drop === 'reset') return void incoming.socket.destroy();
+        if (drop === 'hang') return;
+        if (variant?.latencyMs) await new Promise((r) => setTimeout(r, variant.latencyMs));
         if (!req.url.startsWith('/__mock')) variant?.request?.(req);
         const r = await fetch(target + req.url, {
           method: req.method,

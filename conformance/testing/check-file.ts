@@ -7,7 +7,7 @@ import { runSuite, type RunOptions } from '../runner.ts';
 import { MockControl } from '../mock-control.ts';
 import type { CheckDef, RunReport } from '../model.ts';
 import { startBrokenProxy, type Variant } from './broken-proxy.ts';
-import { allChecks } from '../checks/index.ts';
+import { allChecks, responseChecks } from '../checks/index.ts';
 
 /** What a variant changes: its request and response transformers. */
 export type Breaks = Omit<Variant, 'name' | 'area' | 'rule'>;
@@ -22,6 +22,22 @@ export const suiteOptions = (url: string): RunOptions => ({
   timeoutMs: 10_000,
   readOnly: false,
 });
+
+/** The mock the tests of a file share: loopback, time-scale 0.01, Prism --strict, no rate limit in the way. */
+export const startTestMock = () =>
+  startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
+
+/** Starts the file's mock before its tests and stops it after them; `mock()` is it. */
+export function useTestMock(): { mock(): RunningMock } {
+  let mock: RunningMock | undefined;
+  beforeAll(async () => {
+    mock = await startTestMock();
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+  });
+  return { mock: () => mock! };
+}
 
 /** The checks of these names, in the suite's order (a name that is no check fails here, not later). */
 export function checksNamed(names: string[]): CheckDef[] {
@@ -40,8 +56,11 @@ export interface CheckFile {
   mainKey(): string;
   /** The base URL of the mock behind a proxy origin (or of the mock itself). */
   urlVia(origin?: string): string;
-  /** Runs the one check and asserts it failed, every failure citing `rule`, and nothing was left behind. */
-  expectFails(check: string, rule: string, opts?: Partial<RunOptions>): Promise<void>;
+  /**
+   * Runs the one check and asserts it failed, every failure citing `rule`, and nothing was left behind. A response
+   * check (it judges every exchange, so it cannot be run alone) is run with `driver`, a check that sends requests.
+   */
+  expectFails(check: string, rule: string, opts?: Partial<RunOptions>, driver?: string): Promise<void>;
 }
 
 /**
@@ -55,7 +74,7 @@ export function describeCheckFile(title: string, checks: CheckDef[], documentedS
   const names = checks.map((c) => c.name);
 
   beforeAll(async () => {
-    mock = await startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
+    mock = await startTestMock();
     mainKey = (await new MockControl(mock.url, 5_000).keys()).find((k) => k.state === 'active' && k.scopes.includes('*'))!.key;
   }, 60_000);
   afterAll(async () => {
@@ -92,6 +111,7 @@ export function describeCheckFile(title: string, checks: CheckDef[], documentedS
         const r = report.results.find((x) => x.name === c.name)!;
         if (c.needs?.write) expect(r.reason, c.name).toMatch(/read-only/);
         else if (c.needs?.mock) expect(r.reason, c.name).toMatch(/needs --mock/);
+        else if (c.needs?.keys?.length) expect(r.reason, c.name).toMatch(/needs --[a-z-]+-key/);
         else expect(r.outcome, c.name).toBe('passed');
       }
     }, 30_000);
@@ -101,12 +121,15 @@ export function describeCheckFile(title: string, checks: CheckDef[], documentedS
     mock: () => mock,
     mainKey: () => mainKey,
     urlVia: (origin) => (origin ? `${origin}${new URL(mock.url).pathname}` : mock.url),
-    async expectFails(check, rule, opts = {}) {
-      expect(checks.find((c) => c.name === check)?.rule, check).toBe(rule);
-      const { report } = await runSuite({ ...suiteOptions(mock.url), ...opts, only: [check] });
+    async expectFails(check, rule, opts = {}, driver) {
+      expect((driver ? responseChecks : checks).find((c) => c.name === check)?.rule, check).toBe(rule);
+      const { report } = await runSuite({ ...suiteOptions(mock.url), ...opts, only: [driver ?? check] });
       const result = report.results.find((r) => r.name === check)!;
       expect(result.outcome, JSON.stringify(result)).toBe('failed');
       expect(result.failures.every((f) => f.ruleId === rule)).toBe(true);
+      // One defect, one failure: besides the check, at most two others (here the response checks) fail with it.
+      const others = report.results.filter((r) => r.name !== check && (r.outcome === 'failed' || r.outcome === 'timed-out'));
+      expect(others.map((r) => `${r.name} [${r.ruleId}]`).length, others.map((r) => r.name).join(', ')).toBeLessThanOrEqual(2);
       expect(report.cleanup.leftovers).toEqual([]);
     },
   };
@@ -123,6 +146,8 @@ export function describeBrokenVariants(
   checks: CheckDef[],
   broken: Array<[check: string, rule: string, breaks: Breaks | (() => Breaks)]>,
   provenElsewhere: string[] = [],
+  /** For response checks: the check that sends the requests they judge. */
+  [driver]: string[] = [],
 ): void {
   describe(`${title} against broken variants (each fails on its rule)`, () => {
     it('every check of the file has a broken variant', () => {
@@ -135,7 +160,7 @@ export function describeBrokenVariants(
         const area = checks.find((c) => c.name === check)?.area ?? '';
         const proxy = await startBrokenProxy(new URL(file.mock().url).origin, { name: check, area, rule, ...(typeof breaks === 'function' ? breaks() : breaks) });
         try {
-          await file.expectFails(check, rule, { url: file.urlVia(proxy.origin) });
+          await file.expectFails(check, rule, { url: file.urlVia(proxy.origin) }, driver);
         } finally {
           await proxy.close();
         }

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../model.ts';
 import { Probe, type Hook, type Doc, awaitDoc, type Hit, budget, withProbe, ok200, DOC_EVENT, upload, NOTE_EVENT, touchNote, schemaFields, parse, docStatus, timingWithUnit, expectTimeouts, timing, ms, gaps, backoffFits, BACKOFF_RANGE, TIMER_LATENESS_MS } from '../support/webhook-probe.ts';
-import { type Obj, got, objOf, followDocument } from '../support/common.ts';
+import { type Obj, got, objOf, followDocument, is2xx } from '../support/common.ts';
 import { check } from '../support/define.ts';
 
 const hexToken = () => randomBytes(6).toString('hex');
@@ -110,7 +110,7 @@ export async function note_regenerated_event_fetch(ctx: CheckContext): Promise<v
     const sessionId = String(first.session_id);
     const before = await ctx.send({ method: 'GET', path: `/notes/${String(first.id)}`, key: ctx.keys.main });
     const ex = await ctx.send({ method: 'POST', path: `/sessions/${sessionId}/notes/regenerate`, key: ctx.keys.main, json: { model: 'fast' } });
-    if (ex.response.status !== 202) return ctx.skip(`POST /sessions/${sessionId}/notes/regenerate answered ${got(ex).slice(0, 160)}: nothing regenerated`);
+    if (!is2xx(ex)) return ctx.skip(`POST /sessions/${sessionId}/notes/regenerate answered ${got(ex).slice(0, 160)}: nothing regenerated`);
     const mine = () => probe.on(h.path).filter((x) => parse(x.body)?.session_id === sessionId);
     const wait = budget(ctx);
     if (!(await probe.waitFor(() => mine().length > 0, wait))) {

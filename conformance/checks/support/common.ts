@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../model.ts';
 import type { Exchange, KeyRef } from '../../http.ts';
-import { tinyPdf } from '../../fixtures.ts';
+import { createdResource, idText, SETUP_RULES, tinyPdf } from '../../fixtures.ts';
 import type { Operation } from '../../contract.ts';
 import { BodyGenerator, type CaseKind } from '../../datagen.ts';
 
@@ -118,7 +118,7 @@ export async function followDocument(
   // Always at least one look, however small maxMs (a 1 ms bound is "what is it now?").
   for (let wait = 20; ; wait = Math.min(wait * 2, 1000)) {
     exchange = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main, query: { external_id: externalId } });
-    last = listOf(exchange)[0];
+    last = byExternalId(exchange, externalId);
     const s = typeof last?.status === 'string' ? last.status : undefined;
     if (s && statuses.at(-1) !== s) statuses.push(s);
     if (s === 'completed' || s === 'failed' || Date.now() >= deadline) break;
@@ -182,3 +182,18 @@ export function negative(kinds: CaseKind[]): CheckDef['run'] {
 }
 
 export const json = (v: unknown) => JSON.stringify(v);
+
+/** A setup step's new resource: any 2xx whose data has an id (as text); otherwise the check is blocked on `ruleId`. */
+export const made = (ex: Exchange, what: string, ruleId: string) => createdResource(ex.response, what, ruleId);
+
+/** Do two ids name the same resource, whatever their JSON types ("12" and 12)? */
+export const sameId = (a: unknown, b: unknown) => idText(a) !== undefined && idText(a) === idText(b);
+
+/** Rule ids whose checks judge the setup steps other checks rely on. */
+export const SETUP = SETUP_RULES;
+
+/**
+ * The item of a lookup's answer that carries `externalId`: a check that uses the lookup to follow its own resource
+ * finds it whether or not the server applied the filter (whether it did is XID-008's to judge).
+ */
+export const byExternalId = (ex: Exchange, externalId: string): Obj | undefined => listOf(ex).find((x) => x.external_id === externalId);

@@ -1,7 +1,7 @@
 // Helpers for regeneration: sessions to regenerate, sending the request, watching the session's note change.
 import type { CheckContext } from '../../model.ts';
 import type { Exchange } from '../../http.ts';
-import { type Obj, listOf, objOf, got } from './common.ts';
+import { type Obj, listOf, objOf, got, is2xx } from './common.ts';
 
 
 export interface RegenTarget {
@@ -41,7 +41,8 @@ export function regenerate(ctx: CheckContext, sessionId: string, opts: { json?: 
   });
 }
 
-export const accepted = (ex: Exchange, sessionId: string) => ex.response.status === 202 && objOf(ex).session_id === sessionId && objOf(ex).status === 'queued';
+/** A regeneration queued for `sessionId`: any 2xx with the queued body (the 202 itself is REGEN-008's to judge). */
+export const accepted = (ex: Exchange, sessionId: string) => is2xx(ex) && objOf(ex).session_id === sessionId && objOf(ex).status === 'queued';
 
 export function readNote(ctx: CheckContext, noteId: string): Promise<Exchange> {
   return ctx.send({ method: 'GET', path: `/notes/${noteId}`, key: ctx.keys.main, query: { include: '' } });
@@ -87,7 +88,7 @@ export async function regenerateAndWait(ctx: CheckContext, t: RegenTarget, opts:
   if (!before) return undefined;
   const since = performance.now();
   const ex = await regenerate(ctx, t.sessionId, opts);
-  if (!ctx.expect(accepted(ex, t.sessionId), { expected: `202 { data: { session_id: "${t.sessionId}", status: "queued" } } for ${label}`, actual: got(ex), exchange: ex })) return undefined;
+  if (!ctx.expect(accepted(ex, t.sessionId), { expected: `2xx { data: { session_id: "${t.sessionId}", status: "queued" } } for ${label}`, actual: got(ex), exchange: ex })) return undefined;
   const w = await watchNote(ctx, t.noteId, before.updated_at, since, firstRunBudget(ctx));
   if (!w.moved)
     return ctx.skip(`the regeneration of session ${t.sessionId} (${label}) was not seen within ${firstRunBudget(ctx) / 1000} s (--timeout); rerun with a larger --timeout or a smaller --time-scale`);

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { startReceiver, type Receiver } from '../../../spec/runtime/webhook-receiver.ts';
 import type { CheckContext } from '../../model.ts';
-import { type Obj, uploadDocument, objOf, got, listOf } from './common.ts';
+import { type Obj, uploadDocument, objOf, got, listOf, made, SETUP, byExternalId } from './common.ts';
 
 export const DOC_EVENT = 'DOCUMENT_STATUS_CHANGED';
 
@@ -164,14 +164,12 @@ export async function upload(ctx: CheckContext, o: { text?: string; fileName?: s
   const patientId = o.patientId ?? String((await ctx.fixtures.patient()).id);
   const ext = ctx.externalId('hook-doc');
   const ex = await uploadDocument(ctx, patientId, ext, o);
-  const id = objOf(ex).id;
-  if (ex.response.status !== 201 || typeof id !== 'string') return ctx.skip(`could not upload a document to cause ${DOC_EVENT}: ${got(ex)}`);
-  return { docId: id, patientId, ext };
+  return { docId: made(ex, `a stored upload to cause ${DOC_EVENT}`, SETUP.upload).id, patientId, ext };
 }
 
 export async function docStatus(ctx: CheckContext, d: Doc): Promise<string | undefined> {
   const ex = await ctx.send({ method: 'GET', path: `/patients/${d.patientId}/documents`, key: ctx.keys.main, query: { external_id: d.ext } });
-  const s = listOf(ex)[0]?.status;
+  const s = byExternalId(ex, d.ext)?.status;
   return typeof s === 'string' ? s : undefined;
 }
 

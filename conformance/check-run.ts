@@ -1,0 +1,131 @@
+// Runs one check: its context, its time budget, and the outcome. Whatever the target answers and whatever the check
+// throws, the result is this check's (failed with the evidence, blocked, timed out or skipped); nothing escapes.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ReadOnlyRefused, TransportError, type RequestSpec } from './http.ts';
+import type { MockControl } from './mock-control.ts';
+import { toCurl } from './curl.ts';
+import { BlockedCheck, SkipCheck, type CheckContext, type CheckDef, type CheckResult, type Failure } from './model.ts';
+
+/** What every check's context shares (the run's), less what is the check's own. */
+export type SharedContext = Omit<CheckContext, 'name' | 'signal' | 'send' | 'expect' | 'skip' | 'block' | 'sleep'>;
+
+/** The check's own view of the mock's faults: armed for its requests only, cleared when it ends. */
+export interface FaultScope {
+  mock?: MockControl;
+  spec(spec: RequestSpec): RequestSpec;
+  clear(): Promise<void>;
+}
+
+export interface CheckEnv {
+  shared: SharedContext;
+  faults?: FaultScope;
+  /** The time budget of one check. */
+  budgetMs: number;
+  /** The run's own abort (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+type Base = Pick<CheckResult, 'name' | 'area' | 'ruleId' | 'rule' | 'provenance'>;
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '(nothing)' : (JSON.stringify(v) ?? String(v)));
+
+export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<CheckResult> {
+  const failures: Failure[] = [];
+  let assertions = 0;
+  const budget = new AbortController();
+  const signal = env.signal ? AbortSignal.any([budget.signal, env.signal]) : budget.signal;
+  /** What the check is waiting on now (named in a timed-out result), and its last request. */
+  let waiting = 'the check to begin';
+  let last = 'nothing sent yet';
+  const { http } = env.shared;
+  const ctx: CheckContext = {
+    ...env.shared,
+    mock: env.faults ? env.faults.mock : env.shared.mock,
+    name: c.name,
+    signal,
+    async send(spec) {
+      if (env.signal?.aborted) throw new SkipCheck('interrupted');
+      const what = `${spec.method.toUpperCase()} ${spec.path}`;
+      waiting = `the answer to ${what}`;
+      const ex = await http.send(c.name, env.faults ? env.faults.spec(spec) : spec, signal);
+      last = `${what} (answered ${ex.response.status})`;
+      waiting = `its next step after ${last}`;
+      return ex;
+    },
+    expect(cond, e) {
+      assertions++;
+      if (!cond)
+        failures.push({
+          ruleId: c.rule,
+          message: text(e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : c.name)),
+          expected: text(e.expected),
+          actual: text(e.actual),
+          curl: e.exchange && toCurl(e.exchange.request),
+        });
+      return cond;
+    },
+    skip(reason) {
+      throw new SkipCheck(reason);
+    },
+    block(waitedFor, ruleId) {
+      throw new BlockedCheck(waitedFor, ruleId);
+    },
+    async sleep(ms) {
+      waiting = `a wait of ${Math.round(ms)} ms after ${last}`;
+      await sleep(ms, undefined, { signal });
+      waiting = `its next step after ${last}`;
+    },
+  };
+
+  const t0 = performance.now();
+  let outcome: CheckResult['outcome'] = 'passed';
+  let reason: string | undefined;
+  let blocked: BlockedCheck | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const outOfTime = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), env.budgetMs)));
+  try {
+    const settled = await Promise.race([c.run(ctx).then(() => undefined, (err: unknown) => err ?? new Error('(nothing thrown)')), outOfTime]);
+    if (settled === 'timeout') {
+      budget.abort();
+      outcome = 'timed-out';
+      reason = `no result within ${env.budgetMs / 1000} s (--check-timeout): still waiting for ${waiting}`;
+    } else if (settled instanceof SkipCheck) {
+      outcome = 'skipped';
+      reason = settled.message;
+    } else if (settled instanceof BlockedCheck) {
+      blocked = settled;
+    } else if (settled !== undefined) {
+      failures.push(thrown(c, settled));
+    }
+  } finally {
+    clearTimeout(timer);
+    await env.faults?.clear();
+  }
+  if (outcome === 'timed-out') {
+    /* the failures so far stay as evidence; the outcome says why the check stopped */
+  } else if (failures.length) outcome = 'failed';
+  else if (blocked) {
+    outcome = 'blocked';
+    reason = blocked.message;
+  } else if (outcome === 'passed' && assertions === 0) {
+    outcome = 'skipped';
+    reason = 'nothing to assert on this target';
+  }
+  return {
+    ...base,
+    outcome,
+    reason,
+    blockedBy: outcome === 'blocked' && blocked ? { waitedFor: blocked.waitedFor, ruleId: blocked.ruleId, checks: [] } : undefined,
+    failures,
+    assertions,
+    ms: Math.round(performance.now() - t0),
+  };
+}
+
+/** An exception out of a check: the check's failure, with what it says. */
+function thrown(c: CheckDef, err: unknown): Failure {
+  const message = err instanceof Error ? err.message : text(err);
+  if (err instanceof TransportError) return { ruleId: c.rule, message: 'the request did not complete', expected: 'a response', actual: message };
+  if (err instanceof ReadOnlyRefused) return { ruleId: c.rule, message: 'the check tried to write under --read-only', expected: 'no writes', actual: message };
+  return { ruleId: c.rule, message: 'the check could not complete', expected: 'a response the check can read', actual: `${err instanceof Error ? err.name : 'thrown'}: ${message}` };
+}

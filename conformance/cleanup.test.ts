@@ -1,0 +1,24 @@
+// Cleanup's account of what was left behind: each resource once, with how many times it came back.
+import { describe, expect, it } from 'vitest';
+import { Cleanup } from './cleanup.ts';
+import { Contract } from './contract.ts';
+import type { Exchange } from './http.ts';
+
+describe('Cleanup leftovers', () => {
+  it('names a resource created without the run prefix once, however often the target answers with it', () => {
+    const contract = new Contract();
+    const cleanup = new Cleanup(contract, 'crc-run-');
+    // Prism's static mock answers every create with the same example patient.
+    const create = (seq: number): Exchange => ({
+      seq,
+      check: 'c',
+      operation: contract.match('POST', '/patients'),
+      request: { method: 'POST', url: 'http://x/ext-api/v1/patients', path: '/patients', headers: {} },
+      response: { status: 201, headers: {}, text: '', json: { data: { id: '123', external_id: 'ehr-1' } }, mediaType: 'application/json' },
+      ms: 1,
+    });
+    for (let i = 0; i < 80; i++) cleanup.observe(create(i));
+    expect(cleanup.count).toBe(1);
+    expect(cleanup.leftovers).toEqual(['created without the run prefix: /patients/123 (seen 80 times)']);
+  });
+});

@@ -1,0 +1,95 @@
+// Headless Chromium for tests that look at a page as a browser renders it: the DOM after parsing (--dump-dom) and a
+// screenshot. One fresh profile per call, no network beyond what the page asks for, bounded in time. Test-only.
+import { spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Flags every launch carries: headless, no sandbox (containers, root), no GPU, no background traffic of its own. */
+export const LAUNCH_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Why Chromium cannot be used here, or undefined when it can. */
+export function chromiumMissing(): string | undefined {
+  try {
+    accessSync(CHROMIUM, constants.X_OK);
+    return undefined;
+  } catch {
+    return `no executable Chromium at ${CHROMIUM} (install the Debian package chromium, or set CHROMIUM_PATH)`;
+  }
+}
+
+/**
+ * For a test's describe: in CI (CI=true) a missing Chromium is an error, elsewhere a skip with the reason.
+ * Returns the reason to skip, or undefined to run.
+ */
+export function chromiumSkipReason(): string | undefined {
+  const missing = chromiumMissing();
+  if (missing && process.env.CI === 'true') throw new Error(`CI=true and ${missing}`);
+  return missing;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs Chromium with the launch flags, a fresh --user-data-dir and `args`; killed after `timeoutMs`. */
+export function runChromium(args: string[], timeoutMs = 30_000): Promise<RunResult> {
+  const profile = mkdtempSync(join(tmpdir(), 'crc-chromium-'));
+  return new Promise<RunResult>((resolve, reject) => {
+    const child = spawn(CHROMIUM, [...LAUNCH_FLAGS, `--user-data-dir=${profile}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`chromium ${args.join(' ')}: no exit within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  }).finally(() => rmSync(profile, { recursive: true, force: true }));
+}
+
+/** The DOM of `url` (file:// or http://127.0.0.1) after Chromium parsed and laid it out. */
+export async function dumpDom(url: string, timeoutMs?: number): Promise<string> {
+  const r = await runChromium(['--dump-dom', url], timeoutMs);
+  if (r.code !== 0 || !r.stdout.includes('<')) throw new Error(`chromium --dump-dom ${url} exited ${r.code}: ${r.stderr.slice(-500)}`);
+  return r.stdout;
+}
+
+/** A PNG screenshot of `url` at `width`×`height`. */
+export async function screenshot(url: string, o: { width?: number; height?: number; timeoutMs?: number } = {}): Promise<Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'crc-shot-'));
+  const file = join(dir, 'shot.png');
+  try {
+    const r = await runChromium([`--screenshot=${file}`, `--window-size=${o.width ?? 1280},${o.height ?? 1600}`, '--hide-scrollbars', url], o.timeoutMs);
+    let png: Buffer;
+    try {
+      png = readFileSync(file);
+    } catch {
+      throw new Error(`chromium --screenshot ${url} wrote nothing (exit ${r.code}): ${r.stderr.slice(-500)}`);
+    }
+    return png;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
