@@ -25,9 +25,11 @@ describe('flags', () => {
     expect(parseFlags(['--cors-origin', 'https://app.example.test:8443', '--cors-origin', '*']).corsOrigins).toEqual(['https://app.example.test:8443', '*']);
     expect(parseFlags(['--engine-only']).mode).toBe('engine-only');
     expect(parseFlags(['--static']).mode).toBe('static');
+    expect(parseFlags(['--journal-size', '0']).journalSize).toBe(0);
+    expect(parseFlags(['--journal-size', '2000']).journalSize).toBe(2000);
   });
   it('refuses bad flags with a clear message', () => {
-    for (const argv of [['--port', 'x'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'fast'], ['--rate-limit', '100'], ['--rate-limit', '0/60'], ['--static', '--engine-only'], ['--bogus'], ['stray'], ['--cors-origin', 'app.example.test'], ['--cors-origin', 'https://x.test/path']])
+    for (const argv of [['--port', 'x'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'fast'], ['--rate-limit', '100'], ['--rate-limit', '0/60'], ['--static', '--engine-only'], ['--bogus'], ['stray'], ['--cors-origin', 'app.example.test'], ['--cors-origin', 'https://x.test/path'], ['--journal-size', '-1'], ['--journal-size', 'big'], ['--journal-size', '100001'], ['--journal-size', ''], ['--static', '--journal-size', '10']])
       expect(() => parseFlags(argv), argv.join(' ')).toThrow(UsageError);
   });
 });

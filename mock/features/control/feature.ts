@@ -1,11 +1,14 @@
-// The control API's own routes under /__mock: health, reset, keys, faults. Other features add theirs (finalize, ...).
+// The control API's own routes under /__mock: health, reset, keys, faults, the request journal. Other features add theirs (finalize, ...).
 import type { Hono } from 'hono';
 import type { FaultKind, Feature, SeedFile } from '../../platform/deps.ts';
 import { FAULT_KINDS, type EngineFaults } from '../../platform/faults.ts';
+import type { RequestJournal } from '../../platform/request-journal.ts';
+import { journalRoutes } from './requests.ts';
 
 export interface ControlTarget {
   keys: SeedFile['keys'];
   faults: EngineFaults;
+  journal: RequestJournal;
   reset(): Promise<void>;
   mode: string;
 }
@@ -23,6 +26,7 @@ export function controlRoutes(app: Hono, target: ControlTarget): void {
       data: target.keys.map(({ key, organization_id, provider_id, scopes, state }) => ({ key, organization_id, provider_id, scopes, state })),
     }),
   );
+  journalRoutes(app, target.journal);
   app.get('/faults', (c) => c.json({ data: target.faults.list() }));
   app.delete('/faults', (c) => {
     // ?scope=<s> clears only the faults armed with that scope (one check's), leaving everyone else's.
