@@ -1,8 +1,10 @@
-// The control API's own routes under /__mock: health, reset, keys, faults, the request journal. Other features add theirs (finalize, ...).
+// The control API's own routes under /__mock: health, reset, keys, faults, the request journal, the dashboard and the API reference. Other features add theirs (finalize, ...).
 import type { Hono } from 'hono';
 import type { FaultKind, Feature, SeedFile } from '../../platform/deps.ts';
 import { FAULT_KINDS, type EngineFaults } from '../../platform/faults.ts';
 import type { RequestJournal } from '../../platform/request-journal.ts';
+import { API_BASE } from '../../platform/spec.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import { journalRoutes } from './requests.ts';
 
 export interface ControlTarget {
@@ -17,6 +19,7 @@ const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '*'];
 
 export function controlRoutes(app: Hono, target: ControlTarget): void {
   app.get('/health', (c) => c.json({ status: 'ok', mode: target.mode }));
+  dashboardRoutes(app, () => ({ mode: target.mode, keys: target.keys, apiBase: API_BASE, journalSize: target.journal.capacity }));
   app.post('/reset', async (c) => {
     await target.reset();
     return c.json({ success: true });
