@@ -79,6 +79,9 @@ describe('binary', () => {
     const url = (await waitFor(first, /API\s+(http:\/\/\S+)/))[1]!;
     const key = (await waitFor(first, /(crk_all_\w+)/))[1]!;
     expect(first.output()).toMatch(/control\s+http:\/\/127\.0\.0\.1:\d+\/__mock/);
+    const dashboard = first.output().match(/dashboard\s+(http:\/\/127\.0\.0\.1:\d+\/__mock\/)\s/)![1]!;
+    expect(first.output()).toMatch(/API docs\s+http:\/\/127\.0\.0\.1:\d+\/__mock\/docs/);
+    expect((await fetch(dashboard)).headers.get('content-type')).toContain('text/html');
     expect(first.output()).toContain('engine-only');
     expect(first.output()).toMatch(/browsers\s+pages of localhost, 127\.0\.0\.1 and \[::1\] may read the API/);
     const created = await fetch(`${url}/patients`, {

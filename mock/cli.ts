@@ -115,6 +115,7 @@ export function banner(m: RunningMock, opts: MockOptions): string {
     'clinical-records-mock',
     `  API       ${m.url}`,
     `  control   ${m.mode === 'static' ? `${m.controlUrl}/health only` : m.controlUrl}`,
+    ...(m.mode === 'static' ? [] : [`  dashboard ${m.controlUrl}/  (requests, faults, documents, sessions, webhooks)`, `  API docs  ${m.controlUrl}/docs`]),
     `  mode      ${mode}`,
     `  browsers  ${opts.corsOrigins?.includes('*') ? 'pages of every origin may read the API' : `pages of localhost, 127.0.0.1 and [::1]${opts.corsOrigins?.length ? `, ${opts.corsOrigins.join(', ')}` : ''} may read the API (--cors-origin for more)`}`,
     ...(m.mode === 'static'

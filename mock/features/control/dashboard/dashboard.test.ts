@@ -107,6 +107,7 @@ describe.skipIf(skip !== undefined)(`the dashboard in headless Chromium${skip ? 
     const body = await page.locator('body').textContent();
     if (apiReferenceHtml()) {
       await page.getByText('External Clinical Records API').first().waitFor(WAIT);
+      await page.waitForLoadState('networkidle', WAIT);
       expect(elsewhere).toEqual([]);
     } else expect(body).toContain('npm run build');
   });
