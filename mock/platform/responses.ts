@@ -10,8 +10,9 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Every 4xx/5xx of the API goes out through here: the body is also handed to the request journal by name (`errorBody`),
- * which would otherwise have to read the response back (a clone takes @hono/node-server off its fast path).
+ * A 4xx/5xx of the API: the body is also handed to the request journal by name (`errorBody`), which otherwise has to
+ * read the response back (a clone takes @hono/node-server off its fast path). The platform's refusals and Responses
+ * all answer through here; a feature's own error answer may too.
  */
 export function answerError(c: Context, body: object, status: number, headers?: Record<string, string>): Response {
   c.set('errorBody', body);
