@@ -19,6 +19,7 @@ const NO_BODY: JournalEntry['request'] = Object.freeze({ content_type: null, byt
 
 function requestPart(c: EngineContext, redact: (s: string) => string): JournalEntry['request'] {
   const raw = c.get('requestBody');
+  if (!raw && (c.req.method === 'GET' || c.req.method === 'HEAD')) return NO_BODY; // no header lookups on the commonest path
   const declared = c.req.header('content-length');
   if (!raw && (declared === undefined || declared === '0')) return NO_BODY;
   const type = c.req.header('content-type') ?? null;
