@@ -25,9 +25,11 @@ describe('flags', () => {
     expect(parseFlags(['--cors-origin', 'https://app.example.test:8443', '--cors-origin', '*']).corsOrigins).toEqual(['https://app.example.test:8443', '*']);
     expect(parseFlags(['--engine-only']).mode).toBe('engine-only');
     expect(parseFlags(['--static']).mode).toBe('static');
+    expect(parseFlags(['--journal-size', '0']).journalSize).toBe(0);
+    expect(parseFlags(['--journal-size', '2000']).journalSize).toBe(2000);
   });
   it('refuses bad flags with a clear message', () => {
-    for (const argv of [['--port', 'x'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'fast'], ['--rate-limit', '100'], ['--rate-limit', '0/60'], ['--static', '--engine-only'], ['--bogus'], ['stray'], ['--cors-origin', 'app.example.test'], ['--cors-origin', 'https://x.test/path']])
+    for (const argv of [['--port', 'x'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'fast'], ['--rate-limit', '100'], ['--rate-limit', '0/60'], ['--static', '--engine-only'], ['--bogus'], ['stray'], ['--cors-origin', 'app.example.test'], ['--cors-origin', 'https://x.test/path'], ['--journal-size', '-1'], ['--journal-size', 'big'], ['--journal-size', '100001'], ['--journal-size', ''], ['--static', '--journal-size', '10']])
       expect(() => parseFlags(argv), argv.join(' ')).toThrow(UsageError);
   });
 });
@@ -77,6 +79,9 @@ describe('binary', () => {
     const url = (await waitFor(first, /API\s+(http:\/\/\S+)/))[1]!;
     const key = (await waitFor(first, /(crk_all_\w+)/))[1]!;
     expect(first.output()).toMatch(/control\s+http:\/\/127\.0\.0\.1:\d+\/__mock/);
+    const dashboard = first.output().match(/dashboard\s+(http:\/\/127\.0\.0\.1:\d+\/__mock\/)\s/)![1]!;
+    expect(first.output()).toMatch(/API docs\s+http:\/\/127\.0\.0\.1:\d+\/__mock\/docs/);
+    expect((await fetch(dashboard)).headers.get('content-type')).toContain('text/html');
     expect(first.output()).toContain('engine-only');
     expect(first.output()).toMatch(/browsers\s+pages of localhost, 127\.0\.0\.1 and \[::1\] may read the API/);
     const created = await fetch(`${url}/patients`, {

@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { parseCorsOrigin } from './platform/cors.ts';
 import { parseRateLimit, type RateLimitConfig } from './platform/rate-limit.ts';
+import { MAX_JOURNAL_SIZE } from './platform/request-journal.ts';
 import { SeedError } from './seed/load.ts';
 import { StateFileError } from './platform/journal.ts';
 import type { MockMode, MockOptions, RunningMock } from './server.ts';
@@ -22,6 +23,7 @@ const USAGE = `Usage: clinical-records-mock [options]
   --allow-private-webhooks let webhooks reach loopback and private addresses over plain http
   --cors-origin <origin>   also let pages of this origin read API answers (repeatable; '*' for every origin);
                            pages served from localhost, 127.0.0.1 or [::1] always may
+  --journal-size <n>       API requests the request journal keeps (default 500; 0 = none)
   --quiet                  print nothing but errors
   --help                   this text`;
 
@@ -46,6 +48,7 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
         state: { type: 'string' },
         'allow-private-webhooks': { type: 'boolean' },
         'cors-origin': { type: 'string', multiple: true },
+        'journal-size': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -80,10 +83,16 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
       return origin;
     });
   }
+  if (values['journal-size'] !== undefined) {
+    const n = Number(values['journal-size']);
+    if (!/^\d+$/.test(values['journal-size']) || n > MAX_JOURNAL_SIZE)
+      throw new UsageError(`--journal-size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got "${values['journal-size']}"`);
+    opts.journalSize = n;
+  }
   if (values.static && values['engine-only']) throw new UsageError('--static and --engine-only exclude each other');
   const mode: MockMode = values.static ? 'static' : values['engine-only'] ? 'engine-only' : 'default';
-  if (mode === 'static' && (values.state || values['rate-limit'] || values['time-scale']))
-    throw new UsageError('--static runs Prism alone: --state, --rate-limit and --time-scale need the engine');
+  if (mode === 'static' && (values.state || values['rate-limit'] || values['time-scale'] || values['journal-size']))
+    throw new UsageError('--static runs Prism alone: --state, --rate-limit, --time-scale and --journal-size need the engine');
   if (mode === 'engine-only' && values.strict) throw new UsageError('--strict needs Prism in front: drop --engine-only');
   if (values.seed !== undefined) opts.seed = values.seed;
   if (values.state !== undefined) opts.state = values.state;
@@ -106,6 +115,7 @@ export function banner(m: RunningMock, opts: MockOptions): string {
     'clinical-records-mock',
     `  API       ${m.url}`,
     `  control   ${m.mode === 'static' ? `${m.controlUrl}/health only` : m.controlUrl}`,
+    ...(m.mode === 'static' ? [] : [`  dashboard ${m.controlUrl}/  (requests, faults, documents, sessions, webhooks)`, `  API docs  ${m.controlUrl}/docs`]),
     `  mode      ${mode}`,
     `  browsers  ${opts.corsOrigins?.includes('*') ? 'pages of every origin may read the API' : `pages of localhost, 127.0.0.1 and [::1]${opts.corsOrigins?.length ? `, ${opts.corsOrigins.join(', ')}` : ''} may read the API (--cors-origin for more)`}`,
     ...(m.mode === 'static'

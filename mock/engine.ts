@@ -20,7 +20,10 @@ import { loopbackOnly } from './platform/loopback.ts';
 import { authenticate, checkKey, requireScope } from './platform/auth.ts';
 import { checkPathIds, httpFaults, notImplemented, peerIdentity, peerResolver, rateLimit, routeOperation } from './platform/pipeline.ts';
 import { createRateLimiter, type RateLimitConfig } from './platform/rate-limit.ts';
-import { createResponses } from './platform/responses.ts';
+import { recordRequests } from './platform/record-requests.ts';
+import { createRedactor } from './platform/redact.ts';
+import { createRequestJournal, DEFAULT_JOURNAL_SIZE, type RequestJournal } from './platform/request-journal.ts';
+import { answerError, createResponses } from './platform/responses.ts';
 import { API_BASE, specIndex } from './platform/spec.ts';
 import { createStore } from './platform/store.ts';
 import { createValidator } from './platform/validator.ts';
@@ -62,6 +65,8 @@ export interface EngineOptions {
   behindFront?: boolean;
   /** The --host value: a Host the control API accepts besides loopback names. */
   boundHost?: string;
+  /** API requests the request journal keeps (--journal-size; default 500; 0: none recorded). */
+  journalSize?: number;
 }
 
 export interface Engine {
@@ -69,6 +74,8 @@ export interface Engine {
   organizations: SeedFile['organizations'];
   keys: SeedFile['keys'];
   deps: EngineDeps;
+  /** The last API requests (GET /__mock/requests); the default front attaches Prism's violations to them. */
+  journal: RequestJournal;
   /** Counts a request the fronts refuse before the engine sees it against its peer; its rate-limit headers. */
   rateHeadersFor(peer: string): Record<string, string>;
   reset(): Promise<void>;
@@ -96,6 +103,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const features = [...(opts.features ?? apiFeatures(runtime)).map((build) => build(deps)), events.feature];
   const keyring = createKeyring(keys, runtime.sha256Hex);
   const limiter = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const journal = createRequestJournal(opts.journalSize ?? DEFAULT_JOURNAL_SIZE, createRedactor(keys.map((k) => k.key)));
 
   const seedAll = async (seed: SeedFile) => {
     try {
@@ -114,6 +122,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     clock.cancelAll();
     faults.clear();
     limiter.reset();
+    journal.clear();
     store.clear();
     await seedAll(loadSeed());
   };
@@ -121,6 +130,8 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const peerOf = peerResolver(opts.behindFront ?? false);
   const api = new Hono<EngineEnv>();
   const { responses } = base;
+  // First, so that its duration and status cover every refusal after it; left out entirely with --journal-size 0.
+  if (journal.capacity > 0) api.use('*', recordRequests(journal, opts.behindFront ?? false));
   api.use(
     '*',
     checkKey(keyring),
@@ -136,7 +147,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
 
   const control = new Hono();
   control.use('*', loopbackOnly(peerOf, opts.boundHost));
-  for (const f of [controlFeature({ keys, faults, reset, mode: opts.mode ?? 'engine-only', timeScale: clock.timeScale }), ...features]) f.control?.(control);
+  for (const f of [controlFeature({ keys, faults, journal, reset, mode: opts.mode ?? 'engine-only', timeScale: clock.timeScale }), ...features]) f.control?.(control);
 
   const app = new Hono();
   app.use('*', corsMiddleware(opts.cors ?? corsPolicy()));
@@ -146,7 +157,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   app.onError((err, c) => {
     // A bug, not bad input: say so without leaking a stack, and keep serving.
     console.error(err);
-    return c.json({ error: 'Internal error in the mock engine' }, 500);
+    return answerError(c, { error: 'Internal error in the mock engine' }, 500);
   });
 
   return {
@@ -154,6 +165,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     organizations,
     keys,
     deps,
+    journal,
     rateHeadersFor: (peer) => limiter.hit(peerIdentity(peer)).headers,
     reset,
     async close() {

@@ -39,6 +39,15 @@ describe('Prism validation proxy (--strict)', () => {
     expect(r.headers.get('sl-violations')).toContain('response');
     expect(violations.some((v) => v.includes('GET /ext-api/v1/patients'))).toBe(true);
   });
+  it("the request journal carries Prism's violations on the request's own entry (a client's X-Mock-Request-Id is overwritten)", async () => {
+    await fetch(`${m.url}/patients`, { headers: { 'x-api-key': key(), 'x-mock-request-id': '1' } });
+    await fetch(`${m.url}/providers`, { headers: { 'x-api-key': key() } });
+    const { data } = await (await fetch(`${m.controlUrl}/requests?limit=2`)).json();
+    expect(data[0]).toMatchObject({ path: '/ext-api/v1/providers', status: 200 });
+    expect(data[0].violations).toBeUndefined();
+    expect(data[1]).toMatchObject({ path: '/ext-api/v1/patients', status: 500, engine_status: 200 });
+    expect(data[1].violations).toEqual(expect.arrayContaining([expect.objectContaining({ location: expect.stringMatching(/^response/), severity: 'Error' })]));
+  });
   it('a keyless request still reaches the engine (401 with live rate-limit headers, not a Prism mock)', async () => {
     const r = await fetch(`${m.url}/providers`);
     expect(r.status).toBe(401);

@@ -37,6 +37,8 @@ export interface MockOptions {
   features?: readonly FeatureFactory[];
   /** Page origins allowed to read API answers besides loopback ones (--cors-origin); `*` for every origin. */
   corsOrigins?: readonly string[];
+  /** API requests the request journal keeps (--journal-size; default 500; 0: none). */
+  journalSize?: number;
   /** The peer of the public socket (tests inject a non-loopback address here). */
   peerOf?: (req: IncomingMessage) => string | undefined;
 }
@@ -121,6 +123,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     cors,
     behindFront: mode === 'default',
     boundHost: host,
+    journalSize: options.journalSize,
   });
   const gate = createGate({ boundHost: host, peerOf: options.peerOf, rateHeaders: engine.rateHeadersFor });
   const servers: Array<Server | ServerType> = [];
@@ -152,6 +155,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         strict: options.strict ?? false,
         logger: prismLogger(false) as never,
         onViolation,
+        onViolations: (id, v, answered) => engine.journal.addViolations(id, v, answered),
         gate,
         cors,
       });

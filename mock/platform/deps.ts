@@ -29,6 +29,10 @@ export type EngineEnv = {
     /** The path's parameters as matched against the operation's template, decoded, not yet validated. */
     pathParams: Record<string, string>;
     auth: AuthInfo;
+    /** The JSON body as read by readJson (the request journal keeps its start); unset when never read. */
+    requestBody: Uint8Array;
+    /** The body of an error answer, as answerError sent it (the request journal shows it without reading the response back). */
+    errorBody: unknown;
   };
 };
 export type EngineApp = Hono<EngineEnv>;

@@ -15,7 +15,15 @@ interface StoredKey {
   state: KeyState;
 }
 
-export type KeyCheck = { ok: true; auth: AuthInfo } | { ok: false; reason: 'missing' | 'unknown' | 'expired' | 'revoked' };
+/** Whose key it is, as the request journal shows it: the seed's label (or `key <id>`), never the key itself. */
+export interface KeyOwner {
+  label: string;
+  organization_id: string;
+}
+
+export type KeyCheck =
+  | { ok: true; auth: AuthInfo; owner: KeyOwner }
+  | { ok: false; reason: 'missing' | 'unknown' | 'expired' | 'revoked'; owner?: KeyOwner };
 
 export interface Keyring {
   /** One hash per call; checkKey (auth.ts) calls it once per request, rate limit and auth read the result. */
@@ -37,7 +45,8 @@ export function createKeyring(keys: SeedFile['keys'], sha256: Sha256Hex): Keyrin
   for (const k of keys) {
     const hex = sha256(k.key);
     const info: AuthInfo = { key_id: hex.slice(0, 16), organization_id: k.organization_id, provider_id: k.provider_id, scopes: Object.freeze([...k.scopes]) };
-    const result: KeyCheck = Object.freeze(k.state === 'active' ? { ok: true as const, auth: info } : { ok: false as const, reason: k.state });
+    const owner: KeyOwner = Object.freeze({ label: k.label ?? `key ${info.key_id.slice(0, 8)}`, organization_id: k.organization_id });
+    const result: KeyCheck = Object.freeze(k.state === 'active' ? { ok: true as const, auth: info, owner } : { ok: false as const, reason: k.state, owner });
     byDigest.set(hex, { digest: hex, state: k.state, info, result });
   }
   const checkDigest = (hex: string): KeyCheck => {

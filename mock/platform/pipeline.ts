@@ -11,6 +11,7 @@ import { faultScope, type EngineFaults } from './faults.ts';
 import { PEER_HEADER } from './loopback.ts';
 import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
 import { requestHeader } from './request-header.ts';
+import { answerError } from './responses.ts';
 import { API_BASE, type SpecIndex } from './spec.ts';
 
 type MW = MiddlewareHandler<EngineEnv>;
@@ -41,7 +42,7 @@ export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: Pe
     // a missing, unknown, expired or revoked key counts against the client's address, so guessing keys is throttled.
     const check = required(c.get('keyCheck'), 'keyCheck', 'checkKey');
     const d = limiter.hit(check.ok ? check.auth.key_id : peerIdentity(peerOf(c)), faults.armed && faults.take('rate-limited', faultScope(c)));
-    if (d.limited) return c.json({ error: RATE_LIMIT_MESSAGE }, 429, d.headers);
+    if (d.limited) return answerError(c, { error: RATE_LIMIT_MESSAGE }, 429, d.headers);
     responseHeaders(c, d.headers);
     return next();
   }) as MW;
@@ -57,7 +58,7 @@ export function httpFaults(faults: EngineFaults): MW {
     const status = f.status ?? 500;
     const body = status === 429 ? { error: RATE_LIMIT_MESSAGE } : { error: `Injected fault: HTTP ${status}` };
     if (status === 429) c.header('Retry-After', '1');
-    return c.json(body, status as 500);
+    return answerError(c, body, status);
   }) as MW;
 }
 
@@ -69,7 +70,7 @@ export function routeOperation(spec: SpecIndex, responses: Responses): MW {
     if (!m) return responses.error(c, 404, 'Not found');
     if (!m.op) {
       c.header('Allow', m.allow.join(', '));
-      return c.json({ error: `Method ${c.req.method} not allowed; allowed: ${m.allow.join(', ')}` }, 405);
+      return answerError(c, { error: `Method ${c.req.method} not allowed; allowed: ${m.allow.join(', ')}` }, 405);
     }
     c.set('operation', m.op);
     c.set('operationId', m.op.operationId);
@@ -90,4 +91,4 @@ export function checkPathIds(validator: Validator, responses: Responses): MW {
 
 /** Registered after every feature: an operation of the spec that no feature answers. */
 export const notImplemented: MW = async (c) =>
-  c.json({ error: `${c.get('operationId') ?? 'This operation'} is not modelled by the engine; Prism mocks it from the spec.` }, 501);
+  answerError(c, { error: `${c.get('operationId') ?? 'This operation'} is not modelled by the engine; Prism mocks it from the spec.` }, 501);

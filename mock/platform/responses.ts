@@ -1,4 +1,5 @@
 // Responses in the documented shapes, and the one JSON body reader every write operation uses.
+import type { Context } from 'hono';
 import { adapterOf } from './adapter.ts';
 import type { EngineContext, FieldErrors, Responses, Validator } from './deps.ts';
 import { requestHeader } from './request-header.ts';
@@ -9,13 +10,23 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 /** Stateless when not streaming: one decoder serves every request. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * A 4xx/5xx of the API: the body is also handed to the request journal by name (`errorBody`), which otherwise has to
+ * read the response back (a clone takes @hono/node-server off its fast path). The platform's refusals and Responses
+ * all answer through here; a feature's own error answer may too.
+ */
+export function answerError(c: Context, body: object, status: number, headers?: Record<string, string>): Response {
+  c.set('errorBody', body);
+  return c.json(body, status as 400, headers);
+}
+
 export function createResponses(validator: Validator): Responses {
-  const error: Responses['error'] = (c, status, message) => c.json({ error: message }, status);
-  const validation: Responses['validation'] = (c, details, message = 'Validation failed') => c.json({ error: message, details }, 400);
+  const error: Responses['error'] = (c, status, message) => answerError(c, { error: message }, status);
+  const validation: Responses['validation'] = (c, details, message = 'Validation failed') => answerError(c, { error: message, details }, 400);
   return {
     error,
     validation,
-    conflict: (c, existing) => c.json({ error: 'external_id already in use', existing }, 409),
+    conflict: (c, existing) => answerError(c, { error: 'external_id already in use', existing }, 409),
     async readJson(c, operationId, opts) {
       const raw = await readBody(c, MAX_JSON_BYTES);
       if (raw instanceof Response) return raw;
@@ -39,13 +50,15 @@ export function createResponses(validator: Validator): Responses {
 
 /** Reads the request body up to `limit` bytes; refuses a larger one with 413 without reading it whole. */
 export async function readBody(c: EngineContext, limit: number): Promise<Uint8Array | Response> {
-  const tooLarge = () => c.json({ error: 'Request body too large' }, 413);
+  const tooLarge = () => answerError(c, { error: 'Request body too large' }, 413);
   const declared = Number(requestHeader(c, 'content-length') ?? NaN);
   if (declared > limit) return tooLarge();
   // The adapter's faster way when it has one (node: straight from the socket), else the web stream.
   const fast = adapterOf(c)?.readBody?.(limit);
   const raw = fast ? await fast : await readStream(c.req.raw.body, limit);
-  return raw ?? tooLarge();
+  if (!raw) return tooLarge();
+  c.set('requestBody', raw);
+  return raw;
 }
 
 async function readStream(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | undefined> {

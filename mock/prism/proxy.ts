@@ -10,6 +10,8 @@ import http from 'node:http';
 import { createInstance, ProblemJsonError } from '@stoplight/prism-http';
 import type { Logger } from 'pino';
 import { corsHeaders, type CorsPolicy } from '../platform/cors.ts';
+import { REQUEST_ID_HEADER } from '../platform/record-requests.ts';
+import type { Violation } from '../platform/request-journal.ts';
 import { API_BASE } from '../platform/spec.ts';
 import type { Gate } from '../front/gate.ts';
 import type { PrismOperations } from './operations.ts';
@@ -34,6 +36,8 @@ export interface ProxyOptions {
   strict: boolean;
   logger: Logger;
   onViolation?: (line: string) => void;
+  /** The same violations, by the id the front gave the request (REQUEST_ID_HEADER), for the request journal. */
+  onViolations?: (requestId: string, violations: Violation[], answered: number) => void;
   /** Target normalization, the real peer and the control-API decision (mock/front/gate.ts). */
   gate: Gate;
   cors: CorsPolicy;
@@ -44,6 +48,7 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
   const candidates = createRouteIndex(opts.operations);
   const pending = new WeakMap<object, Pending>();
   const upstreamResponses = new WeakMap<object, UpstreamResponse>();
+  let requestIds = 0;
 
   const right = <T>(right: T) => ({ _tag: 'Right' as const, right });
   const left = <T>(left: T) => ({ _tag: 'Left' as const, left });
@@ -101,6 +106,8 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     if (!admitted) return;
     const url = req.url!;
     const { path } = admitted;
+    // Overwrites any client's copy: the engine's journal files Prism's violations under this id.
+    req.headers[REQUEST_ID_HEADER] = String(++requestIds);
     if (admitted.control || req.method === 'OPTIONS' || !path.startsWith(`${API_BASE}/`)) return pipeThrough(upstream, req, res);
     if (Number(req.headers['content-length'] ?? 0) > MAX_BUFFERED) return pipeThrough(upstream, req, res);
 
@@ -172,6 +179,8 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
       const violations = validations.output.map((v) => ({ location: ['response', ...(v.path ?? [])], severity: v.severity === 0 ? 'Error' : 'Warning', message: v.message }));
       extra['sl-violations'] = JSON.stringify(violations).slice(0, 8000);
       for (const v of violations) opts.onViolation?.(`${req.method} ${url} -> ${output.statusCode}: ${v.location.join('.')} ${v.message}`);
+      const answered = opts.strict && errors.length ? 500 : output.statusCode;
+      opts.onViolations?.(String(req.headers[REQUEST_ID_HEADER]), violations.map((v) => ({ ...v, location: v.location.join('.') })), answered);
     }
     if (opts.strict && errors.length) {
       return problem(

@@ -93,3 +93,14 @@ export async function screenshot(url: string, o: { width?: number; height?: numb
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * A Chromium driven by playwright-core (for tests that click and type): the same executable and flags as above, never
+ * a browser Playwright downloads (`playwright install` is not used). Close it in the test's afterAll.
+ */
+export async function launchBrowser(o: { timeoutMs?: number } = {}): Promise<import('playwright-core').Browser> {
+  const { chromium } = await import('playwright-core');
+  // Playwright adds --headless and its own temporary profile itself.
+  const args = LAUNCH_FLAGS.filter((f) => f !== '--headless');
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args, timeout: o.timeoutMs ?? 30_000 });
+}

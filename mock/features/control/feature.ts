@@ -1,11 +1,16 @@
-// The control API's own routes under /__mock: health, reset, keys, faults. Other features add theirs (finalize, ...).
+// The control API's own routes under /__mock: health, reset, keys, faults, the request journal, the dashboard and the API reference. Other features add theirs (finalize, ...).
 import type { Hono } from 'hono';
 import type { FaultKind, Feature, SeedFile } from '../../platform/deps.ts';
 import { FAULT_KINDS, type EngineFaults } from '../../platform/faults.ts';
+import type { RequestJournal } from '../../platform/request-journal.ts';
+import { API_BASE } from '../../platform/spec.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
+import { journalRoutes } from './requests.ts';
 
 export interface ControlTarget {
   keys: SeedFile['keys'];
   faults: EngineFaults;
+  journal: RequestJournal;
   reset(): Promise<void>;
   mode: string;
   /** --time-scale: tools that time the mock's simulated durations (the conformance suite's webhook checks) read it. */
@@ -16,6 +21,7 @@ const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '*'];
 
 export function controlRoutes(app: Hono, target: ControlTarget): void {
   app.get('/health', (c) => c.json({ status: 'ok', mode: target.mode, time_scale: target.timeScale }));
+  dashboardRoutes(app, () => ({ mode: target.mode, keys: target.keys, apiBase: API_BASE, journalSize: target.journal.capacity }));
   app.post('/reset', async (c) => {
     await target.reset();
     return c.json({ success: true });
@@ -25,6 +31,7 @@ export function controlRoutes(app: Hono, target: ControlTarget): void {
       data: target.keys.map(({ key, organization_id, provider_id, scopes, state }) => ({ key, organization_id, provider_id, scopes, state })),
     }),
   );
+  journalRoutes(app, target.journal);
   app.get('/faults', (c) => c.json({ data: target.faults.list() }));
   app.delete('/faults', (c) => {
     // ?scope=<s> clears only the faults armed with that scope (one check's), leaving everyone else's.

@@ -10,6 +10,7 @@ import { MAX_UPLOAD_BYTES, documentsOf, toApi as toApiWith, type DocumentRow } f
 import { loadDocumentSeed } from './seed.ts';
 import { MIME, sniffFileKind } from '../../../spec/runtime/file-types.ts';
 import type { DocumentsIO, UploadReader } from './io.ts';
+import { answerError } from '../../platform/responses.ts';
 import { MESSAGES } from './messages.ts';
 
 /**
@@ -111,7 +112,7 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUplo
     const row = findDocument(c, deps, target.patientId, target.documentId);
     if (!row) return deps.responses.error(c, 404, 'Document not found');
     const cannot = (details: string) =>
-      c.json({ data: toApi(row), success: false, message: MESSAGES.extractNotStarted, error: 'Extraction could not be started', details }, 503);
+      answerError(c, { data: toApi(row), success: false, message: MESSAGES.extractNotStarted, error: 'Extraction could not be started', details }, 503);
     if (!deps.store.blobs.get(row.id)) return cannot('The stored file is unavailable.');
     if (deps.faults.take('extraction-not-queued', faultScope(c))) return cannot('The extraction queue is unavailable (simulated fault extraction-not-queued).');
     const started = extractor.start(orgOf(c), row, doomed(c, deps));
@@ -131,6 +132,18 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUplo
 }
 
 function control(app: Hono, deps: EngineDeps) {
+  // Every document of every organization with its extraction status (the dashboard; the API lists per patient only).
+  app.get('/documents', (c) => {
+    const org = c.req.query('organization_id');
+    if (org !== undefined && !deps.organizations.includes(org))
+      return c.json({ error: 'Validation failed', details: { organization_id: 'is not a seeded organization' } }, 400);
+    const data = (org ? [org] : deps.organizations).flatMap((o) =>
+      documentsOf(deps)
+        .all(o)
+        .map((row) => ({ organization_id: o, patient_id: row.patient_id, ...toApiWith(deps, row) })),
+    );
+    return c.json({ data });
+  });
   // The document's bytes, so that public_url points somewhere real in the mock.
   app.get('/documents/:documentId/file', (c) => {
     const id = c.req.param('documentId');

@@ -67,6 +67,10 @@ describe.each<[MockMode, boolean]>([
     expect(up.body.data).toMatchObject({ status: 'pending', file_type: 'application/pdf' });
     const done = await poll('it-1', (s) => s === 'completed');
     expect(done).toMatchObject({ has_extracted_text: true, extracted_text_length: 'Referral letter'.length });
+    // The control API lists it too, with its organization, patient and extraction status (the dashboard's table).
+    const listed = (await (await fetch(`${m.controlUrl}/documents`)).json()).data.find((d: { id: string }) => d.id === up.body.data.id);
+    expect(listed).toMatchObject({ patient_id: patient, organization_id: m.seed.organizations[0]!.id, status: 'completed', external_id: 'it-1' });
+    expect((await fetch(`${m.controlUrl}/documents?organization_id=nope`)).status).toBe(400);
   });
 
   it('DOC-018 a corrupt PDF fails with extraction_error; DOC-019 DOC-031 extract re-runs it (200 success)', async () => {

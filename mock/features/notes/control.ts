@@ -5,7 +5,7 @@ import type { Context, Hono } from 'hono';
 import type { EngineDeps, FieldErrors } from '../../platform/deps.ts';
 import { writeNote } from './content.ts';
 import { isReady, laterThan, latestNote } from './regeneration.ts';
-import { EDITABLE, TRANSCRIPT_READY, collections, noteRow, type NoteRow } from './rows.ts';
+import { EDITABLE, ENGINE_ORG, TRANSCRIPT_READY, collections, noteRow, type NoteRow } from './rows.ts';
 import { toDetail, toExport } from './views.ts';
 
 const MAX_CONTROL_BODY = 1024 * 1024;
@@ -32,7 +32,12 @@ async function readObject(c: Context, optional: boolean): Promise<Record<string,
 const invalid = (c: Context, details: FieldErrors) => c.json({ error: 'Validation failed', details }, 400);
 
 export function registerControl(app: Hono, deps: EngineDeps) {
-  const { notes, sessions, templates } = collections(deps);
+  const { notes, sessions, templates, regenerations } = collections(deps);
+  /** Requested runs, those still waiting, and the run the latest note carries (0: never regenerated). */
+  const regenerationOf = (org: string, sessionId: string, requested: number) => {
+    const pending = regenerations.all(ENGINE_ORG).filter((e) => e.org === org && e.session_id === sessionId).length;
+    return { requested, pending, applied_run: latestNote(deps, org, sessionId)?.regenerated_run ?? 0 };
+  };
 
   app.get('/sessions', (c) => {
     const org = c.req.query('organization_id');
@@ -46,6 +51,7 @@ export function registerControl(app: Hono, deps: EngineDeps) {
         transcript_status: s.transcript.status,
         has_note: latestNote(deps, o, s.id) !== undefined,
         ready: isReady(deps, o, s),
+        regeneration: regenerationOf(o, s.id, s.regen_runs),
       })),
     );
     return c.json({ data });

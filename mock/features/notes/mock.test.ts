@@ -81,14 +81,20 @@ describe.each<[MockMode, boolean]>([
 
   it('REGEN-001 REGEN-008 REGEN-014 regenerate: 202, then the content changes', async () => {
     const before = (await api.call('GET', `/sessions/${ready.id}/notes`)).body.data.notes.at(-1);
+    const regeneration = async () =>
+      ((await (await fetch(`${m.controlUrl}/sessions`)).json()).data as Array<{ id: string; regeneration: object }>).find((s) => s.id === ready.id)!.regeneration;
+    const was = (await regeneration()) as { requested: number };
     const r = await api.call('POST', `/sessions/${ready.id}/notes/regenerate`, { body: { model: 'fast' } });
     expect(r.status).toBe(202);
+    // The control API counts the run at once (waiting or, at this time scale, maybe applied already), then applied.
+    expect(await regeneration()).toMatchObject({ requested: was.requested + 1 });
     expect(r.body).toEqual({ data: { session_id: ready.id, status: 'queued' }, message: expect.any(String) });
     const end = Date.now() + 10_000;
     for (;;) {
       const now = (await api.call('GET', `/sessions/${ready.id}/notes`)).body.data.notes.find((n: { id: string }) => n.id === before.id);
       if (now.content !== before.content) {
         expect(Date.parse(now.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
+        expect(await regeneration()).toEqual({ requested: was.requested + 1, pending: 0, applied_run: was.requested + 1 });
         break;
       }
       if (Date.now() > end) throw new Error('note was not regenerated');

@@ -1,0 +1,206 @@
+// The dashboard's one script: polls the control API (same origin, loopback only) and fills the tables. Every value
+// goes in through textContent, never as HTML: request bodies are whatever a client sent.
+(() => {
+  'use strict';
+  const CONTROL = '/__mock';
+  const MAX_ROWS = 500;
+  const LIMIT = Math.max(1, Math.min(MAX_ROWS, Number(document.body.dataset.journal) || 1));
+  const $ = (id) => document.getElementById(id);
+  let lastId = 0;
+
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(props || {})) {
+      if (k === 'text') node.textContent = v;
+      else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+      else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children) if (c !== undefined && c !== null) node.append(c);
+    return node;
+  }
+  const td = (value, cls) => el('td', { text: value === undefined || value === null ? '' : String(value), class: cls });
+  const statusClass = (s) => (s >= 500 ? 's5' : s >= 400 ? 's4' : 's2');
+  const say = (message) => ($('status').textContent = message);
+
+  async function call(method, path, body) {
+    const init = { method, headers: {} };
+    if (body !== undefined) (init.headers['content-type'] = 'application/json'), (init.body = JSON.stringify(body));
+    const r = await fetch(CONTROL + path, init);
+    const text = await r.text();
+    const json = text ? JSON.parse(text) : undefined;
+    if (!r.ok) throw new Error((json && json.error) + (json && json.details ? ' ' + JSON.stringify(json.details) : ''));
+    return json;
+  }
+
+  async function copy(text, what) {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      const area = el('textarea', { 'aria-hidden': 'true' });
+      area.value = text;
+      document.body.append(area);
+      area.select();
+      document.execCommand('copy');
+      area.remove();
+    }
+    say(`Copied ${what}.`);
+  }
+
+  const shellQuote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
+  function curlOf(e) {
+    const url = location.origin + e.path + (e.query ? `?${e.query}` : '');
+    const parts = [`curl -X ${e.method} ${shellQuote(url)}`];
+    if (e.key !== 'no key') parts.push(`-H "X-API-Key: $CLINICAL_RECORDS_KEY"`);
+    if (e.request.content_type) parts.push(`-H ${shellQuote(`Content-Type: ${e.request.content_type}`)}`);
+    if (e.request.body !== null) parts.push(`--data-raw ${shellQuote(e.request.body)}`);
+    let curl = parts.join(' \\\n  ');
+    if (e.request.truncated) curl += `\n# the body was cut at 4 KB in the journal: this sends only its start`;
+    else if (e.request.note) curl += `\n# body ${e.request.note}`;
+    return curl;
+  }
+
+  function pretty(text) {
+    try {
+      return JSON.stringify(JSON.parse(text), null, 2);
+    } catch {
+      return text;
+    }
+  }
+
+  function detailsOf(e) {
+    const box = el('div');
+    box.append(el('p', { class: 'muted', text: `${e.time} · ${e.duration_ms} ms · key ${e.key}${e.organization_id ? ` · organization ${e.organization_id}` : ''}` }));
+    if (e.request.body !== null) box.append(el('h3', { text: `Request body${e.request.truncated ? ' (first 4 KB)' : ''}` }), el('pre', { text: pretty(e.request.body) }));
+    else if (e.request.note) box.append(el('p', { text: `Request body ${e.request.note} (${e.request.bytes} bytes).` }));
+    const details = e.error && typeof e.error === 'object' ? e.error.details : undefined;
+    if (details && typeof details === 'object') {
+      const dl = el('dl', { class: 'details', 'aria-label': 'details' });
+      for (const [k, v] of Object.entries(details)) dl.append(el('dt', { class: 'mono', text: k }), el('dd', { text: typeof v === 'string' ? v : JSON.stringify(v) }));
+      box.append(el('h3', { text: 'details' }), dl);
+    }
+    if (e.error !== undefined) box.append(el('h3', { text: `Error body (${e.status})` }), el('pre', { text: JSON.stringify(e.error, null, 2) }));
+    if (e.violations) {
+      const list = el('ul');
+      for (const v of e.violations) list.append(el('li', { text: `${v.severity} at ${v.location}: ${v.message}` }));
+      box.append(el('h3', { text: `Contract violations Prism found in the response${e.engine_status ? ` (the engine said ${e.engine_status})` : ''}` }), list);
+    }
+    const curl = curlOf(e);
+    box.append(el('button', { type: 'button', text: 'Copy as curl', onclick: () => copy(curl, 'the curl command') }), el('pre', { text: curl }));
+    return box;
+  }
+
+  function journalRow(e) {
+    const open = el('button', { type: 'button', class: 'row', 'aria-expanded': 'false', text: `${e.method} ${e.path}${e.query ? `?${e.query}` : ''}` });
+    const row = el('tr', { 'data-id': e.id, 'data-status': e.status }, td(e.time.slice(11, 23), 'mono'), el('td', {}, open), td(e.status, statusClass(e.status)), td(e.duration_ms), td(e.key), td(e.error && typeof e.error === 'object' && e.error.error ? e.error.error : ''));
+    let shown;
+    open.addEventListener('click', () => {
+      if (shown) {
+        shown.remove();
+        shown = undefined;
+        open.setAttribute('aria-expanded', 'false');
+        return;
+      }
+      shown = el('tr', { class: 'detail' }, el('td', { colspan: 6 }, detailsOf(e)));
+      row.after(shown);
+      open.setAttribute('aria-expanded', 'true');
+    });
+    return row;
+  }
+
+  async function pollJournal() {
+    const { data, meta } = await call('GET', `/requests?since=${lastId}&limit=${LIMIT}`);
+    const body = $('journal-rows');
+    if (meta.capacity === 0) $('journal-note').textContent = 'The journal is off (--journal-size 0).';
+    for (const e of data.reverse()) body.prepend(journalRow(e));
+    if (data.length) lastId = data[data.length - 1].id;
+    while (body.querySelectorAll('tr:not(.detail)').length > MAX_ROWS) body.lastElementChild.remove();
+    $('journal-count').textContent = `${meta.kept} kept of the last ${meta.capacity}`;
+  }
+
+  function fill(id, rows, build) {
+    const body = $(id);
+    body.replaceChildren(...(rows.length ? rows.map(build) : [el('tr', {}, el('td', { colspan: 9, class: 'muted', text: 'none' }))]));
+  }
+
+  async function pollState() {
+    const [faults, documents, sessions, webhooks, deliveries] = await Promise.all([
+      call('GET', '/faults'),
+      call('GET', '/documents'),
+      call('GET', '/sessions'),
+      call('GET', '/webhooks'),
+      call('GET', '/deliveries'),
+    ]);
+    fill('fault-rows', faults.data, (f) =>
+      el('tr', {}, td(f.kind), td(f.kind === 'http' ? `${f.method} ${f.path} → ${f.status}` : ''), td(f.count === null ? 'until cleared' : f.count), td(f.scope || '')),
+    );
+    fill('document-rows', documents.data, (d) =>
+      el('tr', {}, td(d.filename), td(d.patient_id, 'mono'), td(d.status, d.status === 'failed' ? 's5' : d.status === 'completed' ? 's2' : 's4'), td(d.extraction_error || ''), td(d.upload_date), td(d.extracted_date || '')),
+    );
+    fill('session-rows', sessions.data, (s) =>
+      el('tr', {}, td(s.id, 'mono'), td(s.patient_id, 'mono'), td(s.transcript_status), td(s.ready ? 'yes' : 'no'), td(s.regeneration ? `${s.regeneration.pending} waiting; run ${s.regeneration.applied_run} of ${s.regeneration.requested} applied` : '')),
+    );
+    const byHook = new Map();
+    for (const d of deliveries.data) byHook.set(d.webhook_id, [...(byHook.get(d.webhook_id) || []), d]);
+    fill('webhook-rows', webhooks.data, (w) => {
+      const list = el('ol', { reversed: true });
+      for (const d of (byHook.get(w.id) || []).slice().reverse()) {
+        const attempts = d.attempts.map((a) => `${a.status ?? a.error} in ${a.duration_ms} ms at ${a.at.slice(11, 19)}`).join('; ');
+        list.append(el('li', { 'data-state': d.state }, el('span', { class: d.state === 'delivered' ? 's2' : d.state === 'failed' ? 's5' : 's4', text: d.state }), ` ${d.event} · ${d.attempts.length} attempt(s): ${attempts || 'none yet'}`));
+      }
+      return el('tr', {}, td(w.name), td(w.url, 'mono'), td(w.event), td(w.format), el('td', {}, list.childElementCount ? list : el('span', { class: 'muted', text: 'no delivery yet' })));
+    });
+  }
+
+  async function tick() {
+    try {
+      await Promise.all([pollJournal(), pollState()]);
+      $('live').textContent = `live · updated ${new Date().toLocaleTimeString()}`;
+    } catch (err) {
+      $('live').textContent = `not updating: ${err.message}`;
+    }
+  }
+
+  for (const b of document.querySelectorAll('button[data-copy]')) b.addEventListener('click', () => copy(b.dataset.copy, b.dataset.what || 'it'));
+
+  const kind = $('fault-kind');
+  const showHttp = () => {
+    for (const f of document.querySelectorAll('.http-only')) f.hidden = kind.value !== 'http';
+  };
+  kind.addEventListener('change', showHttp);
+  showHttp();
+  $('fault-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const form = new FormData(ev.target);
+    const body = { kind: form.get('kind') };
+    const count = String(form.get('count') || '').trim();
+    body.count = count === '' ? null : Number(count);
+    if (form.get('scope')) body.scope = form.get('scope');
+    if (body.kind === 'http') Object.assign(body, { method: form.get('method'), path: form.get('path'), status: Number(form.get('status')) });
+    try {
+      const { data } = await call('POST', '/faults', body);
+      say(`Armed fault ${data.id}: ${data.kind}.`);
+      await tick();
+    } catch (err) {
+      say(`The fault was refused: ${err.message}`);
+    }
+  });
+  $('faults-clear').addEventListener('click', async () => {
+    await call('DELETE', '/faults');
+    say('Faults cleared.');
+    await tick();
+  });
+  $('journal-clear').addEventListener('click', async () => {
+    await call('DELETE', '/requests');
+    $('journal-rows').replaceChildren();
+    say('Journal cleared.');
+  });
+  $('reset').addEventListener('click', async () => {
+    if (!confirm('Reset the mock to its seed? Data, faults, rate-limit windows, deliveries and the journal are cleared.')) return;
+    await call('POST', '/reset');
+    $('journal-rows').replaceChildren();
+    say('The mock is back to its seed.');
+    await tick();
+  });
+  void tick();
+  setInterval(tick, 1000);
+})();

@@ -1,0 +1,118 @@
+// The dashboard at GET /__mock/: one server-rendered page (the keys and the fault form are in the HTML; the live tables
+// are filled by one small inline script polling the control API), no framework, nothing from another host. Its
+// Content-Security-Policy allows exactly the inline script and style below, by hash, and requests to this origin only.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { SeedFile } from '../../../platform/deps.ts';
+import { FAULT_KINDS } from '../../../platform/faults.ts';
+
+const asset = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
+const SCRIPT = asset('client.js');
+const STYLE = asset('style.css');
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The page's headers: no other host, no framing, no referrer, never cached (the keys are in it). */
+export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': [
+    "default-src 'self'",
+    `script-src ${sha256(SCRIPT)}`,
+    `style-src ${sha256(STYLE)}`,
+    "img-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+});
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
+
+export interface DashboardView {
+  mode: string;
+  keys: SeedFile['keys'];
+  apiBase: string;
+  journalSize: number;
+}
+
+function keyRows(keys: SeedFile['keys']): string {
+  return keys
+    .map((k, i) => {
+      const label = escapeHtml(k.label ?? `key ${i + 1}`);
+      return `<tr><td>${label}</td><td><code>${escapeHtml(k.key)}</code> <button type="button" data-copy="${escapeHtml(k.key)}" data-what="the key ${label}" aria-label="Copy the key ${label}">Copy</button></td><td>${escapeHtml(k.scopes.join(' '))}</td><td class="${k.state === 'active' ? 's2' : 's5'}">${escapeHtml(k.state)}</td><td class="mono">${escapeHtml(k.organization_id)}</td></tr>`;
+    })
+    .join('\n');
+}
+
+const table = (id: string, heads: string[]) =>
+  `<div class="scroll"><table><thead><tr>${heads.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody id="${id}"></tbody></table></div>`;
+
+export function dashboardHtml(v: DashboardView): string {
+  const kinds = FAULT_KINDS.map((k) => `<option value="${k}">${k}</option>`).join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>clinical-records-mock · dashboard</title>
+<style>${STYLE}</style>
+</head>
+<body data-api="${escapeHtml(v.apiBase)}" data-journal="${v.journalSize}">
+<header>
+<h1>clinical-records-mock</h1>
+<span class="muted">mode ${escapeHtml(v.mode)} · API <code>${escapeHtml(v.apiBase)}</code></span>
+<nav><a href="/__mock/docs">API reference</a></nav>
+<button type="button" id="reset">Reset to the seed</button>
+<span id="live" class="muted" role="status" aria-live="polite"></span>
+<span id="status" role="status" aria-live="polite"></span>
+</header>
+<noscript><p>The live tables need JavaScript; the control API under /__mock answers the same data as JSON.</p></noscript>
+<main>
+<section class="wide" aria-labelledby="h-journal">
+<h2 id="h-journal">Requests <span id="journal-count" class="muted"></span> <button type="button" id="journal-clear">Clear</button></h2>
+<p id="journal-note" class="muted">Newest first; open a row for its bodies, the error's <code>details</code> and a curl command (the key as <code>$CLINICAL_RECORDS_KEY</code>).</p>
+${table('journal-rows', ['time', 'request', 'status', 'ms', 'key', 'error'])}
+</section>
+<section aria-labelledby="h-faults">
+<h2 id="h-faults">Faults</h2>
+<form id="fault-form" class="fault">
+<label>kind<select id="fault-kind" name="kind">${kinds}</select></label>
+<label>count (empty: until cleared)<input name="count" type="number" min="1" value="1" inputmode="numeric"></label>
+<label>scope (optional)<input name="scope" type="text" maxlength="200"></label>
+<label class="http-only">method<select name="method">${['*', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD'].map((m) => `<option>${m}</option>`).join('')}</select></label>
+<label class="http-only">path<input name="path" type="text" value="/patients/**"></label>
+<label class="http-only">status<input name="status" type="number" min="400" max="599" value="503"></label>
+<button type="submit">Arm fault</button>
+<button type="button" id="faults-clear">Clear faults</button>
+</form>
+${table('fault-rows', ['kind', 'target', 'left', 'scope'])}
+</section>
+<section aria-labelledby="h-documents">
+<h2 id="h-documents">Documents</h2>
+${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded', 'extracted'])}
+</section>
+<section class="wide" aria-labelledby="h-sessions">
+<h2 id="h-sessions">Sessions</h2>
+${table('session-rows', ['session', 'patient', 'transcript', 'ready', 'regeneration'])}
+</section>
+<section class="wide" aria-labelledby="h-webhooks">
+<h2 id="h-webhooks">Webhooks and deliveries</h2>
+${table('webhook-rows', ['name', 'url', 'event', 'format', 'deliveries (newest first)'])}
+</section>
+<section class="wide" aria-labelledby="h-keys">
+<h2 id="h-keys">API keys</h2>
+<div class="scroll"><table><thead><tr><th scope="col">label</th><th scope="col">key (header X-API-Key)</th><th scope="col">scopes</th><th scope="col">state</th><th scope="col">organization</th></tr></thead>
+<tbody>
+${keyRows(v.keys)}
+</tbody></table></div>
+</section>
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}

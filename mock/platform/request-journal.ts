@@ -1,0 +1,173 @@
+// The request journal: the last N API requests as the mock saw them (GET /__mock/requests), for a developer who wants
+// to know what their app sent and why the mock refused it. A ring buffer of fixed capacity, so memory is bounded
+// whatever the traffic; entries are built once, when the request ends (mock/platform/record-requests.ts), with bodies
+// cut to JOURNAL_BODY_BYTES and the key the request presented already removed. The other keys (the seed's, anything
+// key-shaped) are redacted when an entry is read (showEntry), off the hot path: nothing leaves the journal unredacted.
+import type { Redactor } from './redact.ts';
+
+/** How much of a request or error body is kept. */
+export const JOURNAL_BODY_BYTES = 4096;
+export const DEFAULT_JOURNAL_SIZE = 500;
+export const MAX_JOURNAL_SIZE = 100_000;
+
+export interface Violation {
+  location: string;
+  severity: string;
+  message: string;
+}
+
+/** An entry as kept: `at` is epoch milliseconds (formatted only when read). */
+export interface JournalEntry {
+  id: number;
+  at: number;
+  method: string;
+  path: string;
+  /** The query string without `?`; '' when none. */
+  query: string;
+  status: number;
+  duration_ms: number;
+  /** The key's label from the seed (never the key), `no key` or `invalid key`. */
+  key: string;
+  organization_id: string | null;
+  request: {
+    content_type: string | null;
+    /** Size of the body as sent (Content-Length, or as read); null when unknown. */
+    bytes: number | null;
+    /** The first JOURNAL_BODY_BYTES as text; null when not kept (see `note`). */
+    body: string | null;
+    truncated: boolean;
+    note?: string;
+  };
+  /** For a 4xx or 5xx: the error body as answered (its `details` included), as JSON text cut to JOURNAL_BODY_BYTES. */
+  error?: string;
+  /** Default mode: what Prism found wrong with the engine's response. */
+  violations?: Violation[];
+  /** With --strict, a violation turns the answer into a 500: then `status` is 500 and this is what the engine said. */
+  engine_status?: number;
+  /** The front's id of the request (default mode), to attach Prism's violations; not shown. */
+  frontId?: string;
+}
+
+/** An entry as GET /__mock/requests shows it: redacted; the error body parsed back (its text when it was cut). */
+export type ShownEntry = Omit<JournalEntry, 'at' | 'frontId' | 'error'> & { time: string; error?: unknown };
+
+export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
+  const { id, at, frontId: _, error, query, request, ...rest } = e;
+  const shown: ShownEntry = { id, time: new Date(at).toISOString(), ...rest, query: query && redact(query), request: request.body ? { ...request, body: redact(request.body) } : request };
+  if (error !== undefined) {
+    const text = redact(error);
+    try {
+      shown.error = JSON.parse(text);
+    } catch {
+      shown.error = text;
+    }
+  }
+  return shown;
+}
+
+export interface JournalFilter {
+  limit: number;
+  status?: { exact: number } | { class: number };
+  path?: string;
+  since?: { id: number } | { time: number };
+}
+
+export interface RequestJournal {
+  readonly capacity: number;
+  record(entry: Omit<JournalEntry, 'id'>): void;
+  list(filter: JournalFilter): JournalEntry[];
+  /** list(), redacted, as GET /__mock/requests shows it. */
+  read(filter: JournalFilter): ShownEntry[];
+  /** Attaches Prism's violations to the entry the front forwarded as `frontId`; `answered`: the status the client got. */
+  addViolations(frontId: string, violations: Violation[], answered: number): void;
+  clear(): void;
+  /** Requests recorded since the last clear (kept or not), and the newest id. */
+  stats(): { recorded: number; kept: number; last_id: number };
+}
+
+export function createRequestJournal(capacity: number, redact: Redactor): RequestJournal {
+  const ring: Array<JournalEntry | undefined> = new Array(capacity);
+  let next = 0; // slot of the next entry
+  let kept = 0;
+  let recorded = 0;
+  let lastId = 0;
+
+  /** Newest first. */
+  function* newest(): Generator<JournalEntry> {
+    for (let i = 1; i <= kept; i++) yield ring[(next - i + capacity) % capacity]!;
+  }
+
+  return {
+    capacity,
+    record(entry) {
+      if (capacity === 0) return;
+      const e = entry as JournalEntry;
+      e.id = ++lastId;
+      ring[next] = e;
+      next = (next + 1) % capacity;
+      if (kept < capacity) kept++;
+      recorded++;
+    },
+    list(f) {
+      const out: JournalEntry[] = [];
+      for (const e of newest()) {
+        if (f.since && 'id' in f.since && e.id <= f.since.id) break; // ids only grow: nothing older matches
+        if (f.since && 'time' in f.since && e.at < f.since.time) continue;
+        if (f.status && ('exact' in f.status ? e.status !== f.status.exact : Math.floor(e.status / 100) !== f.status.class)) continue;
+        if (f.path !== undefined && !e.path.includes(f.path)) continue;
+        out.push(e);
+        if (out.length >= f.limit) break;
+      }
+      return out;
+    },
+    read(f) {
+      return this.list(f).map((e) => showEntry(e, redact));
+    },
+    addViolations(frontId, violations, answered) {
+      for (const e of newest())
+        if (e.frontId === frontId) {
+          (e.violations ??= []).push(...violations);
+          if (answered !== e.status) [e.engine_status, e.status] = [e.status, answered];
+          return;
+        }
+    },
+    clear() {
+      ring.fill(undefined);
+      next = kept = recorded = 0;
+    },
+    stats: () => ({ recorded, kept, last_id: lastId }),
+  };
+}
+
+export type ParsedFilter = { ok: true; filter: JournalFilter } | { ok: false; details: Record<string, string> };
+
+const QUERY_NAMES = ['limit', 'status', 'path', 'since'];
+
+/** GET /__mock/requests's query: `limit` (1..capacity, default 100), `status` (404 or 4xx), `path` (a substring), `since` (an id or a date-time). */
+export function parseJournalQuery(query: Record<string, string>, capacity: number): ParsedFilter {
+  const details: Record<string, string> = {};
+  for (const k of Object.keys(query)) if (!QUERY_NAMES.includes(k)) details[k] = `unknown parameter; allowed: ${QUERY_NAMES.join(', ')}`;
+  const max = Math.max(1, capacity);
+  const filter: JournalFilter = { limit: Math.min(100, max) };
+  const { limit, status, path, since } = query;
+  if (limit !== undefined) {
+    if (!/^\d{1,6}$/.test(limit) || Number(limit) < 1 || Number(limit) > max) details.limit = `must be an integer from 1 to ${max} (the journal's size)`;
+    else filter.limit = Number(limit);
+  }
+  if (status !== undefined) {
+    if (/^[1-5]\d\d$/.test(status)) filter.status = { exact: Number(status) };
+    else if (/^[1-5]xx$/i.test(status)) filter.status = { class: Number(status[0]) };
+    else details.status = 'must be a status code (400) or a class (4xx)';
+  }
+  if (path !== undefined) {
+    if (path === '' || path.length > 2000) details.path = 'must be 1 to 2000 characters (matched anywhere in the path)';
+    else filter.path = path;
+  }
+  if (since !== undefined) {
+    const time = Date.parse(since);
+    if (/^\d{1,15}$/.test(since)) filter.since = { id: Number(since) };
+    else if (/^\d{4}-\d\d-\d\dT/.test(since) && !Number.isNaN(time)) filter.since = { time };
+    else details.since = 'must be an entry id (newer entries are listed) or an ISO date-time (entries at or after it)';
+  }
+  return Object.keys(details).length ? { ok: false, details } : { ok: true, filter };
+}
