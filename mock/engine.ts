@@ -147,7 +147,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
 
   const control = new Hono();
   control.use('*', loopbackOnly(peerOf, opts.boundHost));
-  for (const f of [controlFeature({ keys, faults, journal, reset, mode: opts.mode ?? 'engine-only', timeScale: clock.timeScale }), ...features]) f.control?.(control);
+  for (const f of [controlFeature({ keys, faults, journal, reset, mode: opts.mode ?? 'engine-only', timeScale: clock.timeScale, pages: runtime.controlPages }), ...features]) f.control?.(control);
 
   const app = new Hono();
   app.use('*', corsMiddleware(opts.cors ?? corsPolicy()));

@@ -1,5 +1,6 @@
 // The engine's runtime in Node (the CLI mock and its tests): the fast paths that need Node built-ins.
 import { hash } from 'node:crypto';
+import { dashboardRoutes } from '../features/control/dashboard/routes.ts';
 import { extractOffThread } from '../features/documents/off-thread.ts';
 import { readUpload } from '../features/documents/upload.ts';
 import { systemResolver } from '../features/events/resolve-node.ts';
@@ -12,4 +13,5 @@ export const nodeRuntime: EngineRuntime = {
   documents: { readUpload, extractText: extractOffThread },
   webhooks: { send: nodeSender, resolve: systemResolver },
   openState: openStateFile,
+  controlPages: dashboardRoutes,
 };

@@ -4,7 +4,7 @@ import type { FaultKind, Feature, SeedFile } from '../../platform/deps.ts';
 import { FAULT_KINDS, type EngineFaults } from '../../platform/faults.ts';
 import type { RequestJournal } from '../../platform/request-journal.ts';
 import { API_BASE } from '../../platform/spec.ts';
-import { dashboardRoutes } from './dashboard/routes.ts';
+import type { DashboardView } from './dashboard/page.ts';
 import { journalRoutes } from './requests.ts';
 
 export interface ControlTarget {
@@ -15,13 +15,18 @@ export interface ControlTarget {
   mode: string;
   /** --time-scale: tools that time the mock's simulated durations (the conformance suite's webhook checks) read it. */
   timeScale: number;
+  /** The dashboard and API reference pages, when the runtime has them (they read files: mock/runtime/node.ts). */
+  pages?: ControlPages;
 }
+
+/** Mounts the control API's pages (GET /__mock/, GET /__mock/docs) with the view they show. */
+export type ControlPages = (app: Hono, view: () => DashboardView) => void;
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '*'];
 
 export function controlRoutes(app: Hono, target: ControlTarget): void {
   app.get('/health', (c) => c.json({ status: 'ok', mode: target.mode, time_scale: target.timeScale }));
-  dashboardRoutes(app, () => ({ mode: target.mode, keys: target.keys, apiBase: API_BASE, journalSize: target.journal.capacity }));
+  target.pages?.(app, () => ({ mode: target.mode, keys: target.keys, apiBase: API_BASE, journalSize: target.journal.capacity }));
   app.post('/reset', async (c) => {
     await target.reset();
     return c.json({ success: true });
