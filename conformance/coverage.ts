@@ -59,7 +59,9 @@ export function reachableSchemas(contract: Contract, roots: string[]): Set<strin
     if (typeof o.$ref === 'string') visit(o.$ref.replace(/^#/, ''), contract.resolve(o.$ref));
     for (const [k, v] of Object.entries((o.properties ?? {}) as JsonObject)) visit(`${pointer}/properties/${esc(k)}`, v);
     for (const k of COMBINERS)
-      if (Array.isArray(o[k])) (o[k] as Json[]).forEach((v, i) => visit(`${pointer}/${k}/${i}`, v));
+      if (Array.isArray(o[k])) (o[k] as Json[]).forEach((v, i) => {
+          visit(`${pointer}/${k}/${i}`, v);
+        });
     for (const k of CHILDREN) if (o[k] && typeof o[k] === 'object') visit(`${pointer}/${k}`, o[k]);
   };
   for (const r of roots) visit(r.replace(/^#/, ''), contract.resolve(r.startsWith('#') ? r : `#${r}`));

@@ -52,7 +52,10 @@ const isJsonMedia = (type: string) => /^application\/(.+\+)?json$/i.test(type.sp
 
 /** Walks every media type object (a node with `schema` and `example`/`examples`) of the document. */
 function relaxMediaTypes(doc: JsonObject, node: Json, changed: { n: number }): void {
-  if (Array.isArray(node)) return node.forEach((n) => relaxMediaTypes(doc, n, changed));
+  if (Array.isArray(node)) {
+    for (const n of node) relaxMediaTypes(doc, n, changed);
+    return;
+  }
   if (!isObject(node)) return;
   if (isObject(node.content))
     for (const [type, media] of Object.entries(node.content))
@@ -83,6 +86,6 @@ export function prepareForDredd(bundle: JsonObject = loadBundle()): { doc: JsonO
 export function writePreparedBundle(dir: string, bundle?: JsonObject): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, PREPARED_NAME);
-  writeFileSync(path, JSON.stringify(prepareForDredd(bundle).doc, null, 2) + '\n');
+  writeFileSync(path, `${JSON.stringify(prepareForDredd(bundle).doc, null, 2)}\n`);
   return path;
 }

@@ -198,5 +198,5 @@ export function fill(template: string, values: Record<string, string>): string {
 
 /** An id of the right form that names nothing: digits for a patient, else a fresh UUID. */
 export function unknownId(param: string): string {
-  return param === 'patientId' ? `9${BigInt('0x' + randomBytes(7).toString('hex')).toString().padStart(18, '0')}` : randomUUID();
+  return param === 'patientId' ? `9${BigInt(`0x${randomBytes(7).toString('hex')}`).toString().padStart(18, '0')}` : randomUUID();
 }

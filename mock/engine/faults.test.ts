@@ -29,6 +29,22 @@ describe('fault scopes', () => {
     expect(f.takeHttp('GET', '/providers', 'a')?.status).toBe(404);
   });
 
+  it('an http fault path: `*` is one segment, `**` the rest, other characters literal', () => {
+    const f = createFaults();
+    const hits = (pattern: string, paths: string[]) =>
+      paths.filter((p) => {
+        f.clear();
+        f.add({ kind: 'http', count: 1, method: '*', path: pattern, status: 503 });
+        return f.takeHttp('GET', p) !== undefined;
+      });
+    const paths = ['/patients', '/patients/1', '/patients/1/documents', '/patients.1', '/sessions/s/notes'];
+    expect(hits('/patients/*', paths)).toEqual(['/patients/1']);
+    expect(hits('/patients/**', paths)).toEqual(['/patients/1', '/patients/1/documents']);
+    expect(hits('/patients/*/documents', paths)).toEqual(['/patients/1/documents']);
+    expect(hits('/**/notes', paths)).toEqual(['/sessions/s/notes']);
+    expect(hits('/patients.*', ['/patients.1', '/patientsx1'])).toEqual(['/patients.1']);
+  });
+
   it('clear(scope) drops only that scope’s faults; clear() all', () => {
     const f = createFaults();
     f.add({ kind: 'rate-limited', count: 1, scope: 'a' });

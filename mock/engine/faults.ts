@@ -76,6 +76,7 @@ export function createFaults(): EngineFaults {
 /** `/patients/*` matches one segment per `*`; `/patients/**` matches the rest. */
 function pathMatches(pattern: string, path: string): boolean {
   if (!pattern.includes('*')) return false;
-  const re = pattern.replace(/[.+?^$()|[\]\\{}]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]+').replace(/\u0000/g, '.*');
+  const segments = (part: string) => part.replace(/[.+?^$()|[\]\\{}]/g, '\\$&').replace(/\*/g, '[^/]+');
+  const re = pattern.split('**').map(segments).join('.*');
   return new RegExp(`^${re}$`).test(path);
 }

@@ -2,7 +2,7 @@
 // patient_name, provider_name and provider_npi are read-only: derived from the referenced rows when answering.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/types.ts';
-import { ExternalIdConflict, type EngineContext, type EngineDeps, type EngineModule } from '../engine/deps.ts';
+import { ExternalIdConflict, type EngineContext, type EngineModule } from '../engine/deps.ts';
 import { schemaDefaults, specIndex } from '../engine/spec.ts';
 import { listPage, pageBody, queryOf, seedRows, type PageQuery } from './common.ts';
 import { checkProvider, PATIENTS, type Patient } from './patients.ts';

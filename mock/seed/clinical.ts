@@ -155,14 +155,14 @@ export function clinicalSeed(core: SeedFile, rng: Rng): Record<string, unknown> 
       { patient: 1, filename: 'lab-results.pdf', external_id: 'ehr-doc-0005', status: 'processing', bytes: makePdf(labs) },
       { patient: 2, filename: 'intake-form.pdf', external_id: 'ehr-doc-0006', status: 'pending', bytes: makePdf(['Intake form', 'Reason for visit: trouble concentrating.']) },
     ];
-    docs.forEach((d, i) => addDocument(first, i, d));
+    for (const [i, d] of docs.entries()) addDocument(first, i, d);
   }
   if (second) {
     const docs: DocSpec[] = [
       { patient: 0, filename: 'growth-chart.pdf', external_id: 'ehr-doc-0001', status: 'completed', bytes: makePdf(['Growth chart', 'Height and weight on the 60th percentile.']), textLength: textLength(['Growth chart', 'Height and weight on the 60th percentile.']) },
       { patient: 1, filename: 'vaccination-record.png', status: 'pending', bytes: makePng(4, 4) },
     ];
-    docs.forEach((d, i) => addDocument(second, i, d));
+    for (const [i, d] of docs.entries()) addDocument(second, i, d);
   }
 
   return { templates, client_histories: histories, sessions, notes, documents };

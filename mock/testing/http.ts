@@ -4,7 +4,7 @@ import type { RunningMock } from '../server.ts';
 export interface Reply {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 export function client(m: RunningMock) {

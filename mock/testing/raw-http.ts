@@ -8,7 +8,7 @@ export interface RawReply {
   status: number;
   headers: Record<string, string>;
   body: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
 }
 
 export function rawRequest(port: number, bytes: string | Buffer, host = '127.0.0.1', timeoutMs = 10_000): Promise<RawReply> {

@@ -37,7 +37,7 @@ export function createAjv(bundle: JsonObject = loadBundle()): Ajv2020 {
 
 /** All `x-*` keys used inside the bundle's schemas. */
 function extensionKeywords(node: Json, found = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) node.forEach((n) => extensionKeywords(n, found));
+  if (Array.isArray(node)) for (const n of node) extensionKeywords(n, found);
   else if (node && typeof node === 'object')
     for (const [k, v] of Object.entries(node)) {
       if (k.startsWith('x-')) found.add(k);

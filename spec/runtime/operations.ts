@@ -92,7 +92,9 @@ export function createMatcher<T extends { method: string }>(routes: readonly T[]
         const m = t.re.exec(path);
         if (!m) continue;
         const params: Record<string, string> = {};
-        t.names.forEach((n, i) => (params[n] = safeDecode(m[i + 1]!)));
+        t.names.forEach((n, i) => {
+          params[n] = safeDecode(m[i + 1]!);
+        });
         return { routes: t.routes, params };
       }
       return undefined;

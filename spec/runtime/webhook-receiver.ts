@@ -49,7 +49,9 @@ export async function startReceiver(options: ReceiverOptions | ReceiverOptions['
   const { respond = () => 200, host = '127.0.0.1', port = 0 } = typeof options === 'function' ? { respond: options } : options;
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
-  const notify = () => waiters.splice(0).forEach((w) => w());
+  const notify = () => {
+    for (const w of waiters.splice(0)) w();
+  };
   const server = http.createServer((req, res) => {
     const at = performance.now();
     const chunks: Buffer[] = [];

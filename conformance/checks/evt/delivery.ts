@@ -2,7 +2,7 @@
 // method, headers, formats, timeouts, attempts and backoff, 3xx, events fired or not.
 import { randomBytes } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../model.ts';
-import { Probe, type Hook, type Doc, awaitDoc, type Hit, budget, withProbe, ok200, DOC_EVENT, upload, NOTE_EVENT, touchNote, schemaFields, parse, docStatus, timingWithUnit, expectTimeouts, timing, ms, gaps, backoffFits, BACKOFF_RANGE, TIMER_LATENESS_MS } from '../support/webhook-probe.ts';
+import { type Probe, type Hook, type Doc, awaitDoc, type Hit, budget, withProbe, ok200, DOC_EVENT, upload, NOTE_EVENT, touchNote, schemaFields, parse, docStatus, timingWithUnit, expectTimeouts, timing, ms, gaps, backoffFits, BACKOFF_RANGE, TIMER_LATENESS_MS } from '../support/webhook-probe.ts';
 import { type Obj, got, objOf, followDocument } from '../support/common.ts';
 import { check } from '../support/define.ts';
 

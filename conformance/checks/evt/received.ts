@@ -78,7 +78,7 @@ async function noteEvent(ctx: CheckContext, event: string, note: Record<string, 
     url = undefined;
   }
   const basePath = new URL(ctx.http.baseUrl).pathname.replace(/\/$/, '');
-  const rel = url && url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : undefined;
+  const rel = url?.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : undefined;
   if (!ctx.expect(!!rel && rel === `/notes/${String(note.id)}`, { expected: `note_url an absolute URL of ${basePath}/notes/${String(note.id)}`, actual: JSON.stringify(j.note_url) })) return;
   const fetched = await ctx.send({ method: 'GET', path: rel!, key: ctx.keys.main });
   ctx.expect(fetched.response.status === 200 && objOf(fetched).id === note.id, { expected: `GET note_url answers 200 with note ${String(note.id)}`, actual: got(fetched), exchange: fetched });
