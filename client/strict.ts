@@ -5,7 +5,7 @@
 import type { FetchOptions, FetchResponse } from 'openapi-fetch';
 import type { paths } from '../generated/types.ts';
 
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 /** Paths that define the method (openapi-typescript writes `put?: never` for the others). */
 export type PathsWith<M extends HttpMethod> = { [P in keyof paths]: paths[P] extends { [K in M]: object } ? P : never }[keyof paths];
 // biome-ignore lint/suspicious/noExplicitAny: an interface is assignable to Record<…, any> only, not to Record<…, unknown>

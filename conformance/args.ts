@@ -5,7 +5,7 @@ import { KEY_VARS, scopedVar, scopesOfVar } from './keys.ts';
 
 export class UsageError extends Error {}
 
-export const REPORTERS = ['console', 'junit', 'json', 'html'] as const;
+const REPORTERS = ['console', 'junit', 'json', 'html'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
 
 export interface CliOptions {

@@ -27,7 +27,7 @@ export interface Keys {
   revoked?: KeyRef;
 }
 
-export type KeyNeed = 'scoped' | 'otherOrg' | 'expired' | 'revoked';
+type KeyNeed = 'scoped' | 'otherOrg' | 'expired' | 'revoked';
 
 export interface CheckDef {
   /** snake_case, the name of the check in every report (Schemathesis style): its function's name. */
@@ -59,7 +59,7 @@ export interface Failure {
   curl?: string;
 }
 
-export type Outcome = 'passed' | 'failed' | 'skipped';
+type Outcome = 'passed' | 'failed' | 'skipped';
 
 export interface CheckResult {
   name: string;
@@ -111,7 +111,7 @@ export interface RunReport {
 
 export class SkipCheck extends Error {}
 
-export interface Expectation {
+interface Expectation {
   expected: string;
   actual: string;
   exchange?: Exchange;

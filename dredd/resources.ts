@@ -24,7 +24,7 @@ export interface CallOptions {
 }
 
 /** Thrown when a resource a transaction needs cannot be had: the transaction fails with this message. */
-export class MissingResource extends Error {}
+class MissingResource extends Error {}
 
 const dataOf = (a: Answer): Obj | undefined => {
   const d = (a.json as { data?: unknown } | undefined)?.data;

@@ -19,26 +19,28 @@ import * as evtDelivery from './evt/delivery.ts';
 import * as evtFormats from './evt/formats.ts';
 import * as evtReceived from './evt/received.ts';
 
-/** Each check file, by its path under checks/ (the layout test holds each to its area). */
-export const checkFiles: Record<string, { checks?: CheckDef[]; responseChecks?: ResponseCheckDef[] }> = {
-  'gen.ts': gen,
-  'auth.ts': auth,
-  'pat.ts': pat,
-  'apt.ts': apt,
-  'doc.ts': doc,
-  'prv.ts': prv,
-  'note.ts': note,
-  'regen.ts': regen,
-  'xid.ts': xid,
-  'pag.ts': pag,
-  'err.ts': err,
-  'lim.ts': lim,
-  'rate.ts': rate,
-  'ver.ts': ver,
-  'evt/delivery.ts': evtDelivery,
-  'evt/formats.ts': evtFormats,
-  'evt/received.ts': evtReceived,
-};
+type CheckFile = { checks?: CheckDef[]; responseChecks?: ResponseCheckDef[] };
+
+/** Each check file, by its path under checks/ (the layout test holds each to its area and its exports to its checks). */
+export const checkFiles: Record<string, CheckFile> = Object.fromEntries([
+  ['gen.ts', gen],
+  ['auth.ts', auth],
+  ['pat.ts', pat],
+  ['apt.ts', apt],
+  ['doc.ts', doc],
+  ['prv.ts', prv],
+  ['note.ts', note],
+  ['regen.ts', regen],
+  ['xid.ts', xid],
+  ['pag.ts', pag],
+  ['err.ts', err],
+  ['lim.ts', lim],
+  ['rate.ts', rate],
+  ['ver.ts', ver],
+  ['evt/delivery.ts', evtDelivery],
+  ['evt/formats.ts', evtFormats],
+  ['evt/received.ts', evtReceived],
+]);
 
 export const allChecks: CheckDef[] = Object.values(checkFiles).flatMap((f) => f.checks ?? []);
 

@@ -10,7 +10,7 @@ import type { MiddlewareHandler } from 'hono';
 /** Set by the public front to the real peer of its socket, overwriting whatever a client sent (default mode). */
 export const PEER_HEADER = 'x-mock-peer';
 
-export const CONTROL_PREFIX = '/__mock';
+const CONTROL_PREFIX = '/__mock';
 
 /** A path (already normalized) of the control API. */
 export function isControlPath(path: string): boolean {

@@ -5,7 +5,7 @@
 import type { FaultKind, Faults } from './deps.ts';
 
 /** The request header a scoped fault matches. */
-export const FAULT_SCOPE_HEADER = 'x-mock-fault-scope';
+const FAULT_SCOPE_HEADER = 'x-mock-fault-scope';
 /** The fault scope a request carries, if any. */
 export const faultScope = (c: { req: { header(name: string): string | undefined } }) => c.req.header(FAULT_SCOPE_HEADER) || undefined;
 
@@ -17,7 +17,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'http',
 ];
 
-export interface Fault {
+interface Fault {
   id: number;
   kind: FaultKind;
   /** Occurrences left; null = until cleared. */

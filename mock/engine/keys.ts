@@ -4,7 +4,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { AuthInfo, SeedFile } from './deps.ts';
 
-export type KeyState = SeedFile['keys'][number]['state'];
+type KeyState = SeedFile['keys'][number]['state'];
 
 interface StoredKey {
   digest: Buffer;

@@ -12,7 +12,7 @@ import { API_BASE, type SpecIndex } from './spec.ts';
 
 type MW = MiddlewareHandler<EngineEnv>;
 
-export const UNAUTHORIZED: Record<'missing' | 'unknown' | 'expired' | 'revoked', string> = {
+const UNAUTHORIZED: Record<'missing' | 'unknown' | 'expired' | 'revoked', string> = {
   missing: 'Missing API key',
   unknown: 'Invalid API key',
   expired: 'API key expired',

@@ -8,7 +8,7 @@ import { createMatcher, operations, requiredScopes, templateParams } from '../..
 /** Every path of the API sits under this prefix (the spec's server URL ends with it). */
 export const API_BASE = '/ext-api/v1';
 
-export interface SpecOperation {
+interface SpecOperation {
   operationId: string;
   method: string; // upper case
   /** The spec's path template, e.g. /patients/{patientId}. */
@@ -36,7 +36,7 @@ export function specIndex(): SpecIndex {
   return (cached ??= buildIndex(loadBundle()));
 }
 
-export function buildIndex(bundle: JsonObject): SpecIndex {
+function buildIndex(bundle: JsonObject): SpecIndex {
   const ops: SpecOperation[] = operations(bundle).map(({ path, method, operation }) => ({
     operationId: String(operation.operationId),
     method: method.toUpperCase(),

@@ -26,7 +26,7 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const csvRow = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`;
+const csvRow = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
 const PAGE = 200;
 

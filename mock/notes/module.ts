@@ -13,7 +13,7 @@ import { patientContext, sessionView, toDetail, toListItem } from './views.ts';
 
 const regenerators = new WeakMap<EngineDeps, ReturnType<typeof createRegenerator>>();
 /** One regenerator per engine instance. */
-export function regeneratorFor(deps: EngineDeps) {
+function regeneratorFor(deps: EngineDeps) {
   let r = regenerators.get(deps);
   if (!r) regenerators.set(deps, (r = createRegenerator(deps)));
   return r;

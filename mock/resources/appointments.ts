@@ -8,7 +8,7 @@ import { listPage, pageBody, queryOf, seedRows, type PageQuery } from './common.
 import { checkProvider, PATIENTS, type Patient } from './patients.ts';
 import { PROVIDERS, type Provider } from './providers.ts';
 
-export type Appointment = components['schemas']['Appointment'];
+type Appointment = components['schemas']['Appointment'];
 type AppointmentCreate = components['schemas']['AppointmentCreate'];
 type AppointmentUpdate = components['schemas']['AppointmentUpdate'];
 export const APPOINTMENTS = 'appointments';

@@ -12,7 +12,7 @@ type PatientCreate = PatientUpdate;
 export const PATIENTS = 'patients';
 
 /** List items leave out pronouns, notes and consent. */
-export function listItem(p: Patient): components['schemas']['PatientListItem'] {
+function listItem(p: Patient): components['schemas']['PatientListItem'] {
   const { pronouns: _p, notes: _n, consent: _c, ...item } = p;
   return item;
 }

@@ -5,7 +5,7 @@ import { readJsonFile } from './read-json.ts';
 
 export class SeedError extends Error {}
 
-export const DEFAULT_SEED_URL = new URL('./default.json', import.meta.url);
+const DEFAULT_SEED_URL = new URL('./default.json', import.meta.url);
 
 export function readSeedFile(path: string | URL = DEFAULT_SEED_URL): SeedFile {
   let json: unknown;

@@ -13,7 +13,7 @@ import type { AuthInfo, Clock, EngineApp, EngineDeps, EngineEnv, EngineModule, E
 
 // ---------- clock, faults, events ----------
 
-export interface FakeClock extends Clock {
+interface FakeClock extends Clock {
   /** Moves now() forward without firing anything (for windows such as idempotency). */
   shift(ms: number): void;
   /** Timers scheduled and not yet run or cancelled. */
@@ -21,13 +21,13 @@ export interface FakeClock extends Clock {
   close(): void;
 }
 
-export function createClock(timeScale: number): FakeClock {
+function createClock(timeScale: number): FakeClock {
   let offset = 0;
   const clock = createEngineClock(timeScale, () => new Date(Date.now() + offset));
   return { ...clock, shift: (ms) => void (offset += ms), close: () => clock.cancelAll() };
 }
 
-export function createFaults() {
+function createFaults() {
   // Keyed by kind and scope ('' = unscoped), like the engine's: a scoped fault first, else an unscoped one.
   const counts = new Map<string, number>();
   const takeOne = (key: string) => {
@@ -49,11 +49,11 @@ export function createFaults() {
   };
 }
 
-export type RecordedEvent =
+type RecordedEvent =
   | { type: 'note'; org: string; kind: string; note: Parameters<Events['note']>[2]; source: string | null }
   | { type: 'document'; org: string; doc: Parameters<Events['documentStatusChanged']>[1] };
 
-export function createRecordingEvents() {
+function createRecordingEvents() {
   const log: RecordedEvent[] = [];
   const events: Events = {
     note: (org, kind, note, source) => void log.push({ type: 'note', org, kind, note, source }),

@@ -6,9 +6,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Json, JsonObject } from './json-pointer.ts';
 
-export const BUNDLE_URL = new URL('../../generated/openapi.json', import.meta.url);
+const BUNDLE_URL = new URL('../../generated/openapi.json', import.meta.url);
 /** The id the bundle is registered under, so `#/components/...` refs resolve as `openapi.json#/components/...`. */
-export const BUNDLE_ID = 'openapi.json';
+const BUNDLE_ID = 'openapi.json';
 
 export function loadBundle(): JsonObject {
   return JSON.parse(readFileSync(BUNDLE_URL, 'utf8')) as JsonObject;

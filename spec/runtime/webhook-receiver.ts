@@ -108,7 +108,7 @@ export function decodeBody(r: Received): Record<string, string | null> {
  * Waits until `pred` holds or `timeoutMs` passes, looking again on each arrival (whoever records one calls and
  * empties `waiters`) and at least every `pollMs`.
  */
-export async function waitUntil(pred: () => boolean, timeoutMs: number, waiters: Array<() => void>, pollMs: number): Promise<boolean> {
+async function waitUntil(pred: () => boolean, timeoutMs: number, waiters: Array<() => void>, pollMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (!pred()) {
     const left = deadline - performance.now();

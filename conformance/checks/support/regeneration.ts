@@ -43,7 +43,7 @@ export function regenerate(ctx: CheckContext, sessionId: string, opts: { json?: 
 
 export const accepted = (ex: Exchange, sessionId: string) => ex.response.status === 202 && objOf(ex).session_id === sessionId && objOf(ex).status === 'queued';
 
-export function readNote(ctx: CheckContext, noteId: string): Promise<Exchange> {
+function readNote(ctx: CheckContext, noteId: string): Promise<Exchange> {
   return ctx.send({ method: 'GET', path: `/notes/${noteId}`, key: ctx.keys.main, query: { include: '' } });
 }
 
