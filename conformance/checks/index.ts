@@ -5,7 +5,8 @@ import * as gen from './gen.ts';
 import * as auth from './auth.ts';
 import * as pat from './pat.ts';
 import * as apt from './apt.ts';
-import * as doc from './doc.ts';
+import * as docUploads from './doc/uploads.ts';
+import * as docExtraction from './doc/extraction.ts';
 import * as prv from './prv.ts';
 import * as note from './note.ts';
 import * as regen from './regen.ts';
@@ -16,6 +17,7 @@ import * as lim from './lim.ts';
 import * as rate from './rate.ts';
 import * as ver from './ver.ts';
 import * as evtDelivery from './evt/delivery.ts';
+import * as evtAttempts from './evt/attempts.ts';
 import * as evtFormats from './evt/formats.ts';
 import * as evtReceived from './evt/received.ts';
 
@@ -27,7 +29,8 @@ export const checkFiles: Record<string, CheckFile> = Object.fromEntries([
   ['auth.ts', auth],
   ['pat.ts', pat],
   ['apt.ts', apt],
-  ['doc.ts', doc],
+  ['doc/uploads.ts', docUploads],
+  ['doc/extraction.ts', docExtraction],
   ['prv.ts', prv],
   ['note.ts', note],
   ['regen.ts', regen],
@@ -38,6 +41,7 @@ export const checkFiles: Record<string, CheckFile> = Object.fromEntries([
   ['rate.ts', rate],
   ['ver.ts', ver],
   ['evt/delivery.ts', evtDelivery],
+  ['evt/attempts.ts', evtAttempts],
   ['evt/formats.ts', evtFormats],
   ['evt/received.ts', evtReceived],
 ]);

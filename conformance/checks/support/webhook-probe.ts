@@ -10,6 +10,9 @@ export const DOC_EVENT = 'DOCUMENT_STATUS_CHANGED';
 
 export const NOTE_EVENT = 'NOTE_UPDATED';
 
+/** A fresh token to recognise one check's own deliveries by. */
+export const hexToken = () => randomBytes(6).toString('hex');
+
 /** The timeout of one attempt, in multiples of the first backoff (30 s against 1 s), and the tolerance around it. */
 const TIMEOUT_UNITS = 30;
 

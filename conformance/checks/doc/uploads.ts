@@ -1,0 +1,197 @@
+
+import type { CheckContext, CheckDef } from '../../model.ts';
+import type { Exchange } from '../../http.ts';
+import { messages } from '../../../generated/spec-values.ts';
+import { type Obj, uploadDocument, objOf, listOf, followDocument, got, enumOf, body, json } from '../support/common.ts';
+import { check } from '../support/define.ts';
+import { TERMINAL, RANK, STARTED_WORDING, lookupDocument, trackedUploads, created } from '../support/documents.ts';
+
+export async function extracted_text_never_returned(ctx: CheckContext): Promise<void> {
+  const { patientId, token, uploads } = await trackedUploads(ctx);
+  const ok = created(ctx, uploads);
+  const done = ok.filter((u) => u.last?.status === 'completed');
+  if (!done.length) return ctx.skip(`no upload reached completed within ${ctx.timeoutMs / 1000} s (--timeout): no extracted text to look for`);
+  const list = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main });
+  const extract = await ctx.send({ method: 'POST', path: `/patients/${patientId}/documents/${String(objOf(done[0]!.upload).id)}/extract`, key: ctx.keys.main });
+  const answers = [...ok.flatMap((u) => [u.upload, u.right, ...(u.lastExchange ? [u.lastExchange] : [])]), list, extract];
+  for (const ex of answers)
+    ctx.expect(!ex.response.text.includes(token), {
+      expected: `the document's text (it carries "${token}") in no answer`,
+      actual: `${ex.request.method} ${ex.request.path} answered ${got(ex)}`,
+      exchange: ex,
+    });
+  const docs = [...answers.flatMap((ex) => listOf(ex)), ...answers.map((ex) => objOf(ex)).filter((d) => typeof d.id === 'string')];
+  for (const d of docs) {
+    const textual = Object.keys(d).filter((k) => /text|content|ocr/i.test(k) && k !== 'has_extracted_text' && k !== 'extracted_text_length');
+    ctx.expect(!textual.length, { expected: 'only has_extracted_text and extracted_text_length about the text', actual: `document ${String(d.id)} carries ${textual.join(', ')}` });
+  }
+  for (const u of done)
+    ctx.expect(u.last?.has_extracted_text === true && Number.isInteger(u.last.extracted_text_length) && (u.last.extracted_text_length as number) >= token.length, {
+      expected: `a completed document with has_extracted_text true and extracted_text_length ≥ ${token.length} (its text carries a ${token.length}-character token)`,
+      actual: json(u.last),
+      exchange: u.lastExchange,
+    });
+}
+
+export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const pid = String(p.id);
+  const watched: Array<{ externalId: string; terminal: Obj }> = [];
+  const follow = async (label: string) => {
+    const externalId = ctx.externalId(`terminal-${label}`);
+    const up = await uploadDocument(ctx, pid, externalId, { text: 'Conformance terminal status' });
+    if (!ctx.expect(up.response.status === 201, { expected: '201 for a PDF upload', actual: got(up), exchange: up })) return;
+    const t0 = performance.now();
+    const f = await followDocument(ctx, pid, externalId, ctx.timeoutMs);
+    if (!f.last || !TERMINAL.has(String(f.last.status))) return;
+    watched.push({ externalId, terminal: f.last });
+    return performance.now() - t0;
+  };
+  const took = [await follow('completed')];
+  if (ctx.mock) {
+    await ctx.mock.fault({ kind: 'extraction-fails', count: 1 });
+    try {
+      took.push(await follow('failed'));
+    } finally {
+      await ctx.mock.clearFaults();
+    }
+  }
+  if (!watched.length) return ctx.skip(`no upload reached completed or failed within ${ctx.timeoutMs / 1000} s (--timeout)`);
+  // Watch the terminal documents for as long as they took to get there (0.3 s to 2 s), no extract call made.
+  const holdMs = Math.min(2000, Math.max(300, ...took.filter((x): x is number => x !== undefined)));
+  const end = performance.now() + holdMs;
+  do {
+    for (const { externalId, terminal: was } of watched) {
+      const ex = await lookupDocument(ctx, pid, externalId);
+      const d = listOf(ex)[0];
+      ctx.expect(!!d && d.status === was.status && d.extraction_error === was.extraction_error && d.has_extracted_text === was.has_extracted_text, {
+        expected: `document ${externalId} stays ${String(was.status)} (extraction_error ${json(was.extraction_error)}, has_extracted_text ${json(was.has_extracted_text)}) until a new run is started`,
+        actual: d ? `status ${String(d.status)}, extraction_error ${json(d.extraction_error)}, has_extracted_text ${json(d.has_extracted_text)}` : got(ex),
+        exchange: ex,
+      });
+    }
+    await ctx.sleep(Math.min(100, holdMs / 5));
+  } while (performance.now() < end);
+}
+
+export async function queued_upload_answers_pending(ctx: CheckContext): Promise<void> {
+  const { uploads } = await trackedUploads(ctx);
+  const queued = created(ctx, uploads).filter((u) => u.queued);
+  if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
+  const pending = queued.filter((u) => u.first === 'pending');
+  // "Typically": most queued uploads answer pending (one finished early may answer another status, DOC-014).
+  ctx.expect(pending.length * 2 > queued.length, {
+    expected: `status pending in the upload answer of most queued uploads (${queued.length} queued)`,
+    actual: queued.map((u) => `${u.externalId}: ${String(u.first)}`).join(', '),
+    exchange: queued.find((u) => u.first !== 'pending')?.upload,
+  });
+}
+
+export async function upload_status_is_a_real_state(ctx: CheckContext): Promise<void> {
+  const { uploads } = await trackedUploads(ctx);
+  const statuses = enumOf(ctx, 'DocumentStatus');
+  for (const u of created(ctx, uploads)) {
+    if (!ctx.expect(!!u.first && statuses.includes(u.first), { expected: `an upload status among ${statuses.join(', ')}`, actual: got(u.upload), exchange: u.upload })) continue;
+    // Whatever the upload answered was where the extraction stood: nothing seen later is behind it.
+    const ranks = u.seen.map((s) => RANK[s] ?? -1);
+    const forward = ranks.every((r, i) => r >= 0 && (i === 0 || r >= ranks[i - 1]!)) && u.seen.filter((s) => TERMINAL.has(s)).length <= 1;
+    ctx.expect(forward, {
+      expected: `the upload's status ${u.first} followed only by later states (pending → processing → completed | failed, no change after a terminal one)`,
+      actual: `upload ${u.first}, then ${u.seen.slice(1).join(' → ') || '(no change)'}`,
+      exchange: u.right,
+    });
+  }
+}
+
+export async function upload_does_not_wait_for_extraction(ctx: CheckContext): Promise<void> {
+  const { uploads } = await trackedUploads(ctx);
+  const ok = created(ctx, uploads);
+  if (!ok.length) return;
+  for (const u of ok)
+    ctx.expect(u.right.response.status === 200 && listOf(u.right)[0]?.id === objOf(u.upload).id, {
+      expected: `document ${String(objOf(u.upload).id)} stored (found by its external_id) as soon as the upload answered`,
+      actual: got(u.right),
+      exchange: u.right,
+    });
+  const early = ok.filter((u) => !TERMINAL.has(String(u.first)));
+  ctx.expect(early.length > 0, {
+    expected: 'an upload answered before its extraction finished (status pending or processing), for at least one of the uploads',
+    actual: ok.map((u) => `${u.externalId}: ${String(u.first)}`).join(', '),
+    exchange: ok[0]!.upload,
+  });
+}
+
+export async function queued_upload_message_says_started(ctx: CheckContext): Promise<void> {
+  const { uploads } = await trackedUploads(ctx);
+  const queued = created(ctx, uploads).filter((u) => u.queued);
+  if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
+  for (const u of queued)
+    ctx.expect(typeof body(u.upload).message === 'string' && STARTED_WORDING.test(String(body(u.upload).message)), {
+      expected: 'a message saying that text extraction started (the extraction was queued: the document moved on by itself)',
+      actual: json(body(u.upload).message),
+      exchange: u.upload,
+    });
+}
+
+export async function extract_endpoint_status_codes(ctx: CheckContext): Promise<void> {
+  const p = await ctx.fixtures.patient();
+  const pid = String(p.id);
+  const externalId = ctx.externalId('extract-codes');
+  const up = await uploadDocument(ctx, pid, externalId, { text: 'Conformance extract endpoint' });
+  if (!ctx.expect(up.response.status === 201, { expected: '201 for a PDF upload', actual: got(up), exchange: up })) return;
+  const id = String(objOf(up).id);
+  await followDocument(ctx, pid, externalId, ctx.timeoutMs);
+  const path = `/patients/${pid}/documents/${id}/extract`;
+  const started = await ctx.send({ method: 'POST', path, key: ctx.keys.main });
+  ctx.expect(started.response.status === 200 && body(started).success === true && objOf(started).id === id, {
+    expected: `200 { data: document ${id}, success: true, message } when a run started`,
+    actual: got(started),
+    exchange: started,
+  });
+  await ctx.mock!.fault({ kind: 'extraction-not-queued', count: 1 });
+  let refused: Exchange;
+  try {
+    refused = await ctx.send({ method: 'POST', path, key: ctx.keys.main });
+  } finally {
+    await ctx.mock!.clearFaults();
+  }
+  const b = body(refused);
+  ctx.expect(
+    refused.response.status === 503 && b.success === false && typeof b.error === 'string' && b.error.length > 0 && typeof b.details === 'string' && b.details.length > 0 && objOf(refused).id === id,
+    { expected: `503 { data: document ${id}, success: false, message, error, details } when the run could not be started`, actual: got(refused), exchange: refused },
+  );
+}
+
+export async function upload_message_wordings(ctx: CheckContext): Promise<void> {
+  const { patientId, uploads } = await trackedUploads(ctx);
+  const queued = created(ctx, uploads).filter((u) => u.queued);
+  for (const u of queued)
+    ctx.expect(body(u.upload).message === messages.upload.queued, { expected: `message ${json(messages.upload.queued)} for a queued upload`, actual: json(body(u.upload).message), exchange: u.upload });
+  if (!ctx.mock) {
+    if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout), and without --mock no upload can be made not to queue`);
+    return;
+  }
+  await ctx.mock.fault({ kind: 'extraction-not-queued', count: 1 });
+  let up: Exchange;
+  try {
+    up = await uploadDocument(ctx, patientId, ctx.externalId('not-queued'), { text: 'Conformance not queued' });
+  } finally {
+    await ctx.mock.clearFaults();
+  }
+  ctx.expect(up.response.status === 201 && body(up).message === messages.upload.notQueued, {
+    expected: `201 with message ${json(messages.upload.notQueued)} for an upload whose extraction was not queued`,
+    actual: got(up),
+    exchange: up,
+  });
+}
+
+export const checks: CheckDef[] = [
+  check(extracted_text_never_returned, { rule: 'DOC-009', needs: { write: true } }),
+  check(terminal_status_stays, { rule: 'DOC-012', needs: { write: true }, exclusive: true }),
+  check(queued_upload_answers_pending, { rule: 'DOC-013', needs: { write: true } }),
+  check(upload_status_is_a_real_state, { rule: 'DOC-014', needs: { write: true } }),
+  check(upload_does_not_wait_for_extraction, { rule: 'DOC-025', needs: { write: true } }),
+  check(queued_upload_message_says_started, { rule: 'DOC-026', needs: { write: true } }),
+  check(extract_endpoint_status_codes, { rule: 'DOC-031', provenance: 'assumed', needs: { write: true, mock: true } }),
+  check(upload_message_wordings, { rule: 'DOC-036', provenance: 'assumed', needs: { write: true } }),
+];
