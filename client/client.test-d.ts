@@ -24,8 +24,9 @@ export async function typeTests() {
   // A numeric patient id does not compile (in paths, bodies and helpers).
   // @ts-expect-error patientId is a string
   await client.GET('/patients/{patientId}', { params: { path: { patientId: Number('7281928374650192837') } } });
+  const numericPatientId = { patient_id: Number('7281928374650192837'), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30 };
   // @ts-expect-error patient_id is a string
-  await client.POST('/appointments', { body: { patient_id: Number('7281928374650192837'), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30 } });
+  await client.POST('/appointments', { body: numericPatientId });
   // @ts-expect-error patientId is a string
   await client.uploadDocument(42, { file: new Blob(), filename: 'a.pdf' });
 
