@@ -20,7 +20,8 @@ type Bodies = Record<'list' | 'byId' | 'post', Captured>;
 
 const [kind, file] = process.argv.slice(2);
 const bodies = JSON.parse(readFileSync(file!, 'utf8')) as Bodies;
-const pick = (method: string, path: string): Captured => (method === 'POST' ? bodies.post : path.endsWith('/patients') ? bodies.list : bodies.byId);
+const pick = (method: string, path: string): Captured =>
+  method === 'POST' ? bodies.post : path.endsWith('/patients') ? bodies.list : bodies.byId;
 /** What the engine sends a client without Origin (autocannon) under the default policy. */
 const CORS = corsHeaders(corsPolicy(), undefined);
 const headers = (): Record<string, string> => ({

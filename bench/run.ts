@@ -18,7 +18,10 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const DURATION = Number(process.argv[process.argv.indexOf('--duration') + 1]) || 5;
 const CONNECTIONS = 20;
 const tmp = mkdtempSync(join(tmpdir(), 'mock-bench-'));
-const LOAD_AT_START = (await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ');
+const LOAD_AT_START = (await import('node:os'))
+  .loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' ');
 
 interface Server {
   url: string;
@@ -38,7 +41,7 @@ function startProcess(args: string[], ready: RegExp, opts: { built?: boolean } =
     const onData = (d: Buffer) => {
       out += d;
       const m = out.match(ready);
-      if (m) (clearTimeout(timer), resolve({ url: m[1]!, proc, startedMs: performance.now() - t0 }));
+      if (m) clearTimeout(timer), resolve({ url: m[1]!, proc, startedMs: performance.now() - t0 });
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', onData);
@@ -47,11 +50,9 @@ function startProcess(args: string[], ready: RegExp, opts: { built?: boolean } =
 }
 
 const startMock = (flags: string[], built = false) =>
-  startProcess(
-    [built ? DIST_CLI : 'mock/cli.ts', '--port', '0', '--rate-limit', '1000000000/1', ...flags],
-    /API\s+(http:\/\/\S+)/,
-    { built },
-  );
+  startProcess([built ? DIST_CLI : 'mock/cli.ts', '--port', '0', '--rate-limit', '1000000000/1', ...flags], /API\s+(http:\/\/\S+)/, {
+    built,
+  });
 
 function stop(s: Server): Promise<void> {
   return new Promise((r) => {
@@ -62,7 +63,14 @@ function stop(s: Server): Promise<void> {
 
 async function load(url: string, opts: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
   const run = (duration: number) =>
-    autocannon({ url, connections: CONNECTIONS, duration, method: (opts.method ?? 'GET') as 'GET', body: opts.body, headers: opts.headers });
+    autocannon({
+      url,
+      connections: CONNECTIONS,
+      duration,
+      method: (opts.method ?? 'GET') as 'GET',
+      body: opts.body,
+      headers: opts.headers,
+    });
   await run(1); // warm-up, not counted
   const r = await run(DURATION);
   const ok = r['2xx'] / Math.max(1, r.requests.total);
@@ -80,7 +88,9 @@ async function captureBodies(key: string, patient: string) {
     return {
       list: await take(await fetch(`${s.url}/patients`, { headers: h })),
       byId: await take(await fetch(`${s.url}/patients/${patient}`, { headers: h })),
-      post: await take(await fetch(`${s.url}/patients`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: POST_BODY })),
+      post: await take(
+        await fetch(`${s.url}/patients`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: POST_BODY }),
+      ),
     };
   } finally {
     await stop(s);
@@ -96,7 +106,11 @@ async function routes(label: string, s: Server, key: string, ids: { patient: str
   const list = await load(`${s.url}/patients`, { headers: h });
   const byId = await load(`${s.url}/patients/${ids.patient}`, { headers: h });
   const post = await load(`${s.url}/patients`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: POST_BODY });
-  for (const [route, r] of [['GET list', list], ['GET by id', byId], ['POST patient', post]] as const)
+  for (const [route, r] of [
+    ['GET list', list],
+    ['GET by id', byId],
+    ['POST patient', post],
+  ] as const)
     row(label, route, fmt(r.rps), r.p50, r.p99, `${(r.ok * 100).toFixed(0)}%`);
   return { list, byId, post };
 }
@@ -128,7 +142,8 @@ async function main() {
     ['default (Prism proxy + engine)', []],
     ['engine-only', ['--engine-only']],
   ] as const) {
-    const s = label === 'Prism static' ? await startProcess(['bench/prism-static.ts'], /API\s+(http:\/\/\S+)/) : await startMock([...flags]);
+    const s =
+      label === 'Prism static' ? await startProcess(['bench/prism-static.ts'], /API\s+(http:\/\/\S+)/) : await startMock([...flags]);
     results[label] = await routes(label, s, key, { patient: label === 'Prism static' ? '7281928374650192837' : patient });
     await stop(s);
   }
@@ -179,8 +194,13 @@ async function main() {
     '',
     `| target | measured | met |`,
     `| --- | --- | --- |`,
-    ...(['list', 'byId', 'post'] as const).map((k) => `| default >= 0.9x Prism static (${k}) | ${ratio(df[k].rps, st[k].rps)}x | ${df[k].rps >= 0.9 * st[k].rps ? 'yes' : 'NO'} |`),
-    ...(['list', 'byId', 'post'] as const).map((k) => `| engine-only >= 10x Prism static, p99 <= 10 ms (${k}; ceilings: bare node:http ${ratio(bareR[k].rps, st[k].rps)}x, Hono alone ${ratio(honoR[k].rps, st[k].rps)}x) | ${ratio(eo[k].rps, st[k].rps)}x, p99 ${eo[k].p99} ms | ${eo[k].rps >= 10 * st[k].rps && eo[k].p99 <= 10 ? 'yes' : 'NO'} |`),
+    ...(['list', 'byId', 'post'] as const).map(
+      (k) => `| default >= 0.9x Prism static (${k}) | ${ratio(df[k].rps, st[k].rps)}x | ${df[k].rps >= 0.9 * st[k].rps ? 'yes' : 'NO'} |`,
+    ),
+    ...(['list', 'byId', 'post'] as const).map(
+      (k) =>
+        `| engine-only >= 10x Prism static, p99 <= 10 ms (${k}; ceilings: bare node:http ${ratio(bareR[k].rps, st[k].rps)}x, Hono alone ${ratio(honoR[k].rps, st[k].rps)}x) | ${ratio(eo[k].rps, st[k].rps)}x, p99 ${eo[k].p99} ms | ${eo[k].rps >= 10 * st[k].rps && eo[k].p99 <= 10 ? 'yes' : 'NO'} |`,
+    ),
     `| list page at 100k within 1.5x of 1k (p50 ${scale['100000']!.page.p50} vs ${scale['1000']!.page.p50} ms; req/s ${fmt(scale['100000']!.page.rps)} vs ${fmt(scale['1000']!.page.rps)}; 2xx ${pct(scale['100000']!.page.ok)}) | ${ratio(scale['1000']!.page.rps, scale['100000']!.page.rps)}x slower | ${scale['100000']!.page.rps * 1.5 >= scale['1000']!.page.rps && scale['100000']!.page.ok === 1 ? 'yes' : 'NO'} |`,
     `| RSS at 100k patients <= 200 MB (${builtToo ? 'built' : 'tsx'}) | ${rss(builtToo ? '100000 built' : '100000')} MB (1k: ${rss(builtToo ? '1000 built' : '1000')} MB${builtToo ? `; through tsx: ${rss('100000')} MB, 1k ${rss('1000')} MB` : ''}) | ${scale[builtToo ? '100000 built' : '100000']!.rssMb <= 200 ? 'yes' : 'NO'} |`,
     `| engine-only start to first 200 < 1.5 s (${builtToo ? 'built' : 'tsx'}) | ${(first / 1000).toFixed(2)} s${firstBuilt !== undefined ? ` (through tsx: ${(firstTsx / 1000).toFixed(2)} s)` : ''} | ${first < 1500 ? 'yes' : 'NO'} |`,

@@ -59,7 +59,10 @@ export async function prepareUpload(input: UploadInput): Promise<PreparedUpload>
   if (!filename) throw new TypeError('filename is required when the file is a Blob without a name or raw bytes');
   const contentType = sniffContentType(bytes);
   if (!contentType)
-    throw new UploadRejectedError('unsupported-type', `${filename} is not one of the accepted types (${uploadContentTypes.join(', ')}) by its content`);
+    throw new UploadRejectedError(
+      'unsupported-type',
+      `${filename} is not one of the accepted types (${uploadContentTypes.join(', ')}) by its content`,
+    );
   const claimed = contentTypeOfName(filename);
   if (claimed && claimed !== contentType)
     throw new UploadRejectedError('name-mismatch', `${filename} is named as ${claimed} but its content is ${contentType}`);

@@ -59,12 +59,19 @@ function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
   const wanted = new Set(only.map((o) => o.toLowerCase()));
   const legacy = new Set([...wanted].flatMap((w) => LEGACY_AREAS[w] ?? []));
-  return checks.filter((c) => wanted.has(c.area.toLowerCase()) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name) || legacy.has(c.name));
+  return checks.filter(
+    (c) => wanted.has(c.area.toLowerCase()) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name) || legacy.has(c.name),
+  );
 }
 
 /** Areas (rule-id prefixes, and the older area names), rule ids and check names --only accepts, lower case. */
 export function knownSelectors(checks: CheckDef[]): Set<string> {
-  return new Set([...checks.map((c) => c.area.toLowerCase()), ...Object.keys(LEGACY_AREAS), ...checks.map((c) => c.rule.toLowerCase()), ...checks.map((c) => c.name)]);
+  return new Set([
+    ...checks.map((c) => c.area.toLowerCase()),
+    ...Object.keys(LEGACY_AREAS),
+    ...checks.map((c) => c.rule.toLowerCase()),
+    ...checks.map((c) => c.name),
+  ]);
 }
 
 export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; redactor: Redactor }> {
@@ -103,7 +110,11 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     if (!ex.operation) return;
     inspected++;
     for (const rc of responseChecks) {
-      const f = rc.inspect(ex as Exchange & { operation: NonNullable<Exchange['operation']> }, { contract, schemas, profile: opts.profile });
+      const f = rc.inspect(ex as Exchange & { operation: NonNullable<Exchange['operation']> }, {
+        contract,
+        schemas,
+        profile: opts.profile,
+      });
       if (f)
         responseFindings.get(rc.name)!.push({
           ruleId: rc.rule,
@@ -139,7 +150,11 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     results.push(r);
     const left = byArea.get(r.area)! - 1;
     byArea.set(r.area, left);
-    if (left === 0) opts.onArea?.(r.area, results.filter((x) => x.area === r.area));
+    if (left === 0)
+      opts.onArea?.(
+        r.area,
+        results.filter((x) => x.area === r.area),
+      );
   };
 
   /** A check's faults are scoped to it: only its own requests, which carry the scope header once it armed one, take them. */
@@ -198,8 +213,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     if (skippedAsAssumed(rule.provenance, opts.profile)) return ASSUMED_SKIP;
     if (c.needs?.write && opts.readOnly) return '--read-only: the check writes';
     if (c.needs?.mock && !mock) return 'needs --mock (the mock control API)';
-    if (c.needs?.receiver && !receiver)
-      return receiverNote ?? 'needs --webhook-receiver <public_url> --webhook-port <n> (or --mock)';
+    if (c.needs?.receiver && !receiver) return receiverNote ?? 'needs --webhook-receiver <public_url> --webhook-port <n> (or --mock)';
     for (const k of c.needs?.keys ?? []) {
       if (k === 'scoped' && !keys.scoped.length) return 'needs --scoped-key <scope,...>=<key>';
       if (k === 'otherOrg' && !keys.otherOrg) return 'needs --other-org-key';
@@ -338,7 +352,8 @@ function coverage(env: {
     let reason: string;
     const skipped = checks.map((c) => byName.get(c.name)).find((x) => x?.outcome === 'skipped');
     if (skipped) reason = `${skipped.name} skipped: ${skipped.reason ?? 'skipped'}`;
-    else if (checks.length && !checks.some((c) => selected.includes(c))) reason = `not selected by --only (checked by ${checks.map((c) => c.name).join(', ')})`;
+    else if (checks.length && !checks.some((c) => selected.includes(c)))
+      reason = `not selected by --only (checked by ${checks.map((c) => c.name).join(', ')})`;
     else if (bySchema.length && !schemaChecksRule(r, profile)) reason = `assumed rule: checked by ${bySchema[0]!.check} with --profile all`;
     else if (bySchema.length) {
       const s = byName.get(bySchema[0]!.check);
@@ -359,7 +374,5 @@ function sortResults(results: CheckResult[], register: Register): CheckResult[] 
 }
 
 function allKeyRefs(keys: Keys): KeyRef[] {
-  return [keys.main, ...keys.scoped.map((s) => s.key), keys.otherOrg, keys.expired, keys.revoked].filter(
-    (k): k is KeyRef => !!k,
-  );
+  return [keys.main, ...keys.scoped.map((s) => s.key), keys.otherOrg, keys.expired, keys.revoked].filter((k): k is KeyRef => !!k);
 }

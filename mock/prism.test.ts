@@ -85,7 +85,7 @@ describe('--static: Prism plain mock behind the health front', () => {
     expect(keys.status).toBe(404);
     expect((await keys.json()).error).toMatch(/run without --static/);
   });
-  it('Prism\'s own refusals get the documented shapes: a 20 MB chunked JSON body 413 {error}, malformed JSON 400 {error, details}', async () => {
+  it("Prism's own refusals get the documented shapes: a 20 MB chunked JSON body 413 {error}, malformed JSON 400 {error, details}", async () => {
     const headers = { 'x-api-key': 'any', 'content-type': 'application/json' };
     const big = await sendChunked(`${m.url}/patients`, headers, Buffer.from('{"name":"'), 20 * 1024 * 1024);
     expect(big.status).toBe(413);

@@ -11,7 +11,17 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 const STAMP = join(DIST, '.built');
 /** What dist/ is made from. */
-const SOURCES = ['client', 'generated', 'spec', 'mock', 'conformance', 'scripts/build.ts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = [
+  'client',
+  'generated',
+  'spec',
+  'mock',
+  'conformance',
+  'scripts/build.ts',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 /** Folders whose assets ship: every file that is not TypeScript, a test, or test-only support. */
 const ASSET_DIRS = ['mock', 'conformance'];
 const SKIP = /(\.ts$|\.test\.|[\\/](testing|fixtures|node_modules)[\\/])/;

@@ -86,18 +86,36 @@ it('packs, passes attw, installs and serves a consumer of all four entry points'
   const app = join(work, 'consumer');
   await sh('mkdir', ['-p', app], work);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', lib: ['ES2023', 'DOM'], types: ['node'], skipLibCheck: false },
-    include: ['*.ts'],
-  }));
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        outDir: 'out',
+        lib: ['ES2023', 'DOM'],
+        types: ['node'],
+        skipLibCheck: false,
+      },
+      include: ['*.ts'],
+    }),
+  );
   writeFileSync(join(app, 'consumer.ts'), CONSUMER);
   writeFileSync(join(app, 'misuse.ts'), MISUSE);
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, '@types/node@20.19.43', 'typescript@5.9.3'], app, 120_000);
+  await sh(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, '@types/node@20.19.43', 'typescript@5.9.3'],
+    app,
+    120_000,
+  );
   const installed = Date.now();
 
-  const tsc = await sh(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', app], app).catch(
-    (e: { stdout: string }) => ({ stdout: e.stdout, failed: true }),
-  );
+  const tsc = await sh(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', app], app).catch((e: { stdout: string }) => ({
+    stdout: e.stdout,
+    failed: true,
+  }));
   expect('failed' in tsc ? tsc.stdout : '').toBe('');
   const { stdout } = await sh(process.execPath, [join(app, 'out/consumer.js')], app, 30_000);
   expect(JSON.parse(stdout)).toEqual({

@@ -46,7 +46,12 @@ describe('checks layout', () => {
   it('a check file exports its checks and nothing else (its other exports would be dead code no tool reports)', () => {
     const stray: string[] = [];
     for (const [f, mod] of Object.entries(checkFiles)) {
-      const named = new Set(['checks', 'responseChecks', ...(mod.checks ?? []).map((c) => c.name), ...(mod.responseChecks ?? []).map((c) => c.name)]);
+      const named = new Set([
+        'checks',
+        'responseChecks',
+        ...(mod.checks ?? []).map((c) => c.name),
+        ...(mod.responseChecks ?? []).map((c) => c.name),
+      ]);
       for (const name of Object.keys(mod)) if (!named.has(name)) stray.push(`${f}: ${name}`);
     }
     expect(stray).toEqual([]);

@@ -9,10 +9,18 @@ export async function base_url_ends_with_version(ctx: CheckContext): Promise<voi
   const path = new URL(ctx.http.baseUrl).pathname.replace(/\/$/, '');
   ctx.expect(!!base && path.endsWith(base), { expected: `the base address ends with ${base} (the spec's servers)`, actual: path || '/' });
   const versioned = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.main, query: { limit: 1 } });
-  ctx.expect(versioned.response.status === 200 && Array.isArray(body(versioned).data), { expected: `200 { data: [...] } for GET ${path}/providers`, actual: got(versioned), exchange: versioned });
+  ctx.expect(versioned.response.status === 200 && Array.isArray(body(versioned).data), {
+    expected: `200 { data: [...] } for GET ${path}/providers`,
+    actual: got(versioned),
+    exchange: versioned,
+  });
   // Without the version segment the address is not the API.
   const bare = await ctx.send({ method: 'GET', path: '/../providers', key: ctx.keys.main, query: { limit: 1 } });
-  ctx.expect(!is2xx(bare), { expected: `no 2xx for GET ${path.replace(/\/[^/]*$/, '')}/providers (the version left out of the address)`, actual: got(bare), exchange: bare });
+  ctx.expect(!is2xx(bare), {
+    expected: `no 2xx for GET ${path.replace(/\/[^/]*$/, '')}/providers (the version left out of the address)`,
+    actual: got(bare),
+    exchange: bare,
+  });
 }
 
 export async function paths_relative_to_base_url(ctx: CheckContext): Promise<void> {
@@ -21,11 +29,19 @@ export async function paths_relative_to_base_url(ctx: CheckContext): Promise<voi
     if (op.method === 'GET') {
       if (pathParams(op).some((p) => !values[p])) continue;
       const ex = await ctx.send({ method: 'GET', path: fillPath(op, values), key: ctx.keys.main });
-      ctx.expect(ex.response.status === 200, { expected: `200 for GET {base_url}${op.template} (the path appended to the base address)`, actual: got(ex), exchange: ex });
+      ctx.expect(ex.response.status === 200, {
+        expected: `200 for GET {base_url}${op.template} (the path appended to the base address)`,
+        actual: got(ex),
+        exchange: ex,
+      });
     } else if (!ctx.readOnly) {
       // Writes without a key: the operation is there (401), and nothing can be written.
       const ex = await ctx.send({ method: op.method, path: fillPath(op, {}), json: op.jsonBodyPointer ? {} : undefined });
-      ctx.expect(ex.response.status === 401 && hasError(ex), { expected: `401 { error } for ${op.method} {base_url}${op.template} without a key (the operation lives there)`, actual: got(ex), exchange: ex });
+      ctx.expect(ex.response.status === 401 && hasError(ex), {
+        expected: `401 { error } for ${op.method} {base_url}${op.template} without a key (the operation lives there)`,
+        actual: got(ex),
+        exchange: ex,
+      });
     }
   }
 }

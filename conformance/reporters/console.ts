@@ -24,7 +24,13 @@ export function renderConsole(report: RunReport): string {
   }
   lines.push('', 'Summary by area:');
   const areas = [...new Set(report.results.map((r) => r.area))];
-  for (const a of areas) lines.push(areaLine(a, report.results.filter((r) => r.area === a)));
+  for (const a of areas)
+    lines.push(
+      areaLine(
+        a,
+        report.results.filter((r) => r.area === a),
+      ),
+    );
   const skipped = report.results.filter((r) => r.outcome === 'skipped');
   if (skipped.length) {
     lines.push('', 'Skipped:');
@@ -37,7 +43,9 @@ export function renderConsole(report: RunReport): string {
     `cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed${report.cleanup.leftovers.length ? `; LEFT BEHIND: ${report.cleanup.leftovers.join('; ')}` : ''}`,
   );
   if (report.pacing.pauses)
-    lines.push(`rate limit: the target's window was spent ${report.pacing.pauses} time(s); paused ${Math.round(report.pacing.seconds)} s and resent (use a key of its own for the suite, or a higher limit)`);
+    lines.push(
+      `rate limit: the target's window was spent ${report.pacing.pauses} time(s); paused ${Math.round(report.pacing.seconds)} s and resent (use a key of its own for the suite, or a higher limit)`,
+    );
   if (report.interrupted) lines.push('interrupted (Ctrl-C): results are partial');
   return lines.join('\n');
 }

@@ -13,18 +13,25 @@ export function renderHtml(report: RunReport): string {
 <table><tr><th>check</th><th>rule</th><th>provenance</th><th>outcome</th></tr>
 ${rs
   .map(
-    (r) => `<tr class="${r.outcome}"><td>${h(r.name)}</td><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>${r.outcome}${r.known ? ' (known: in the baseline)' : ''}${r.reason ? `: ${h(r.reason)}` : ''}</td></tr>
+    (
+      r,
+    ) => `<tr class="${r.outcome}"><td>${h(r.name)}</td><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>${r.outcome}${r.known ? ' (known: in the baseline)' : ''}${r.reason ? `: ${h(r.reason)}` : ''}</td></tr>
 ${r.failures
   .map(
-    (f) => `<tr class="detail"><td colspan="4"><div>${h(f.message)}</div><div><b>expected</b> ${h(f.expected)}</div><div><b>actual</b> <code>${h(f.actual.slice(0, 2000))}</code></div>${f.curl ? `<pre>${h(f.curl)}</pre>` : ''}</td></tr>`,
+    (f) =>
+      `<tr class="detail"><td colspan="4"><div>${h(f.message)}</div><div><b>expected</b> ${h(f.expected)}</div><div><b>actual</b> <code>${h(f.actual.slice(0, 2000))}</code></div>${f.curl ? `<pre>${h(f.curl)}</pre>` : ''}</td></tr>`,
   )
   .join('\n')}`,
   )
   .join('\n')}</table>`;
     })
     .join('\n');
-  const bySchema = report.coveredBySchemas.map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>checked by ${h(r.check)}</td></tr>`).join('\n');
-  const notChecked = report.notChecked.map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>${h(r.reason)}</td></tr>`).join('\n');
+  const bySchema = report.coveredBySchemas
+    .map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>checked by ${h(r.check)}</td></tr>`)
+    .join('\n');
+  const notChecked = report.notChecked
+    .map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>${h(r.reason)}</td></tr>`)
+    .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance report ${h(report.runId)}</title>
 <style>

@@ -299,13 +299,18 @@ export async function startBrokenProxy(target: string, variant?: Variant): Promi
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));
     incoming.on('end', async () => {
-      const req: ProxyRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: plainHeaders(incoming.headers), body: Buffer.concat(chunks) };
+      const req: ProxyRequest = {
+        method: incoming.method ?? 'GET',
+        url: incoming.url ?? '/',
+        headers: plainHeaders(incoming.headers),
+        body: Buffer.concat(chunks),
+      };
       try {
         if (!req.url.startsWith('/__mock')) variant?.request?.(req);
         const r = await fetch(target + req.url, {
           method: req.method,
           headers: req.headers,
-          body: req.body.length && req.method !== "GET" ? new Uint8Array(req.body) : undefined,
+          body: req.body.length && req.method !== 'GET' ? new Uint8Array(req.body) : undefined,
           redirect: 'manual',
           signal: AbortSignal.timeout(30_000),
         });

@@ -32,7 +32,11 @@ export function checksNamed(names: string[]): CheckDef[] {
 
 /** The failures of a run, one readable line each (an empty list when it passed). */
 export const failureLines = (r: RunReport) =>
-  r.results.filter((x) => x.outcome === 'failed').flatMap((x) => x.failures.slice(0, 2).map((f) => `${x.name} [${x.ruleId}] ${f.message}: expected ${f.expected}, got ${f.actual.slice(0, 200)}`));
+  r.results
+    .filter((x) => x.outcome === 'failed')
+    .flatMap((x) =>
+      x.failures.slice(0, 2).map((f) => `${x.name} [${x.ruleId}] ${f.message}: expected ${f.expected}, got ${f.actual.slice(0, 200)}`),
+    );
 
 export interface CheckFile {
   mock(): RunningMock;
@@ -55,7 +59,15 @@ export function describeCheckFile(title: string, checks: CheckDef[], documentedS
   const names = checks.map((c) => c.name);
 
   beforeAll(async () => {
-    mock = await startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
+    mock = await startMock({
+      port: 0,
+      host: '127.0.0.1',
+      timeScale: 0.01,
+      strict: true,
+      allowPrivateWebhooks: true,
+      quiet: true,
+      rateLimit: { requests: 1_000_000, seconds: 60 },
+    });
     mainKey = (await new MockControl(mock.url, 5_000).keys()).find((k) => k.state === 'active' && k.scopes.includes('*'))!.key;
   }, 60_000);
   afterAll(async () => {
@@ -133,7 +145,12 @@ export function describeBrokenVariants(
     for (const [check, rule, breaks] of broken)
       it(`${check} fails on ${rule}`, async () => {
         const area = checks.find((c) => c.name === check)?.area ?? '';
-        const proxy = await startBrokenProxy(new URL(file.mock().url).origin, { name: check, area, rule, ...(typeof breaks === 'function' ? breaks() : breaks) });
+        const proxy = await startBrokenProxy(new URL(file.mock().url).origin, {
+          name: check,
+          area,
+          rule,
+          ...(typeof breaks === 'function' ? breaks() : breaks),
+        });
         try {
           await file.expectFails(check, rule, { url: file.urlVia(proxy.origin) });
         } finally {

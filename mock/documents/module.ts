@@ -1,7 +1,14 @@
 // Documents: list (with external_id lookup), multipart upload, extract, delete, and the extraction state machine.
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
-import { ExternalIdConflict, type EngineApp, type EngineContext, type EngineDeps, type EngineModule, type SeedFile } from '../engine/deps.ts';
+import {
+  ExternalIdConflict,
+  type EngineApp,
+  type EngineContext,
+  type EngineDeps,
+  type EngineModule,
+  type SeedFile,
+} from '../engine/deps.ts';
 import { contentDisposition } from './disposition.ts';
 import { faultScope } from '../engine/faults.ts';
 import { createExtractor, type Extractor } from './extraction.ts';
@@ -61,7 +68,12 @@ function routes(app: EngineApp, deps: EngineDeps) {
       if (!hit || hit.patient_id !== target.patientId) return deps.responses.error(c, 404, 'Document not found');
       return c.json({ data: [toApi(hit)] });
     }
-    return c.json({ data: docs.all(org).filter((d) => d.patient_id === target.patientId).map(toApi) });
+    return c.json({
+      data: docs
+        .all(org)
+        .filter((d) => d.patient_id === target.patientId)
+        .map(toApi),
+    });
   });
 
   app.post(base, async (c) => {
@@ -69,7 +81,9 @@ function routes(app: EngineApp, deps: EngineDeps) {
     if (target instanceof Response) return target;
     const parsed = await readUpload(c.req.raw, MAX_UPLOAD_BYTES);
     if (!parsed.ok)
-      return parsed.status === 400 ? deps.responses.validation(c, parsed.details, parsed.message) : deps.responses.error(c, parsed.status, parsed.message);
+      return parsed.status === 400
+        ? deps.responses.validation(c, parsed.details, parsed.message)
+        : deps.responses.error(c, parsed.status, parsed.message);
     // Form fields are checked against the spec's DocumentUpload schema (the file stands in as a placeholder).
     const checked = deps.validator.schema('DocumentUpload')({ ...parsed.fields, ...(parsed.file ? { file: '' } : {}) });
     if (!checked.ok) return deps.responses.validation(c, checked.details);
@@ -120,9 +134,13 @@ function routes(app: EngineApp, deps: EngineDeps) {
     const row = findDocument(c, deps, target.patientId, target.documentId);
     if (!row) return deps.responses.error(c, 404, 'Document not found');
     const cannot = (details: string) =>
-      c.json({ data: toApi(row), success: false, message: MESSAGES.extractNotStarted, error: 'Extraction could not be started', details }, 503);
+      c.json(
+        { data: toApi(row), success: false, message: MESSAGES.extractNotStarted, error: 'Extraction could not be started', details },
+        503,
+      );
     if (!deps.store.blobs.get(row.id)) return cannot('The stored file is unavailable.');
-    if (deps.faults.take('extraction-not-queued', faultScope(c))) return cannot('The extraction queue is unavailable (simulated fault extraction-not-queued).');
+    if (deps.faults.take('extraction-not-queued', faultScope(c)))
+      return cannot('The extraction queue is unavailable (simulated fault extraction-not-queued).');
     const started = extractorFor(deps).start(orgOf(c), row, doomed(c, deps));
     return c.json({ data: toApi(started), success: true, message: MESSAGES.extractStarted }, 200);
   });
@@ -147,7 +165,10 @@ function control(app: Hono, deps: EngineDeps) {
     const row = org ? documentsOf(deps).get(org, id) : undefined;
     const bytes = row ? deps.store.blobs.get(id) : undefined;
     if (!row || !bytes) return c.json({ error: 'Document not found' }, 404);
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': row.file_type, 'Content-Disposition': contentDisposition(row.filename) });
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': row.file_type,
+      'Content-Disposition': contentDisposition(row.filename),
+    });
   });
 }
 

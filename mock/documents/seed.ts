@@ -29,7 +29,8 @@ export function loadDocumentSeed(seed: SeedFile, deps: EngineDeps): void {
       throw new SeedError(`seed: documents[${i}] ${why}`);
     };
     if (!orgs.has(d?.organization_id)) fail('.organization_id must name an organization of the seed');
-    if (!deps.store.collection('patients').get(d.organization_id, d.patient_id)) fail(`names patient ${d.patient_id}, not a patient of its organization`);
+    if (!deps.store.collection('patients').get(d.organization_id, d.patient_id))
+      fail(`names patient ${d.patient_id}, not a patient of its organization`);
     const bytes = new Uint8Array(Buffer.from(typeof d.content_base64 === 'string' ? d.content_base64 : '', 'base64'));
     const kind = sniffFileKind(bytes) ?? fail('.content_base64 is not a PDF, JPEG, PNG or DOCX file');
     deps.store.blobs.put(d.id, bytes);
@@ -52,7 +53,12 @@ export function loadDocumentSeed(seed: SeedFile, deps: EngineDeps): void {
     };
     const { patient_id: _p, kind: _k, run: _r, ...shown } = row;
     const checked = check(shown);
-    if (!checked.ok) fail(`is not a valid Document: ${Object.entries(checked.details).map(([k, v]) => `${k} ${v}`).join('; ')}`);
+    if (!checked.ok)
+      fail(
+        `is not a valid Document: ${Object.entries(checked.details)
+          .map(([k, v]) => `${k} ${v}`)
+          .join('; ')}`,
+      );
     docs.insert(d.organization_id, row);
   });
 }

@@ -12,7 +12,12 @@ export type ParsedUpload =
 /** Limits of the form around the file (the file's own is maxBytes). */
 const LIMITS = { fieldSize: 4096, fields: 20, files: 5, parts: 25 };
 
-const malformed = (reason: string): ParsedUpload => ({ ok: false, status: 400, message: 'Malformed multipart body', details: { body: reason } });
+const malformed = (reason: string): ParsedUpload => ({
+  ok: false,
+  status: 400,
+  message: 'Malformed multipart body',
+  details: { body: reason },
+});
 
 /** Multipart framing and the small text fields around the file. */
 const FRAMING_SLACK = 64 * 1024;

@@ -14,7 +14,9 @@ export interface AuthInfo {
 }
 
 /** `operationId` (the spec's id of the matched operation) is set by the platform before any API route runs. */
-export type EngineEnv = { Variables: { auth: AuthInfo; operationId: string; /** the presented key, checked once per request */ keyCheck?: KeyCheck } };
+export type EngineEnv = {
+  Variables: { auth: AuthInfo; operationId: string /** the presented key, checked once per request */; keyCheck?: KeyCheck };
+};
 export type EngineApp = Hono<EngineEnv>;
 export type EngineContext = Context<EngineEnv>;
 
@@ -99,12 +101,7 @@ export interface Clock {
   after(ms: number, fn: () => void): () => void;
 }
 
-export type FaultKind =
-  | 'extraction-fails'
-  | 'extraction-not-queued'
-  | 'regeneration-unavailable'
-  | 'rate-limited'
-  | 'http';
+export type FaultKind = 'extraction-fails' | 'extraction-not-queued' | 'regeneration-unavailable' | 'rate-limited' | 'http';
 
 export interface Faults {
   /**

@@ -66,7 +66,15 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const faults = createFaults();
   const config = opts.config ?? { publicBaseUrl: `http://127.0.0.1:4010${API_BASE}` };
   // Organizations come from the seed even when state is restored from --state (then modules resume, not seed).
-  const base = { store, validator, responses: createResponses(validator), clock, faults, config, organizations: organizations.map((o) => o.id) };
+  const base = {
+    store,
+    validator,
+    responses: createResponses(validator),
+    clock,
+    faults,
+    config,
+    organizations: organizations.map((o) => o.id),
+  };
   const events = createEvents({ deps: base, allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false });
   const deps: EngineDeps = { ...base, events: events.events };
   const modules = [...(opts.modules ?? resourceModules), events.module];

@@ -27,8 +27,15 @@ export function createKeyring(keys: SeedFile['keys']): Keyring {
   const byDigest = new Map<string, StoredKey & { result: KeyCheck }>();
   for (const k of keys) {
     const hex = sha256(k.key);
-    const info: AuthInfo = { key_id: hex.slice(0, 16), organization_id: k.organization_id, provider_id: k.provider_id, scopes: Object.freeze([...k.scopes]) };
-    const result: KeyCheck = Object.freeze(k.state === 'active' ? { ok: true as const, auth: info } : { ok: false as const, reason: k.state });
+    const info: AuthInfo = {
+      key_id: hex.slice(0, 16),
+      organization_id: k.organization_id,
+      provider_id: k.provider_id,
+      scopes: Object.freeze([...k.scopes]),
+    };
+    const result: KeyCheck = Object.freeze(
+      k.state === 'active' ? { ok: true as const, auth: info } : { ok: false as const, reason: k.state },
+    );
     byDigest.set(hex, { digest: Buffer.from(hex, 'latin1'), state: k.state, info, result });
   }
   const checkDigest = (hex: string): KeyCheck => {

@@ -27,7 +27,8 @@ export type PeerOf = (c: { env: unknown; req: { header(name: string): string | u
  * client's) is used; the engine listens on loopback only, where nothing else can reach it.
  */
 export function peerResolver(behindFront: boolean): PeerOf {
-  const socketPeer: PeerOf = (c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+  const socketPeer: PeerOf = (c) =>
+    (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
   return behindFront ? (c) => c.req.header(PEER_HEADER) ?? socketPeer(c) : socketPeer;
 }
 

@@ -96,6 +96,6 @@ async function readStream(stream: ReadableStream<Uint8Array> | null, limit: numb
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);
   let at = 0;
-  for (const ch of chunks) (out.set(ch, at), (at += ch.byteLength));
+  for (const ch of chunks) out.set(ch, at), (at += ch.byteLength);
   return out;
 }

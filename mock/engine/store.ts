@@ -124,7 +124,8 @@ export function createStore(
     let c = collections.get(name);
     if (!c) {
       const others = shared.includes(name) ? shared.filter((n) => n !== name) : [];
-      const heldElsewhere = (org: string, ext: string) => others.map((n) => collection(n).findByExternalId(org, ext)).find((r) => r !== undefined);
+      const heldElsewhere = (org: string, ext: string) =>
+        others.map((n) => collection(n).findByExternalId(org, ext)).find((r) => r !== undefined);
       collections.set(name, (c = new MemoryCollection<Row>(name, journal, heldElsewhere)));
     }
     return c;
@@ -136,7 +137,8 @@ export function createStore(
   const blobs = opts.statePath ? fileBlobs(`${opts.statePath}.blobs`) : memoryBlobs();
   if (opts.statePath) {
     const swept = blobs.sweep((id) => [...collections.values()].some((c) => c.orgOf(id) !== undefined));
-    if (swept.length) warn(`State file ${opts.statePath}: removed ${swept.length} orphan blob file(s) left by an interrupted write: ${swept.join(', ')}`);
+    if (swept.length)
+      warn(`State file ${opts.statePath}: removed ${swept.length} orphan blob file(s) left by an interrupted write: ${swept.join(', ')}`);
   }
   return {
     collection: <T extends { id: string }>(name: string) => collection(name) as unknown as Collection<T>,
@@ -160,7 +162,13 @@ type EngineBlobs = BlobStore & {
 
 function memoryBlobs(): EngineBlobs {
   const m = new Map<string, Uint8Array>();
-  return { put: (id, b) => void m.set(id, b), get: (id) => m.get(id), delete: (id) => void m.delete(id), clear: () => m.clear(), sweep: () => [] };
+  return {
+    put: (id, b) => void m.set(id, b),
+    get: (id) => m.get(id),
+    delete: (id) => void m.delete(id),
+    clear: () => m.clear(),
+    sweep: () => [],
+  };
 }
 
 /** One file per blob, written to a temporary name, fsynced and renamed, so a crash never leaves half a file. */

@@ -173,7 +173,13 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
   }
 
   /** One POST on node:http(s): redirects are not followed, the timeout runs on the engine clock. */
-  function post(url: URL, addresses: readonly ResolvedAddress[], headers: Target['headers'], encoded: Encoded, outer: AbortSignal): Promise<Outcome> {
+  function post(
+    url: URL,
+    addresses: readonly ResolvedAddress[],
+    headers: Target['headers'],
+    encoded: Encoded,
+    outer: AbortSignal,
+  ): Promise<Outcome> {
     return new Promise<Outcome>((resolve, reject) => {
       const ctl = new AbortController();
       let timedOut = false;
@@ -292,7 +298,11 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
     const fam = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
     const list = addresses.filter((a) => !fam || a.family === fam);
     if (list.length === 0) return cb(Object.assign(new Error('no approved address for this family'), { code: 'ENOTFOUND' }));
-    if (options.all) cb(null, list.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all)
+      cb(
+        null,
+        list.map((a) => ({ address: a.address, family: a.family })),
+      );
     else cb(null, list[0]!.address, list[0]!.family);
   }) as LookupFunction;
 }

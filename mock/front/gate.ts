@@ -65,7 +65,11 @@ export function createGate(opts: GateOptions = {}): Gate {
     if (target.authority !== undefined) {
       // Absolute-form: the target's authority is the host (RFC 9112 3.2.2); a different Host header is ambiguous.
       if ((req.headers.host ?? '').toLowerCase() !== target.authority.toLowerCase())
-        return refuse(400, { error: 'Bad request target', details: { target: 'its authority differs from the Host header' } }, opts.rateHeaders?.(peer));
+        return refuse(
+          400,
+          { error: 'Bad request target', details: { target: 'its authority differs from the Host header' } },
+          opts.rateHeaders?.(peer),
+        );
     }
     req.url = target.url;
     req.headers[PEER_HEADER] = peer;

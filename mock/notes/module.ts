@@ -34,7 +34,10 @@ function routes(app: EngineApp, deps: EngineDeps) {
     if (q instanceof Response) return q;
     const matched = filterNotes(notes.all(orgOf(c)), q);
     const rows = matched.slice((q.page - 1) * q.limit, q.page * q.limit);
-    return c.json({ data: rows.map(toListItem), meta: { page: q.page, limit: q.limit, total_pages: Math.max(1, Math.ceil(matched.length / q.limit)) } });
+    return c.json({
+      data: rows.map(toListItem),
+      meta: { page: q.page, limit: q.limit, total_pages: Math.max(1, Math.ceil(matched.length / q.limit)) },
+    });
   });
 
   // Registered before /notes/:noteId, which would otherwise take "export" for an id.
@@ -64,7 +67,11 @@ function routes(app: EngineApp, deps: EngineDeps) {
     // The session and patient sit beside the notes, so each note carries neither again.
     const list = notes.all(org).filter((n) => n.session_id === session.id);
     return c.json({
-      data: { session: sessionView(session), patient: patientContext(deps, org, session.patient_id), notes: list.map((n) => toDetail(deps, org, n, new Set())) },
+      data: {
+        session: sessionView(session),
+        patient: patientContext(deps, org, session.patient_id),
+        notes: list.map((n) => toDetail(deps, org, n, new Set())),
+      },
     });
   });
 
@@ -86,7 +93,8 @@ function routes(app: EngineApp, deps: EngineDeps) {
     // A repeat of an accepted request gets the same answer and no second regeneration.
     if (key !== undefined && regen.seenKey(org, session.id, key)) return accepted();
     if (!isReady(deps, org, session)) return deps.responses.error(c, 409, 'Session is not ready for regeneration');
-    if (deps.faults.take('regeneration-unavailable', faultScope(c))) return deps.responses.error(c, 503, 'Regeneration could not be queued');
+    if (deps.faults.take('regeneration-unavailable', faultScope(c)))
+      return deps.responses.error(c, 503, 'Regeneration could not be queued');
     if (key !== undefined) regen.rememberKey(org, session.id, key);
     regen.queue(org, session, body.template_id ?? session.template_id, body.model ?? DEFAULT_MODEL);
     return accepted();

@@ -43,7 +43,9 @@ export const appointmentsModule: EngineModule = {
       };
     };
     const checkPatient = (c: EngineContext, id: string) =>
-      patients.get(c.get('auth').organization_id, id) ? undefined : deps.responses.validation(c, { patient_id: 'is not a patient of the organization' });
+      patients.get(c.get('auth').organization_id, id)
+        ? undefined
+        : deps.responses.validation(c, { patient_id: 'is not a patient of the organization' });
 
     app.get('/appointments', (c) => {
       const q = queryOf<Filters>(c, deps);
@@ -51,7 +53,9 @@ export const appointmentsModule: EngineModule = {
       const org = c.get('auth').organization_id;
       if (q.external_id !== undefined) {
         const hit = coll.findByExternalId(org, q.external_id);
-        return hit ? c.json(pageBody([view(org, hit)], { page: 1, limit: q.limit }, 1)) : deps.responses.error(c, 404, 'No appointment with this external_id');
+        return hit
+          ? c.json(pageBody([view(org, hit)], { page: 1, limit: q.limit }, 1))
+          : deps.responses.error(c, 404, 'No appointment with this external_id');
       }
       const { date, start_date, end_date } = q;
       const filter =
@@ -62,7 +66,13 @@ export const appointmentsModule: EngineModule = {
             }
           : undefined;
       const { rows, total } = listPage(coll, org, q, filter);
-      return c.json(pageBody(rows.map((a) => view(org, a)), q, total));
+      return c.json(
+        pageBody(
+          rows.map((a) => view(org, a)),
+          q,
+          total,
+        ),
+      );
     });
 
     app.post('/appointments', async (c) => {
@@ -87,7 +97,11 @@ export const appointmentsModule: EngineModule = {
         created_at: now,
         updated_at: now,
         repeat_rule: body.repeat_rule
-          ? { frequency: body.repeat_rule.frequency, interval: body.repeat_rule.interval ?? repeatDefaults.interval ?? 1, end_date: body.repeat_rule.end_date ?? null }
+          ? {
+              frequency: body.repeat_rule.frequency,
+              interval: body.repeat_rule.interval ?? repeatDefaults.interval ?? 1,
+              end_date: body.repeat_rule.end_date ?? null,
+            }
           : null,
         external_id: body.external_id ?? null,
       };

@@ -49,7 +49,9 @@ export const patientsModule: EngineModule = {
       const org = c.get('auth').organization_id;
       if (q.external_id !== undefined) {
         const hit = coll.findByExternalId(org, q.external_id);
-        return hit ? c.json(pageBody([listItem(hit)], { page: 1, limit: q.limit }, 1)) : deps.responses.error(c, 404, 'No patient with this external_id');
+        return hit
+          ? c.json(pageBody([listItem(hit)], { page: 1, limit: q.limit }, 1))
+          : deps.responses.error(c, 404, 'No patient with this external_id');
       }
       const needle = q.search?.toLowerCase();
       const filter = needle ? (p: Patient) => SEARCHED.some((f) => p[f]?.toLowerCase().includes(needle)) : undefined;

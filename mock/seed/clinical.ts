@@ -27,12 +27,48 @@ const TEMPLATES: Array<[org: 0 | 1, name: string, noteType: string, specialty: s
 ];
 
 const TOPICS = [
-  ['Sleep and anxiety follow-up', 'Patient reports improved sleep since the last visit; anxiety remains moderate at work.', { 'F41.1': 'Generalized anxiety disorder' }, ['Insomnia', 'Work stress'], { '99214': 'Office visit, established patient, moderate complexity' }],
-  ['Mood check-in', 'Low mood for three weeks; appetite reduced; no safety concerns voiced.', { 'F32.1': 'Major depressive disorder, single episode, moderate' }, ['Low mood'], { '90834': 'Psychotherapy, 45 minutes' }],
-  ['Initial intake', 'New patient referred by primary care for evaluation of attention difficulties.', { 'F90.0': 'ADHD, predominantly inattentive type' }, ['Attention difficulties'], { '90791': 'Psychiatric diagnostic evaluation' }],
-  ['Medication review', 'Tolerating sertraline 50 mg; mild nausea in the first week, now resolved.', { 'F41.1': 'Generalized anxiety disorder' }, ['Medication side effects'], { '99213': 'Office visit, established patient, low complexity' }],
-  ['Coping skills session', 'Practised grounding techniques; patient will keep a thought diary.', { 'F43.23': 'Adjustment disorder with mixed anxiety and depressed mood' }, ['Stress'], { '90837': 'Psychotherapy, 60 minutes' }],
-  ['Well-child visit', 'Growth on track; vaccinations up to date; parents ask about screen time.', { 'Z00.129': 'Routine child health exam without abnormal findings' }, [], { '99392': 'Preventive visit, age 1-4' }],
+  [
+    'Sleep and anxiety follow-up',
+    'Patient reports improved sleep since the last visit; anxiety remains moderate at work.',
+    { 'F41.1': 'Generalized anxiety disorder' },
+    ['Insomnia', 'Work stress'],
+    { '99214': 'Office visit, established patient, moderate complexity' },
+  ],
+  [
+    'Mood check-in',
+    'Low mood for three weeks; appetite reduced; no safety concerns voiced.',
+    { 'F32.1': 'Major depressive disorder, single episode, moderate' },
+    ['Low mood'],
+    { '90834': 'Psychotherapy, 45 minutes' },
+  ],
+  [
+    'Initial intake',
+    'New patient referred by primary care for evaluation of attention difficulties.',
+    { 'F90.0': 'ADHD, predominantly inattentive type' },
+    ['Attention difficulties'],
+    { '90791': 'Psychiatric diagnostic evaluation' },
+  ],
+  [
+    'Medication review',
+    'Tolerating sertraline 50 mg; mild nausea in the first week, now resolved.',
+    { 'F41.1': 'Generalized anxiety disorder' },
+    ['Medication side effects'],
+    { '99213': 'Office visit, established patient, low complexity' },
+  ],
+  [
+    'Coping skills session',
+    'Practised grounding techniques; patient will keep a thought diary.',
+    { 'F43.23': 'Adjustment disorder with mixed anxiety and depressed mood' },
+    ['Stress'],
+    { '90837': 'Psychotherapy, 60 minutes' },
+  ],
+  [
+    'Well-child visit',
+    'Growth on track; vaccinations up to date; parents ask about screen time.',
+    { 'Z00.129': 'Routine child health exam without abnormal findings' },
+    [],
+    { '99392': 'Preventive visit, age 1-4' },
+  ],
 ] as const;
 
 export function clinicalSeed(core: SeedFile, rng: Rng): Record<string, unknown> {
@@ -142,24 +178,66 @@ export function clinicalSeed(core: SeedFile, rng: Rng): Record<string, unknown> 
       content_base64: b64(spec.bytes),
     });
   };
-  const referral = ['Referral letter', 'Dear colleague, please see this patient for evaluation of anxiety and sleep.', 'Kind regards, Dr. Smith'];
-  const discharge = ['Discharge summary', 'Admitted for observation; discharged home in stable condition.', 'Follow up with psychiatry in two weeks.'];
+  const referral = [
+    'Referral letter',
+    'Dear colleague, please see this patient for evaluation of anxiety and sleep.',
+    'Kind regards, Dr. Smith',
+  ];
+  const discharge = [
+    'Discharge summary',
+    'Admitted for observation; discharged home in stable condition.',
+    'Follow up with psychiatry in two weeks.',
+  ];
   const labs = ['Laboratory results', 'TSH 2.1 mIU/L (normal). Vitamin D 24 ng/mL (low).'];
   const scan = makePng(8, 8, [240, 240, 235]);
   if (first) {
     const docs: DocSpec[] = [
-      { patient: 0, filename: 'referral-letter.pdf', external_id: 'ehr-doc-0001', status: 'completed', bytes: makePdf(referral), textLength: textLength(referral) },
-      { patient: 0, filename: 'discharge-summary.docx', external_id: 'ehr-doc-0002', status: 'completed', bytes: makeDocx(discharge), textLength: textLength(discharge) },
+      {
+        patient: 0,
+        filename: 'referral-letter.pdf',
+        external_id: 'ehr-doc-0001',
+        status: 'completed',
+        bytes: makePdf(referral),
+        textLength: textLength(referral),
+      },
+      {
+        patient: 0,
+        filename: 'discharge-summary.docx',
+        external_id: 'ehr-doc-0002',
+        status: 'completed',
+        bytes: makeDocx(discharge),
+        textLength: textLength(discharge),
+      },
       { patient: 0, filename: 'insurance-card.png', status: 'completed', bytes: scan, textLength: imageTextLength(scan) },
-      { patient: 1, filename: 'scanned-consent.pdf', external_id: 'ehr-doc-0004', status: 'failed', bytes: makeCorruptPdf(), error: 'Text extraction failed: Invalid PDF structure.' },
+      {
+        patient: 1,
+        filename: 'scanned-consent.pdf',
+        external_id: 'ehr-doc-0004',
+        status: 'failed',
+        bytes: makeCorruptPdf(),
+        error: 'Text extraction failed: Invalid PDF structure.',
+      },
       { patient: 1, filename: 'lab-results.pdf', external_id: 'ehr-doc-0005', status: 'processing', bytes: makePdf(labs) },
-      { patient: 2, filename: 'intake-form.pdf', external_id: 'ehr-doc-0006', status: 'pending', bytes: makePdf(['Intake form', 'Reason for visit: trouble concentrating.']) },
+      {
+        patient: 2,
+        filename: 'intake-form.pdf',
+        external_id: 'ehr-doc-0006',
+        status: 'pending',
+        bytes: makePdf(['Intake form', 'Reason for visit: trouble concentrating.']),
+      },
     ];
     for (const [i, d] of docs.entries()) addDocument(first, i, d);
   }
   if (second) {
     const docs: DocSpec[] = [
-      { patient: 0, filename: 'growth-chart.pdf', external_id: 'ehr-doc-0001', status: 'completed', bytes: makePdf(['Growth chart', 'Height and weight on the 60th percentile.']), textLength: textLength(['Growth chart', 'Height and weight on the 60th percentile.']) },
+      {
+        patient: 0,
+        filename: 'growth-chart.pdf',
+        external_id: 'ehr-doc-0001',
+        status: 'completed',
+        bytes: makePdf(['Growth chart', 'Height and weight on the 60th percentile.']),
+        textLength: textLength(['Growth chart', 'Height and weight on the 60th percentile.']),
+      },
       { patient: 1, filename: 'vaccination-record.png', status: 'pending', bytes: makePng(4, 4) },
     ];
     for (const [i, d] of docs.entries()) addDocument(second, i, d);

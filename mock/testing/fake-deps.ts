@@ -9,7 +9,18 @@ import { createResponses } from '../engine/responses.ts';
 import { createValidator } from '../engine/validator.ts';
 import { EXTERNAL_ID_NAMESPACE } from '../engine/modules.ts';
 import { createStore } from '../engine/store.ts';
-import type { AuthInfo, Clock, EngineApp, EngineDeps, EngineEnv, EngineModule, Events, FaultKind, SeedFile, Validator } from '../engine/deps.ts';
+import type {
+  AuthInfo,
+  Clock,
+  EngineApp,
+  EngineDeps,
+  EngineEnv,
+  EngineModule,
+  Events,
+  FaultKind,
+  SeedFile,
+  Validator,
+} from '../engine/deps.ts';
 
 // ---------- clock, faults, events ----------
 
@@ -136,7 +147,11 @@ export function createHarness(modules: EngineModule[], opts: { timeScale?: numbe
 }
 
 /** Polls until `check` returns a value other than undefined/false, at most `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

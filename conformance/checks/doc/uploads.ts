@@ -1,4 +1,3 @@
-
 import type { CheckContext, CheckDef } from '../../model.ts';
 import type { Exchange } from '../../http.ts';
 import { messages } from '../../../generated/spec-values.ts';
@@ -10,9 +9,14 @@ export async function extracted_text_never_returned(ctx: CheckContext): Promise<
   const { patientId, token, uploads } = await trackedUploads(ctx);
   const ok = created(ctx, uploads);
   const done = ok.filter((u) => u.last?.status === 'completed');
-  if (!done.length) return ctx.skip(`no upload reached completed within ${ctx.timeoutMs / 1000} s (--timeout): no extracted text to look for`);
+  if (!done.length)
+    return ctx.skip(`no upload reached completed within ${ctx.timeoutMs / 1000} s (--timeout): no extracted text to look for`);
   const list = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main });
-  const extract = await ctx.send({ method: 'POST', path: `/patients/${patientId}/documents/${String(objOf(done[0]!.upload).id)}/extract`, key: ctx.keys.main });
+  const extract = await ctx.send({
+    method: 'POST',
+    path: `/patients/${patientId}/documents/${String(objOf(done[0]!.upload).id)}/extract`,
+    key: ctx.keys.main,
+  });
   const answers = [...ok.flatMap((u) => [u.upload, u.right, ...(u.lastExchange ? [u.lastExchange] : [])]), list, extract];
   for (const ex of answers)
     ctx.expect(!ex.response.text.includes(token), {
@@ -22,15 +26,25 @@ export async function extracted_text_never_returned(ctx: CheckContext): Promise<
     });
   const docs = [...answers.flatMap((ex) => listOf(ex)), ...answers.map((ex) => objOf(ex)).filter((d) => typeof d.id === 'string')];
   for (const d of docs) {
-    const textual = Object.keys(d).filter((k) => /text|content|ocr/i.test(k) && k !== 'has_extracted_text' && k !== 'extracted_text_length');
-    ctx.expect(!textual.length, { expected: 'only has_extracted_text and extracted_text_length about the text', actual: `document ${String(d.id)} carries ${textual.join(', ')}` });
+    const textual = Object.keys(d).filter(
+      (k) => /text|content|ocr/i.test(k) && k !== 'has_extracted_text' && k !== 'extracted_text_length',
+    );
+    ctx.expect(!textual.length, {
+      expected: 'only has_extracted_text and extracted_text_length about the text',
+      actual: `document ${String(d.id)} carries ${textual.join(', ')}`,
+    });
   }
   for (const u of done)
-    ctx.expect(u.last?.has_extracted_text === true && Number.isInteger(u.last.extracted_text_length) && (u.last.extracted_text_length as number) >= token.length, {
-      expected: `a completed document with has_extracted_text true and extracted_text_length ≥ ${token.length} (its text carries a ${token.length}-character token)`,
-      actual: json(u.last),
-      exchange: u.lastExchange,
-    });
+    ctx.expect(
+      u.last?.has_extracted_text === true &&
+        Number.isInteger(u.last.extracted_text_length) &&
+        (u.last.extracted_text_length as number) >= token.length,
+      {
+        expected: `a completed document with has_extracted_text true and extracted_text_length ≥ ${token.length} (its text carries a ${token.length}-character token)`,
+        actual: json(u.last),
+        exchange: u.lastExchange,
+      },
+    );
 }
 
 export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
@@ -64,11 +78,16 @@ export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
     for (const { externalId, terminal: was } of watched) {
       const ex = await lookupDocument(ctx, pid, externalId);
       const d = listOf(ex)[0];
-      ctx.expect(!!d && d.status === was.status && d.extraction_error === was.extraction_error && d.has_extracted_text === was.has_extracted_text, {
-        expected: `document ${externalId} stays ${String(was.status)} (extraction_error ${json(was.extraction_error)}, has_extracted_text ${json(was.has_extracted_text)}) until a new run is started`,
-        actual: d ? `status ${String(d.status)}, extraction_error ${json(d.extraction_error)}, has_extracted_text ${json(d.has_extracted_text)}` : got(ex),
-        exchange: ex,
-      });
+      ctx.expect(
+        !!d && d.status === was.status && d.extraction_error === was.extraction_error && d.has_extracted_text === was.has_extracted_text,
+        {
+          expected: `document ${externalId} stays ${String(was.status)} (extraction_error ${json(was.extraction_error)}, has_extracted_text ${json(was.has_extracted_text)}) until a new run is started`,
+          actual: d
+            ? `status ${String(d.status)}, extraction_error ${json(d.extraction_error)}, has_extracted_text ${json(d.has_extracted_text)}`
+            : got(ex),
+          exchange: ex,
+        },
+      );
     }
     await ctx.sleep(Math.min(100, holdMs / 5));
   } while (performance.now() < end);
@@ -77,7 +96,8 @@ export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
 export async function queued_upload_answers_pending(ctx: CheckContext): Promise<void> {
   const { uploads } = await trackedUploads(ctx);
   const queued = created(ctx, uploads).filter((u) => u.queued);
-  if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
+  if (!queued.length)
+    return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
   const pending = queued.filter((u) => u.first === 'pending');
   // "Typically": most queued uploads answer pending (one finished early may answer another status, DOC-014).
   ctx.expect(pending.length * 2 > queued.length, {
@@ -91,7 +111,14 @@ export async function upload_status_is_a_real_state(ctx: CheckContext): Promise<
   const { uploads } = await trackedUploads(ctx);
   const statuses = enumOf(ctx, 'DocumentStatus');
   for (const u of created(ctx, uploads)) {
-    if (!ctx.expect(!!u.first && statuses.includes(u.first), { expected: `an upload status among ${statuses.join(', ')}`, actual: got(u.upload), exchange: u.upload })) continue;
+    if (
+      !ctx.expect(!!u.first && statuses.includes(u.first), {
+        expected: `an upload status among ${statuses.join(', ')}`,
+        actual: got(u.upload),
+        exchange: u.upload,
+      })
+    )
+      continue;
     // Whatever the upload answered was where the extraction stood: nothing seen later is behind it.
     const ranks = u.seen.map((s) => RANK[s] ?? -1);
     const forward = ranks.every((r, i) => r >= 0 && (i === 0 || r >= ranks[i - 1]!)) && u.seen.filter((s) => TERMINAL.has(s)).length <= 1;
@@ -124,7 +151,8 @@ export async function upload_does_not_wait_for_extraction(ctx: CheckContext): Pr
 export async function queued_upload_message_says_started(ctx: CheckContext): Promise<void> {
   const { uploads } = await trackedUploads(ctx);
   const queued = created(ctx, uploads).filter((u) => u.queued);
-  if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
+  if (!queued.length)
+    return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
   for (const u of queued)
     ctx.expect(typeof body(u.upload).message === 'string' && STARTED_WORDING.test(String(body(u.upload).message)), {
       expected: 'a message saying that text extraction started (the extraction was queued: the document moved on by itself)',
@@ -157,8 +185,18 @@ export async function extract_endpoint_status_codes(ctx: CheckContext): Promise<
   }
   const b = body(refused);
   ctx.expect(
-    refused.response.status === 503 && b.success === false && typeof b.error === 'string' && b.error.length > 0 && typeof b.details === 'string' && b.details.length > 0 && objOf(refused).id === id,
-    { expected: `503 { data: document ${id}, success: false, message, error, details } when the run could not be started`, actual: got(refused), exchange: refused },
+    refused.response.status === 503 &&
+      b.success === false &&
+      typeof b.error === 'string' &&
+      b.error.length > 0 &&
+      typeof b.details === 'string' &&
+      b.details.length > 0 &&
+      objOf(refused).id === id,
+    {
+      expected: `503 { data: document ${id}, success: false, message, error, details } when the run could not be started`,
+      actual: got(refused),
+      exchange: refused,
+    },
   );
 }
 
@@ -166,9 +204,16 @@ export async function upload_message_wordings(ctx: CheckContext): Promise<void> 
   const { patientId, uploads } = await trackedUploads(ctx);
   const queued = created(ctx, uploads).filter((u) => u.queued);
   for (const u of queued)
-    ctx.expect(body(u.upload).message === messages.upload.queued, { expected: `message ${json(messages.upload.queued)} for a queued upload`, actual: json(body(u.upload).message), exchange: u.upload });
+    ctx.expect(body(u.upload).message === messages.upload.queued, {
+      expected: `message ${json(messages.upload.queued)} for a queued upload`,
+      actual: json(body(u.upload).message),
+      exchange: u.upload,
+    });
   if (!ctx.mock) {
-    if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout), and without --mock no upload can be made not to queue`);
+    if (!queued.length)
+      return ctx.skip(
+        `no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout), and without --mock no upload can be made not to queue`,
+      );
     return;
   }
   await ctx.mock.fault({ kind: 'extraction-not-queued', count: 1 });

@@ -1,10 +1,26 @@
 // EVT: webhook delivery as the mock's sender performs it, seen by a probe of the check's own (a loopback server):
 // where it goes, what it carries, which events fire, no replay before registration.
 import type { CheckContext, CheckDef } from '../../model.ts';
-import { type Probe, type Hook, type Doc, awaitDoc, type Hit, budget, withProbe, ok200, DOC_EVENT, upload, NOTE_EVENT, touchNote, schemaFields, parse, docStatus, hexToken } from '../support/webhook-probe.ts';
+import {
+  type Probe,
+  type Hook,
+  type Doc,
+  awaitDoc,
+  type Hit,
+  budget,
+  withProbe,
+  ok200,
+  DOC_EVENT,
+  upload,
+  NOTE_EVENT,
+  touchNote,
+  schemaFields,
+  parse,
+  docStatus,
+  hexToken,
+} from '../support/webhook-probe.ts';
 import { got, objOf, followDocument } from '../support/common.ts';
 import { check } from '../support/define.ts';
-
 
 /**
  * Waits for `doc`'s event on `hook` (a failure when none comes), then as long again (at least `minMs`): by then an
@@ -29,7 +45,13 @@ export async function webhook_posted_to_registered_url(ctx: CheckContext): Promi
     await awaitDoc(ctx, probe, doc, () => probe.on(h.path, doc.docId).length > 0);
     const mine = probe.hits.filter((x) => x.body.includes(doc.docId));
     const registered = `${h.path}?${query}`;
-    if (!ctx.expect(mine.length > 0, { expected: `a ${DOC_EVENT} delivery for document ${doc.docId} to ${probe.url(registered)}`, actual: 'none' })) return;
+    if (
+      !ctx.expect(mine.length > 0, {
+        expected: `a ${DOC_EVENT} delivery for document ${doc.docId} to ${probe.url(registered)}`,
+        actual: 'none',
+      })
+    )
+      return;
     for (const x of mine)
       ctx.expect(x.method === 'POST' && x.url === registered, {
         expected: `POST ${registered} (the URL registered, path and query as given)`,
@@ -50,7 +72,10 @@ export async function webhook_payload_identifiers_only(ctx: CheckContext): Promi
     await awaitDoc(ctx, probe, doc, () => probe.on(docHook.path, doc.docId).length > 0 && probe.on(noteHook.path, noteId).length > 0);
     const docHit = probe.on(docHook.path, doc.docId)[0];
     const noteHit = probe.on(noteHook.path, noteId)[0];
-    ctx.expect(!!docHit && !!noteHit, { expected: `a ${DOC_EVENT} and a ${NOTE_EVENT} delivery`, actual: `${docHit ? 'document event' : 'no document event'}, ${noteHit ? 'note event' : 'no note event'}` });
+    ctx.expect(!!docHit && !!noteHit, {
+      expected: `a ${DOC_EVENT} and a ${NOTE_EVENT} delivery`,
+      actual: `${docHit ? 'document event' : 'no document event'}, ${noteHit ? 'note event' : 'no note event'}`,
+    });
     // Clinical content the events could leak: the patient's name, the document's text and file name, the note's
     // text (pieces of 24 characters, too long to occur by chance in an id, a URL or a timestamp).
     const content = String(note.content).replace(/\s+/g, ' ').trim();
@@ -61,13 +86,22 @@ export async function webhook_payload_identifiers_only(ctx: CheckContext): Promi
       ['the file name', marks.file],
       ...pieces.map((p) => ['a piece of the note content', p] as [string, string]),
     ];
-    for (const [hit, schema] of [[docHit, 'DocumentStatusChangedEvent'], [noteHit, 'NoteEvent']] as const) {
+    for (const [hit, schema] of [
+      [docHit, 'DocumentStatusChangedEvent'],
+      [noteHit, 'NoteEvent'],
+    ] as const) {
       if (!hit) continue;
       const leaked = clinical.filter(([, v]) => v && hit.body.includes(v));
-      ctx.expect(!leaked.length, { expected: `${schema}: identifiers only, no clinical content`, actual: `carries ${leaked.map(([w, v]) => `${w} (${JSON.stringify(v)})`).join(', ')} in ${hit.body.slice(0, 300)}` });
+      ctx.expect(!leaked.length, {
+        expected: `${schema}: identifiers only, no clinical content`,
+        actual: `carries ${leaked.map(([w, v]) => `${w} (${JSON.stringify(v)})`).join(', ')} in ${hit.body.slice(0, 300)}`,
+      });
       const fields = schemaFields(ctx, schema);
       const extra = Object.keys(parse(hit.body) ?? {}).filter((k) => !fields.includes(k));
-      ctx.expect(!extra.length, { expected: `${schema}: only its fields (${fields.join(', ')})`, actual: `also ${extra.join(', ')} in ${hit.body.slice(0, 300)}` });
+      ctx.expect(!extra.length, {
+        expected: `${schema}: only its fields (${fields.join(', ')})`,
+        actual: `also ${extra.join(', ')} in ${hit.body.slice(0, 300)}`,
+      });
     }
   });
 }
@@ -78,19 +112,34 @@ export async function note_regenerated_event_fetch(ctx: CheckContext): Promise<v
     const first = await ctx.fixtures.firstNote();
     const sessionId = String(first.session_id);
     const before = await ctx.send({ method: 'GET', path: `/notes/${String(first.id)}`, key: ctx.keys.main });
-    const ex = await ctx.send({ method: 'POST', path: `/sessions/${sessionId}/notes/regenerate`, key: ctx.keys.main, json: { model: 'fast' } });
-    if (ex.response.status !== 202) return ctx.skip(`POST /sessions/${sessionId}/notes/regenerate answered ${got(ex).slice(0, 160)}: nothing regenerated`);
+    const ex = await ctx.send({
+      method: 'POST',
+      path: `/sessions/${sessionId}/notes/regenerate`,
+      key: ctx.keys.main,
+      json: { model: 'fast' },
+    });
+    if (ex.response.status !== 202)
+      return ctx.skip(`POST /sessions/${sessionId}/notes/regenerate answered ${got(ex).slice(0, 160)}: nothing regenerated`);
     const mine = () => probe.on(h.path).filter((x) => parse(x.body)?.session_id === sessionId);
     const wait = budget(ctx);
     if (!(await probe.waitFor(() => mine().length > 0, wait))) {
       const now = await ctx.send({ method: 'GET', path: `/notes/${String(first.id)}`, key: ctx.keys.main });
       if (objOf(now).updated_at === objOf(before).updated_at)
-        return ctx.skip(`the regeneration of session ${sessionId} was not applied within ${wait / 1000} s (a smaller --time-scale or a larger --timeout)`);
-      ctx.expect(false, { expected: `NOTE_REGENERATED for session ${sessionId}, whose note was regenerated`, actual: `no delivery within ${wait / 1000} s; the note changed: ${got(now).slice(0, 160)}`, exchange: now });
+        return ctx.skip(
+          `the regeneration of session ${sessionId} was not applied within ${wait / 1000} s (a smaller --time-scale or a larger --timeout)`,
+        );
+      ctx.expect(false, {
+        expected: `NOTE_REGENERATED for session ${sessionId}, whose note was regenerated`,
+        actual: `no delivery within ${wait / 1000} s; the note changed: ${got(now).slice(0, 160)}`,
+        exchange: now,
+      });
       return;
     }
     const j = parse(mine()[0]!.body)!;
-    ctx.expect(j.event === 'NOTE_REGENERATED' && typeof j.note_id === 'string', { expected: 'event NOTE_REGENERATED with a note_id', actual: mine()[0]!.body.slice(0, 300) });
+    ctx.expect(j.event === 'NOTE_REGENERATED' && typeof j.note_id === 'string', {
+      expected: 'event NOTE_REGENERATED with a note_id',
+      actual: mine()[0]!.body.slice(0, 300),
+    });
     const noteId = String(j.note_id);
     const fetched = await ctx.send({ method: 'GET', path: `/notes/${encodeURIComponent(noteId)}`, key: ctx.keys.main });
     const n = objOf(fetched);
@@ -120,9 +169,11 @@ export async function unqueued_upload_fires_no_event(ctx: CheckContext): Promise
     }
     // A second upload, queued: once its event has come, the first one's would have too.
     const queued = await upload(ctx);
-    if (!(await awaitThenLinger(ctx, probe, h, queued, `${DOC_EVENT} for the queued upload ${queued.docId} (the webhook works)`, 200))) return;
+    if (!(await awaitThenLinger(ctx, probe, h, queued, `${DOC_EVENT} for the queued upload ${queued.docId} (the webhook works)`, 200)))
+      return;
     const status = await docStatus(ctx, unqueued);
-    if (status === 'completed' || status === 'failed') return ctx.skip(`the upload under the extraction-not-queued fault was extracted anyway (${status}): the fault did not apply`);
+    if (status === 'completed' || status === 'failed')
+      return ctx.skip(`the upload under the extraction-not-queued fault was extracted anyway (${status}): the fault did not apply`);
     const fired = probe.on(h.path, unqueued.docId);
     ctx.expect(!fired.length, {
       expected: `no ${DOC_EVENT} for document ${unqueued.docId}, whose extraction was not queued (still ${status ?? 'unlisted'})`,
@@ -133,30 +184,42 @@ export async function unqueued_upload_fires_no_event(ctx: CheckContext): Promise
 
 export async function webhook_static_headers_every_delivery(ctx: CheckContext): Promise<void> {
   // The first attempt of each webhook is answered 503, so a retry is a delivery too.
-  await withProbe(ctx, (_, nth) => ({ status: nth === 1 ? 503 : 200 }), async (probe, hook) => {
-    const headers = { 'X-Crc-Secret': hexToken(), 'X-Crc-Tenant': `conformance ${ctx.runId}` };
-    const hooks = [await hook(DOC_EVENT, 'static-json', { headers }), await hook(DOC_EVENT, 'static-form', { headers, format: 'Form Data' })];
-    const doc = await upload(ctx);
-    await awaitDoc(ctx, probe, doc, () => hooks.every((h) => probe.on(h.path, doc.docId).length >= 2));
-    for (const h of hooks) {
-      const hs = probe.on(h.path, doc.docId);
-      if (!ctx.expect(hs.length >= 1, { expected: `a delivery of document ${doc.docId} to ${h.path}`, actual: 'none' })) continue;
-      for (const [i, x] of hs.entries()) {
-        const wrong = Object.entries(headers).filter(([k, v]) => x.headers[k.toLowerCase()] !== v);
-        ctx.expect(!wrong.length, {
-          expected: `attempt ${i + 1} to ${h.path} carries the static headers ${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join(', ')}`,
-          actual: wrong.map(([k]) => `${k}: ${JSON.stringify(x.headers[k.toLowerCase()])}`).join(', '),
-        });
+  await withProbe(
+    ctx,
+    (_, nth) => ({ status: nth === 1 ? 503 : 200 }),
+    async (probe, hook) => {
+      const headers = { 'X-Crc-Secret': hexToken(), 'X-Crc-Tenant': `conformance ${ctx.runId}` };
+      const hooks = [
+        await hook(DOC_EVENT, 'static-json', { headers }),
+        await hook(DOC_EVENT, 'static-form', { headers, format: 'Form Data' }),
+      ];
+      const doc = await upload(ctx);
+      await awaitDoc(ctx, probe, doc, () => hooks.every((h) => probe.on(h.path, doc.docId).length >= 2));
+      for (const h of hooks) {
+        const hs = probe.on(h.path, doc.docId);
+        if (!ctx.expect(hs.length >= 1, { expected: `a delivery of document ${doc.docId} to ${h.path}`, actual: 'none' })) continue;
+        for (const [i, x] of hs.entries()) {
+          const wrong = Object.entries(headers).filter(([k, v]) => x.headers[k.toLowerCase()] !== v);
+          ctx.expect(!wrong.length, {
+            expected: `attempt ${i + 1} to ${h.path} carries the static headers ${Object.entries(headers)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join(', ')}`,
+            actual: wrong.map(([k]) => `${k}: ${JSON.stringify(x.headers[k.toLowerCase()])}`).join(', '),
+          });
+        }
       }
-    }
-  });
+    },
+  );
 }
 
 export async function webhook_no_replay_before_registration(ctx: CheckContext): Promise<void> {
   await withProbe(ctx, ok200, async (probe, hook) => {
     const earlier = await upload(ctx);
     const status = (await followDocument(ctx, earlier.patientId, earlier.ext, budget(ctx))).last?.status as string | undefined;
-    if (status !== 'completed' && status !== 'failed') return ctx.skip(`document ${earlier.docId} is still ${status ?? 'unlisted'}: its event did not happen within ${budget(ctx) / 1000} s`);
+    if (status !== 'completed' && status !== 'failed')
+      return ctx.skip(
+        `document ${earlier.docId} is still ${status ?? 'unlisted'}: its event did not happen within ${budget(ctx) / 1000} s`,
+      );
     const h = await hook(DOC_EVENT, 'no-replay');
     const later = await upload(ctx);
     await awaitThenLinger(ctx, probe, h, later, `${DOC_EVENT} for document ${later.docId}, uploaded after the registration`, 100);

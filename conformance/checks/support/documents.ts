@@ -68,7 +68,12 @@ export function trackedUploads(ctx: CheckContext): Promise<{ patientId: string; 
 
 /** The uploads that answered 201; a failure of the rule's check for every other one. */
 export function created(ctx: CheckContext, uploads: TrackedUpload[]): TrackedUpload[] {
-  for (const u of uploads) ctx.expect(u.upload.response.status === 201, { expected: '201 { data, message } for a PDF upload', actual: got(u.upload), exchange: u.upload });
+  for (const u of uploads)
+    ctx.expect(u.upload.response.status === 201, {
+      expected: '201 { data, message } for a PDF upload',
+      actual: got(u.upload),
+      exchange: u.upload,
+    });
   return uploads.filter((u) => u.upload.response.status === 201);
 }
 
