@@ -1,9 +1,31 @@
 // Flags of clinical-records-conformance. Every bad flag or value is a UsageError (exit 2), never a stack trace.
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Profile } from './schemas.ts';
 import { KEY_VARS, scopedVar, scopesOfVar } from './keys.ts';
 
 export class UsageError extends Error {}
+
+/** node:util's parseArgs, strict and without positionals; its error, first line only, as a UsageError. Dredd's flags too. */
+export function parseFlags<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values;
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, ''));
+  }
+}
+
+/** --url: required, an absolute http(s) URL (the target's base URL). */
+export function baseUrlFlag(raw: string | undefined): URL {
+  if (!raw) throw new UsageError('--url <base_url> is required');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--url must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (!/^https?:$/.test(url.protocol)) throw new UsageError(`--url must be http or https, got "${raw}"`);
+  return url;
+}
 
 export const REPORTERS = ['console', 'junit', 'json', 'html'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
@@ -101,48 +123,30 @@ function positiveSeconds(flag: string, raw: string | undefined, fallback: number
 }
 
 export function parseCli(argv: string[], env: Env = process.env): CliOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        url: { type: 'string' },
-        key: { type: 'string' },
-        'scoped-key': { type: 'string', multiple: true },
-        'other-org-key': { type: 'string' },
-        'expired-key': { type: 'string' },
-        'revoked-key': { type: 'string' },
-        mock: { type: 'boolean' },
-        'webhook-receiver': { type: 'string' },
-        'webhook-port': { type: 'string' },
-        profile: { type: 'string' },
-        only: { type: 'string' },
-        reporter: { type: 'string' },
-        out: { type: 'string' },
-        concurrency: { type: 'string' },
-        timeout: { type: 'string' },
-        'check-timeout': { type: 'string' },
-        'read-only': { type: 'boolean' },
-        baseline: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, ''));
-  }
-  const v = parsed.values;
+  const v = parseFlags(argv, {
+    url: { type: 'string' },
+    key: { type: 'string' },
+    'scoped-key': { type: 'string', multiple: true },
+    'other-org-key': { type: 'string' },
+    'expired-key': { type: 'string' },
+    'revoked-key': { type: 'string' },
+    mock: { type: 'boolean' },
+    'webhook-receiver': { type: 'string' },
+    'webhook-port': { type: 'string' },
+    profile: { type: 'string' },
+    only: { type: 'string' },
+    reporter: { type: 'string' },
+    out: { type: 'string' },
+    concurrency: { type: 'string' },
+    timeout: { type: 'string' },
+    'check-timeout': { type: 'string' },
+    'read-only': { type: 'boolean' },
+    baseline: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const help = !!v.help;
   if (help) return { help, url: '', scopedKeys: [], mock: false, profile: 'documented', only: [], reporters: ['console'], out: '', concurrency: 4, timeoutMs: 10_000, checkTimeoutMs: 30_000, readOnly: false };
-  if (!v.url) throw new UsageError('--url <base_url> is required');
-  let url: URL;
-  try {
-    url = new URL(v.url);
-  } catch {
-    throw new UsageError(`--url must be an absolute http(s) URL, got "${v.url}"`);
-  }
-  if (!/^https?:$/.test(url.protocol)) throw new UsageError(`--url must be http or https, got "${v.url}"`);
+  const url = baseUrlFlag(v.url);
   const key = v.key ?? fromEnv(env, KEY_VARS.main);
   if (!key && !v.mock) throw new UsageError(`--key <key> is required (or $${KEY_VARS.main}, or --mock, which reads keys from the mock)`);
   const scopedKeys = (v['scoped-key'] ?? []).map((s) => {

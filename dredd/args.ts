@@ -1,7 +1,7 @@
 // Flags of `npm run dredd`. Every bad flag or value is a UsageError (exit 2), never a stack trace.
-import { parseArgs } from 'node:util';
+import { baseUrlFlag, parseFlags, UsageError } from '../conformance/args.ts';
 
-export class UsageError extends Error {}
+export { UsageError };
 
 /** Dredd's reporters, less `apiary`, which uploads every request (with its key) to a third-party service. */
 export const REPORTERS = ['cli', 'dot', 'nyan', 'xunit', 'html', 'markdown'] as const;
@@ -39,34 +39,17 @@ Exit codes: 0 every transaction passed, 1 one failed, 2 bad flags or unreachable
 The key is never printed: it reads $${KEY_ENV} wherever a request is shown.`;
 
 export function parseDreddArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): DreddOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        url: { type: 'string' },
-        key: { type: 'string' },
-        mock: { type: 'boolean' },
-        reporter: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, ''));
-  }
+  const values = parseFlags(argv, {
+    url: { type: 'string' },
+    key: { type: 'string' },
+    mock: { type: 'boolean' },
+    reporter: { type: 'string' },
+    out: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const help = !!values.help;
   if (help) return { help, url: '', key: '', mock: false, reporters: ['cli'], out: '' };
-  if (!values.url) throw new UsageError('--url <base_url> is required');
-  let url: URL;
-  try {
-    url = new URL(values.url);
-  } catch {
-    throw new UsageError(`--url must be an absolute http(s) URL, got "${values.url}"`);
-  }
-  if (!/^https?:$/.test(url.protocol)) throw new UsageError(`--url must be http or https, got "${values.url}"`);
+  const url = baseUrlFlag(values.url);
   if (url.search || url.hash) throw new UsageError('--url must not carry a query or fragment');
   const key = values.key ?? env[KEY_ENV] ?? '';
   if (values.key === '') throw new UsageError('--key must not be empty');
