@@ -6,7 +6,11 @@ import { KEY_VARS, scopedVar, scopesOfVar } from './keys.ts';
 export class UsageError extends Error {}
 
 /** node:util's parseArgs, strict and without positionals; its error, first line only, as a UsageError. Dredd's flags too. */
-export function parseFlags<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+export type FlagOptions = NonNullable<ParseArgsConfig['options']>;
+type StrictConfig<O extends FlagOptions> = { args: string[]; strict: true; allowPositionals: false; options: O };
+export type ParsedFlags<O extends FlagOptions> = ReturnType<typeof parseArgs<StrictConfig<O>>>['values'];
+
+export function parseFlags<const O extends FlagOptions>(argv: string[], options: O): ParsedFlags<O> {
   try {
     return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values;
   } catch (err) {
