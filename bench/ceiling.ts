@@ -32,7 +32,8 @@ type Bodies = Record<'list' | 'byId' | 'post', Captured>;
 
 const [kind, file] = process.argv.slice(2);
 const bodies = JSON.parse(readFileSync(file!, 'utf8')) as Bodies;
-const pick = (method: string, path: string): Captured => (method === 'POST' ? bodies.post : path.endsWith('/patients') ? bodies.list : bodies.byId);
+const pick = (method: string, path: string): Captured =>
+  method === 'POST' ? bodies.post : path.endsWith('/patients') ? bodies.list : bodies.byId;
 /** What the engine sends a client without Origin (autocannon) under the default policy. */
 const CORS = corsHeaders(corsPolicy(), undefined);
 const headers = (): Record<string, string> => ({
@@ -73,7 +74,14 @@ async function proxy(): Promise<http.Server> {
   await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
   const upstream = createUpstream('127.0.0.1', (upstreamServer.address() as AddressInfo).port);
   const operations = await prismOperations();
-  return createValidatingProxy({ operations, upstream, strict: false, logger: prismLogger(false) as never, gate: createGate({ boundHost: '127.0.0.1' }), cors: corsPolicy() });
+  return createValidatingProxy({
+    operations,
+    upstream,
+    strict: false,
+    logger: prismLogger(false) as never,
+    gate: createGate({ boundHost: '127.0.0.1' }),
+    cors: corsPolicy(),
+  });
 }
 
 if (kind !== 'bare' && kind !== 'hono' && kind !== 'proxy') throw new Error('usage: bench/ceiling.ts bare|hono|proxy <bodies.json>');

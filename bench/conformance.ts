@@ -7,17 +7,40 @@ import { startBrokenProxy } from '../conformance/testing/broken-proxy.ts';
 import type { RunReport } from '../conformance/model.ts';
 
 const n = (r: RunReport, o: string) => r.results.filter((x) => x.outcome === o).length;
-const line = (r: RunReport) => `${n(r, 'passed')} passed, ${n(r, 'failed')} failed, ${n(r, 'blocked')} blocked, ${n(r, 'timed-out')} timed out, ${n(r, 'skipped')} skipped`;
+const line = (r: RunReport) =>
+  `${n(r, 'passed')} passed, ${n(r, 'failed')} failed, ${n(r, 'blocked')} blocked, ${n(r, 'timed-out')} timed out, ${n(r, 'skipped')} skipped`;
 
 async function measure(label: string, mode: MockMode, latencyMs: number, key?: string): Promise<{ seconds: number; report: RunReport }> {
-  const mock = await startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, mode });
-  const proxy = latencyMs ? await startBrokenProxy(new URL(mock.url).origin, { name: 'latency', area: '', rule: '', latencyMs }) : undefined;
+  const mock = await startMock({
+    port: 0,
+    host: '127.0.0.1',
+    timeScale: 0.01,
+    strict: true,
+    allowPrivateWebhooks: true,
+    quiet: true,
+    mode,
+  });
+  const proxy = latencyMs
+    ? await startBrokenProxy(new URL(mock.url).origin, { name: 'latency', area: '', rule: '', latencyMs })
+    : undefined;
   try {
     const url = proxy ? `${proxy.origin}${new URL(mock.url).pathname}` : mock.url;
     const t0 = performance.now();
-    const { report } = await runSuite({ url, mock: mode !== 'static', key, scopedKeys: [], profile: 'documented', only: [], concurrency: 4, timeoutMs: 10_000, readOnly: false });
+    const { report } = await runSuite({
+      url,
+      mock: mode !== 'static',
+      key,
+      scopedKeys: [],
+      profile: 'documented',
+      only: [],
+      concurrency: 4,
+      timeoutMs: 10_000,
+      readOnly: false,
+    });
     const seconds = (performance.now() - t0) / 1000;
-    console.log(`${label}: ${seconds.toFixed(1)} s — ${line(report)}; cleanup ${report.cleanup.removed}/${report.cleanup.created}, ${report.cleanup.leftovers.length} distinct leftovers; paused ${report.pacing.pauses}× (${report.pacing.seconds.toFixed(1)} s) for rate limits`);
+    console.log(
+      `${label}: ${seconds.toFixed(1)} s — ${line(report)}; cleanup ${report.cleanup.removed}/${report.cleanup.created}, ${report.cleanup.leftovers.length} distinct leftovers; paused ${report.pacing.pauses}× (${report.pacing.seconds.toFixed(1)} s) for rate limits`,
+    );
     return { seconds, report };
   } finally {
     await proxy?.close();
@@ -28,4 +51,5 @@ async function measure(label: string, mode: MockMode, latencyMs: number, key?: s
 const plain = await measure('full documented run against the mock (time-scale 0.01, Prism --strict; target ≤ 30 s)', 'default', 0);
 const slow = await measure('the same with 40 ms added to every round trip (must pass; target ≤ 60 s)', 'default', 40);
 const stat = await measure("against Prism's static mock (--static; fails, must finish ≤ 60 s)", 'static', 0, 'crk_static_any_key');
-process.exitCode = plain.seconds <= 30 && !n(plain.report, 'failed') && slow.seconds <= 60 && !n(slow.report, 'failed') && stat.seconds <= 60 ? 0 : 1;
+process.exitCode =
+  plain.seconds <= 30 && !n(plain.report, 'failed') && slow.seconds <= 60 && !n(slow.report, 'failed') && stat.seconds <= 60 ? 0 : 1;

@@ -11,7 +11,9 @@ import { EXTRACTION_LIMITS, MiB } from '../mock/features/documents/extract-limit
 import { makeDocxBomb, makePdfBomb } from '../mock/features/documents/sample-files.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const proc = spawn(process.execPath, [join(ROOT, 'dist/mock/cli.js'), '--port', '0', '--time-scale', '0.01'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const proc = spawn(process.execPath, [join(ROOT, 'dist/mock/cli.js'), '--port', '0', '--time-scale', '0.01'], {
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 let out = '';
 proc.stdout.on('data', (d) => (out += d));
 proc.stderr.on('data', (d) => (out += d));
@@ -51,7 +53,9 @@ async function measure(label: string, bytes: Uint8Array, name: string) {
   let doc: { status: string; extraction_error: string | null } | undefined;
   while (doc?.status !== 'failed' && doc?.status !== 'completed') {
     await new Promise((r) => setTimeout(r, 50));
-    doc = ((await (await fetch(`${url}/patients/${patient}/documents`, { headers })).json()).data as Array<typeof doc & { id: string }>).find((d) => d.id === id);
+    doc = (
+      (await (await fetch(`${url}/patients/${patient}/documents`, { headers })).json()).data as Array<typeof doc & { id: string }>
+    ).find((d) => d.id === id);
   }
   const ms = performance.now() - t0;
   done = true;
@@ -68,6 +72,15 @@ console.log('| --- | --- | --- | --- | --- | --- | --- |');
 await measure('DOCX, document.xml inflates to 200 MiB', makeDocxBomb(200), 'bomb.docx');
 await measure('DOCX, document.xml inflates to 300 MiB', makeDocxBomb(300), 'bomb300.docx');
 await measure('PDF, content stream inflates to 200 MiB', makePdfBomb(200), 'bomb.pdf');
-await measure(`largest accepted DOCX (XML ${(EXTRACTION_LIMITS.docxXmlBytes / MiB - 0.5).toFixed(1)} MiB)`, makeDocxBomb(EXTRACTION_LIMITS.docxXmlBytes / MiB - 0.5), 'big.docx');
-console.log(`\nprocess alive after all: ${proc.exitCode === null}; load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+await measure(
+  `largest accepted DOCX (XML ${(EXTRACTION_LIMITS.docxXmlBytes / MiB - 0.5).toFixed(1)} MiB)`,
+  makeDocxBomb(EXTRACTION_LIMITS.docxXmlBytes / MiB - 0.5),
+  'big.docx',
+);
+console.log(
+  `\nprocess alive after all: ${proc.exitCode === null}; load average ${(await import('node:os'))
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 proc.kill('SIGKILL');

@@ -42,7 +42,12 @@ const ceiling = new Hono();
 ceiling.all('*', async (c) => {
   const route: Route = c.req.method === 'POST' ? 'post' : c.req.path.endsWith('/patients') ? 'list' : 'byId';
   if (route === 'post') await c.req.json();
-  const h: Record<string, string> = { ...CORS, 'X-RateLimit-Limit': '1000000000', 'X-RateLimit-Remaining': '999999999', 'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + 1) };
+  const h: Record<string, string> = {
+    ...CORS,
+    'X-RateLimit-Limit': '1000000000',
+    'X-RateLimit-Remaining': '999999999',
+    'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + 1),
+  };
   for (const k in h) c.header(k, h[k]);
   return c.json(captured[route].body, captured[route].status as 200);
 });
@@ -78,20 +83,30 @@ for (const route of Object.keys(ROUTES) as Route[]) {
 const hashRate = (fn: (s: string) => string) => {
   const end = performance.now() + 500;
   let n = 0;
-  while (performance.now() < end) (fn(`${key}${n & 7}`), n++);
+  while (performance.now() < end) fn(`${key}${n & 7}`), n++;
   return n / 0.5;
 };
 const [pureJs, nodeCrypto] = [hashRate(sha256Hex), hashRate((s) => hash('sha256', s, 'hex'))];
 
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 const ceil = results['ceiling: Hono app.fetch']!;
-console.log(`\nin-process, sequential, ${ROUNDS} rounds of ${SECONDS} s per cell, median (node ${process.version}, load ${(await import('node:os')).loadavg()[0]!.toFixed(2)})\n`);
+console.log(
+  `\nin-process, sequential, ${ROUNDS} rounds of ${SECONDS} s per cell, median (node ${process.version}, load ${(await import('node:os')).loadavg()[0]!.toFixed(2)})\n`,
+);
 console.log(`| row | ${Object.values(ROUTES).join(' | ')} |`);
-console.log(`|---|${Object.keys(ROUTES).map(() => '---:').join('|')}|`);
+console.log(
+  `|---|${Object.keys(ROUTES)
+    .map(() => '---:')
+    .join('|')}|`,
+);
 for (const [name, r] of Object.entries(results)) {
-  const cells = (Object.keys(ROUTES) as Route[]).map((route) => (name.startsWith('ceiling') ? `${fmt(r[route])}/s` : `${fmt(r[route])}/s (${(r[route] / ceil[route]).toFixed(2)}x)`));
+  const cells = (Object.keys(ROUTES) as Route[]).map((route) =>
+    name.startsWith('ceiling') ? `${fmt(r[route])}/s` : `${fmt(r[route])}/s (${(r[route] / ceil[route]).toFixed(2)}x)`,
+  );
   console.log(`| ${name} | ${cells.join(' | ')} |`);
 }
-console.log(`\nkey hash per request: page SHA-256 (mock/platform/sha256.ts) ${fmt(pureJs)}/s = ${(1e6 / pureJs).toFixed(2)} µs; node:crypto ${fmt(nodeCrypto)}/s = ${(1e6 / nodeCrypto).toFixed(2)} µs`);
+console.log(
+  `\nkey hash per request: page SHA-256 (mock/platform/sha256.ts) ${fmt(pureJs)}/s = ${(1e6 / pureJs).toFixed(2)} µs; node:crypto ${fmt(nodeCrypto)}/s = ${(1e6 / nodeCrypto).toFixed(2)} µs`,
+);
 console.log('target (issue 17): in-process fetch >= 0.75x the ceiling on each route');
 await Promise.all([mock.close(), strict.close()]);

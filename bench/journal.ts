@@ -27,7 +27,7 @@ function start(journalSize: number): Promise<{ url: string; proc: ChildProcess }
     const timer = setTimeout(() => (proc.kill('SIGKILL'), reject(new Error(`not ready: ${out}`))), 60_000);
     proc.stdout!.on('data', (d: Buffer) => {
       const m = (out += d).match(/API\s+(http:\/\/\S+)/);
-      if (m) (clearTimeout(timer), resolve({ url: m[1]!, proc }));
+      if (m) clearTimeout(timer), resolve({ url: m[1]!, proc });
     });
     proc.once('exit', () => (clearTimeout(timer), reject(new Error(`exited: ${out}`))));
   });
@@ -46,7 +46,8 @@ const cpuTicks = (pid: number) => {
  * CPU the server spends on each request does much less (it is what the journal adds).
  */
 async function measure(url: string, o: { method?: string; body?: string; headers: Record<string, string> }, pid: number) {
-  const run = (duration: number) => autocannon({ url, connections: CONNECTIONS, duration, method: o.method ?? 'GET', body: o.body, headers: o.headers });
+  const run = (duration: number) =>
+    autocannon({ url, connections: CONNECTIONS, duration, method: o.method ?? 'GET', body: o.body, headers: o.headers });
   await run(1); // warm-up, not counted
   const before = cpuTicks(pid);
   const r = await run(DURATION);
@@ -58,12 +59,26 @@ const h = { 'x-api-key': seed.keys[0].key as string };
 const routes: Array<[string, string, Parameters<typeof measure>[1]]> = [
   ['GET list', '/patients', { headers: h }],
   ['GET by id', `/patients/${seed.patients[0].id}`, { headers: h }],
-  ['POST patient', '/patients', { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: JSON.stringify({ first_name: 'Bench', last_name: 'Mark' }) }],
+  [
+    'POST patient',
+    '/patients',
+    {
+      method: 'POST',
+      headers: { ...h, 'content-type': 'application/json' },
+      body: JSON.stringify({ first_name: 'Bench', last_name: 'Mark' }),
+    },
+  ],
   // A refusal: the journal reads the error body back (the costlier path).
-  ['POST 400 (unknown field)', '/patients', { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: JSON.stringify({ first_name: 'B', nickname: 'x' }) }],
+  [
+    'POST 400 (unknown field)',
+    '/patients',
+    { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: JSON.stringify({ first_name: 'B', nickname: 'x' }) },
+  ],
 ];
 
-const load = loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' ');
 const withJ = await start(WITH);
 const without = await start(0);
 const lines = [
@@ -87,11 +102,15 @@ try {
     const [ca, cb] = [median(a.map((x) => x.cpuUs)), median(b.map((x) => x.cpuUs))];
     const ratio = ma / mb;
     worst = Math.min(worst, ratio);
-    lines.push(`| ${label} | ${ma.toFixed(0)} | ${mb.toFixed(0)} | ${ratio.toFixed(3)} | ${ratio >= 0.95 ? 'yes' : 'NO'} | ${ca.toFixed(0)} / ${cb.toFixed(0)} (${(((ca - cb) / cb) * 100).toFixed(1)} %) |`);
+    lines.push(
+      `| ${label} | ${ma.toFixed(0)} | ${mb.toFixed(0)} | ${ratio.toFixed(3)} | ${ratio >= 0.95 ? 'yes' : 'NO'} | ${ca.toFixed(0)} / ${cb.toFixed(0)} (${(((ca - cb) / cb) * 100).toFixed(1)} %) |`,
+    );
   }
 } finally {
   await stop(withJ.proc);
   await stop(without.proc);
 }
 console.log(lines.join('\n'));
-console.log(`\n"with" is --journal-size ${WITH}; engine-only, ${CONNECTIONS} connections, ${DURATION} s per measure after a 1 s warm-up, each route measured ${ROUNDS * 2} times per server (ABBA x ${ROUNDS}, medians), both servers up for the whole run; load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`);
+console.log(
+  `\n"with" is --journal-size ${WITH}; engine-only, ${CONNECTIONS} connections, ${DURATION} s per measure after a 1 s warm-up, each route measured ${ROUNDS * 2} times per server (ABBA x ${ROUNDS}, medians), both servers up for the whole run; load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
+);

@@ -22,7 +22,10 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const DURATION = Number(process.argv[process.argv.indexOf('--duration') + 1]) || 5;
 const CONNECTIONS = 20;
 const tmp = mkdtempSync(join(tmpdir(), 'mock-bench-'));
-const loadNow = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadNow = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const LOAD_AT_START = loadNow();
 
 interface Server {
@@ -43,7 +46,7 @@ function startProcess(args: string[], ready: RegExp, opts: { built?: boolean } =
     const onData = (d: Buffer) => {
       out += d;
       const m = out.match(ready);
-      if (m) (clearTimeout(timer), resolve({ url: m[1]!, proc, startedMs: performance.now() - t0 }));
+      if (m) clearTimeout(timer), resolve({ url: m[1]!, proc, startedMs: performance.now() - t0 });
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', onData);
@@ -52,11 +55,9 @@ function startProcess(args: string[], ready: RegExp, opts: { built?: boolean } =
 }
 
 const startMock = (flags: string[], built = false) =>
-  startProcess(
-    [built ? DIST_CLI : 'mock/cli.ts', '--port', '0', '--rate-limit', '1000000000/1', ...flags],
-    /API\s+(http:\/\/\S+)/,
-    { built },
-  );
+  startProcess([built ? DIST_CLI : 'mock/cli.ts', '--port', '0', '--rate-limit', '1000000000/1', ...flags], /API\s+(http:\/\/\S+)/, {
+    built,
+  });
 
 function stop(s: Server): Promise<void> {
   return new Promise((r) => {
@@ -103,7 +104,9 @@ async function captureBodies(key: string, patient: string) {
     return {
       list: await take(await fetch(`${s.url}/patients`, { headers: h })),
       byId: await take(await fetch(`${s.url}/patients/${patient}`, { headers: h })),
-      post: await take(await fetch(`${s.url}/patients`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: POST_BODY })),
+      post: await take(
+        await fetch(`${s.url}/patients`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: POST_BODY }),
+      ),
     };
   } finally {
     await stop(s);

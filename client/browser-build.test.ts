@@ -23,7 +23,11 @@ describe('the client for browsers', () => {
 
   it('refuses a file path upload, before sending, with a TypeError naming the way out', async () => {
     let sent = 0;
-    const client = createClinicalRecordsClient({ baseUrl: 'http://127.0.0.1:1/ext-api/v1', apiKey: 'k', fetch: async () => (sent++, new Response()) });
+    const client = createClinicalRecordsClient({
+      baseUrl: 'http://127.0.0.1:1/ext-api/v1',
+      apiKey: 'k',
+      fetch: async () => (sent++, new Response()),
+    });
     await expect(client.uploadDocument('1', { file: './report.pdf' })).rejects.toThrow(/needs Node .*pass a Blob\/File or bytes/);
     expect(sent).toBe(0);
   });

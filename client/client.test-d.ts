@@ -1,7 +1,16 @@
 // Type tests: misuse must not compile. Checked by tsc through client/types.test.ts (tsconfig.typetest.json), so a
 // `@ts-expect-error` that stops erroring, or an expectTypeOf that stops holding, fails `npm test`.
 import { expectTypeOf } from 'vitest';
-import type { Appointment, Document, Patient, PatientListItem, Provider, WebhookEvent, NoteEvent, DocumentStatusChangedEvent } from '../generated/types.ts';
+import type {
+  Appointment,
+  Document,
+  Patient,
+  PatientListItem,
+  Provider,
+  WebhookEvent,
+  NoteEvent,
+  DocumentStatusChangedEvent,
+} from '../generated/types.ts';
 import { createClinicalRecordsClient, type ExternalIdConflictError } from './index.ts';
 import { parseWebhook, webhookDedupeKey } from './webhooks.ts';
 
@@ -56,15 +65,19 @@ export async function typeTests() {
   client.paginate('/patients/{patientId}/documents');
 
   // Helpers are typed from the spec: items, lookups, creates.
-  for await (const p of client.paginate('/patients', { query: { search: 'a', limit: 10 } })) expectTypeOf(p).toEqualTypeOf<PatientListItem>();
-  for await (const d of client.paginate('/patients/{patientId}/documents', { path: { patientId: ID } })) expectTypeOf(d).toEqualTypeOf<Document>();
+  for await (const p of client.paginate('/patients', { query: { search: 'a', limit: 10 } }))
+    expectTypeOf(p).toEqualTypeOf<PatientListItem>();
+  for await (const d of client.paginate('/patients/{patientId}/documents', { path: { patientId: ID } }))
+    expectTypeOf(d).toEqualTypeOf<Document>();
   for await (const p of client.paginate('/providers')) expectTypeOf(p).toEqualTypeOf<Provider>();
   // @ts-expect-error /notes/{noteId} is not a list
   client.paginate('/notes/{noteId}');
   // @ts-expect-error page is owned by the iterator
   client.paginate('/patients', { query: { page: 2 } });
   expectTypeOf(await client.findByExternalId('/appointments', 'x')).toEqualTypeOf<Appointment | undefined>();
-  expectTypeOf(await client.findByExternalId('/patients/{patientId}/documents', 'x', { patientId: ID })).toEqualTypeOf<Document | undefined>();
+  expectTypeOf(await client.findByExternalId('/patients/{patientId}/documents', 'x', { patientId: ID })).toEqualTypeOf<
+    Document | undefined
+  >();
   // @ts-expect-error providers are looked up by npi, not external_id
   await client.findByExternalId('/providers', 'x');
   expectTypeOf((await client.create('/patients', { first_name: 'Grace' })).data).toEqualTypeOf<Patient>();

@@ -4,13 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { uploadMaxBytes } from '../generated/spec-values.ts';
-import {
-  ApiError,
-  createClinicalRecordsClient,
-  ExternalIdConflictError,
-  UploadRejectedError,
-  WaitTimeoutError,
-} from './node.ts';
+import { ApiError, createClinicalRecordsClient, ExternalIdConflictError, UploadRejectedError, WaitTimeoutError } from './node.ts';
 import { json, RATE, SAMPLES, startLoopback, type Handler, type Loopback } from './testing/loopback.ts';
 
 const KEY = 'crk_test_secret';
@@ -28,15 +22,23 @@ async function setup(handler: Handler, retry?: Parameters<typeof createClinicalR
 const BIG_ID = '7281928374650192837'; // 19 digits, > 2^53: a JSON number would lose the last digits
 const patient = (id: string, n = 0) => ({ id, name: `P${n}`, created_at: '2026-11-02T16:05:12.345Z', provider_id: 'prov-1' });
 const doc = (id: string, status: string, external_id: string | null = null) => ({
-  id, filename: 'a.pdf', file_type: 'application/pdf', file_size: 10, upload_date: '2026-11-02T16:05:12.345Z', status,
-  has_extracted_text: status === 'completed', external_id,
+  id,
+  filename: 'a.pdf',
+  file_type: 'application/pdf',
+  file_size: 10,
+  upload_date: '2026-11-02T16:05:12.345Z',
+  status,
+  has_extracted_text: status === 'completed',
+  external_id,
 });
 
 describe('createClinicalRecordsClient', () => {
   it('refuses bad options with clear errors', () => {
     expect(() => createClinicalRecordsClient({ baseUrl: 'not a url', apiKey: KEY })).toThrow(/baseUrl must be an absolute http\(s\) URL/);
     expect(() => createClinicalRecordsClient({ baseUrl: 'http://127.0.0.1:1/x', apiKey: '' })).toThrow(/apiKey/);
-    expect(() => createClinicalRecordsClient({ baseUrl: 'http://127.0.0.1:1/x', apiKey: KEY, retry: { attempts: 0 } })).toThrow(/retry.attempts/);
+    expect(() => createClinicalRecordsClient({ baseUrl: 'http://127.0.0.1:1/x', apiKey: KEY, retry: { attempts: 0 } })).toThrow(
+      /retry.attempts/,
+    );
   });
 
   it('sends X-API-Key, returns typed data and exposes the rate-limit headers', async () => {
@@ -83,7 +85,11 @@ describe('paginate', () => {
     const ids: string[] = [];
     for await (const p of client.paginate('/patients', { query: { limit: 2, search: 'a' } })) ids.push(p.id);
     expect(ids).toEqual(['11', '12', '21', '22', '31', '32']);
-    expect(server.seen.map((s) => s.url.search)).toEqual(['?limit=2&search=a&page=1', '?limit=2&search=a&page=2', '?limit=2&search=a&page=3']);
+    expect(server.seen.map((s) => s.url.search)).toEqual([
+      '?limit=2&search=a&page=1',
+      '?limit=2&search=a&page=2',
+      '?limit=2&search=a&page=3',
+    ]);
   });
 
   it('reads a list without meta (documents) as one page', async () => {
@@ -106,7 +112,8 @@ describe('external_id', () => {
   it('lookup: a hit is the item, the documented 404 is undefined, other failures throw', async () => {
     const { client, server } = await setup((req, res) => {
       const ext = req.url.searchParams.get('external_id');
-      if (ext === 'hit') return json(res, 200, { data: [{ ...patient(BIG_ID), external_id: 'hit' }], meta: { page: 1, limit: 20, total_pages: 1 } });
+      if (ext === 'hit')
+        return json(res, 200, { data: [{ ...patient(BIG_ID), external_id: 'hit' }], meta: { page: 1, limit: 20, total_pages: 1 } });
       if (ext === 'boom') return json(res, 401, { error: 'Invalid or missing API key' });
       return json(res, 404, { error: 'Not found' });
     });
@@ -126,13 +133,16 @@ describe('external_id', () => {
     expect((err as ExternalIdConflictError).existing).toEqual({ id: BIG_ID, external_id: 'ehr-1' });
     expect((err as ExternalIdConflictError).status).toBe(409);
     // The raw call types the same body.
-    const { error } = await client.POST('/appointments', { body: { patient_id: BIG_ID, start_at: '2026-12-01T15:30:00Z', duration_minutes: 30, external_id: 'ehr-1' } });
+    const { error } = await client.POST('/appointments', {
+      body: { patient_id: BIG_ID, start_at: '2026-12-01T15:30:00Z', duration_minutes: 30, external_id: 'ehr-1' },
+    });
     expect(error && 'existing' in error ? error.existing.id : undefined).toBe(BIG_ID);
   });
 });
 
 describe('uploadDocument', () => {
-  const ok: Handler = (req, res) => json(res, 201, { data: doc('d1', 'pending', 'ext-1'), message: 'Document uploaded successfully. Text extraction started.' });
+  const ok: Handler = (req, res) =>
+    json(res, 201, { data: doc('d1', 'pending', 'ext-1'), message: 'Document uploaded successfully. Text extraction started.' });
 
   it('sends a PDF from a Buffer as multipart with file and external_id', async () => {
     const { client, server } = await setup(ok);
@@ -159,7 +169,9 @@ describe('uploadDocument', () => {
       rmSync(dir, { recursive: true, force: true });
     }
     expect(server.seen[0]!.body.toString('latin1')).toMatch(/filename="scan.png"\r\nContent-Type: image\/png/);
-    expect(server.seen[1]!.body.toString('latin1')).toMatch(/filename="report.docx"\r\nContent-Type: application\/vnd.openxmlformats-officedocument.wordprocessingml.document/);
+    expect(server.seen[1]!.body.toString('latin1')).toMatch(
+      /filename="report.docx"\r\nContent-Type: application\/vnd.openxmlformats-officedocument.wordprocessingml.document/,
+    );
   });
 
   it('refuses, before sending, a file over x-max-bytes and types other than the accepted ones (by content)', async () => {
@@ -187,7 +199,9 @@ describe('uploadDocument', () => {
     expect(server.seen).toHaveLength(1);
     await expect(client.uploadDocument(BIG_ID, { file: SAMPLES.pdf })).rejects.toThrow(/filename is required/);
     // @ts-expect-error a numeric patient id is refused at compile time, and at run time:
-    await expect(client.uploadDocument(7281928374650192837, { file: SAMPLES.pdf, filename: 'a.pdf' })).rejects.toThrow(/patientId must be a non-empty string/);
+    await expect(client.uploadDocument(7281928374650192837, { file: SAMPLES.pdf, filename: 'a.pdf' })).rejects.toThrow(
+      /patientId must be a non-empty string/,
+    );
   });
 });
 
@@ -203,13 +217,17 @@ describe('waitForDocument', () => {
 
   it('polls by id until failed', async () => {
     const statuses = ['processing', 'failed'];
-    const { client } = await setup((req, res) => json(res, 200, { data: [doc('other', 'pending'), doc('d1', statuses.shift() ?? 'failed')] }));
+    const { client } = await setup((req, res) =>
+      json(res, 200, { data: [doc('other', 'pending'), doc('d1', statuses.shift() ?? 'failed')] }),
+    );
     expect((await client.waitForDocument(BIG_ID, { id: 'd1' }, { intervalMs: 10 })).status).toBe('failed');
   });
 
   it('gives up after the timeout with the last document, and reports a missing one', async () => {
     const { client } = await setup((req, res) =>
-      req.url.searchParams.get('external_id') === 'gone' ? json(res, 404, { error: 'Not found' }) : json(res, 200, { data: [doc('d1', 'processing', 'ext-1')] }),
+      req.url.searchParams.get('external_id') === 'gone'
+        ? json(res, 404, { error: 'Not found' })
+        : json(res, 200, { data: [doc('d1', 'processing', 'ext-1')] }),
     );
     const started = Date.now();
     const err = await client.waitForDocument(BIG_ID, { externalId: 'ext-1' }, { intervalMs: 20, timeoutMs: 150 }).catch((e: unknown) => e);
@@ -259,7 +277,10 @@ describe('retry of 429 and 503', () => {
 
   it('waits Retry-After, then succeeds', async () => {
     let n = 0;
-    const { client, server } = await setup((req, res) => (++n === 1 ? rateLimited(res, '1') : json(res, 200, { data: patient(BIG_ID) })), true);
+    const { client, server } = await setup(
+      (req, res) => (++n === 1 ? rateLimited(res, '1') : json(res, 200, { data: patient(BIG_ID) })),
+      true,
+    );
     const started = Date.now();
     const { data } = await client.GET('/patients/{patientId}', { params: { path: { patientId: BIG_ID } } });
     expect(data?.data.id).toBe(BIG_ID);
@@ -268,7 +289,10 @@ describe('retry of 429 and 503', () => {
   });
 
   it('is bounded in attempts and retries 503 too; the caller sees the last answer', async () => {
-    const { client, server } = await setup((req, res) => json(res, 503, { error: 'Regeneration could not be queued' }), { attempts: 3, baseDelayMs: 10 });
+    const { client, server } = await setup((req, res) => json(res, 503, { error: 'Regeneration could not be queued' }), {
+      attempts: 3,
+      baseDelayMs: 10,
+    });
     const { error, response } = await client.POST('/sessions/{sessionId}/notes/regenerate', { params: { path: { sessionId: 's' } } });
     expect(response.status).toBe(503);
     expect(error).toEqual({ error: 'Regeneration could not be queued' });
@@ -294,7 +318,8 @@ describe('retry of 429 and 503', () => {
   it('resends a multipart body intact', async () => {
     let n = 0;
     const { client, server } = await setup(
-      (req, res) => (++n === 1 ? rateLimited(res, '0') : json(res, 201, { data: doc('d1', 'pending'), message: 'Document uploaded successfully.' })),
+      (req, res) =>
+        ++n === 1 ? rateLimited(res, '0') : json(res, 201, { data: doc('d1', 'pending'), message: 'Document uploaded successfully.' }),
       true,
     );
     await client.uploadDocument(BIG_ID, { file: SAMPLES.pdf, filename: 'a.pdf' });

@@ -78,7 +78,8 @@ export function buildClient(options: ClinicalRecordsClientOptions, readPath: Pat
   const { GET, POST } = loose(api);
 
   const client: Omit<ClinicalRecordsClient, keyof Client<paths> | keyof StrictMethods | 'rateLimit'> = {
-    paginate: ((path: string, init?: { path?: object; query?: Record<string, unknown> }) => paginate(GET, path, init)) as ClinicalRecordsClient['paginate'],
+    paginate: ((path: string, init?: { path?: object; query?: Record<string, unknown> }) =>
+      paginate(GET, path, init)) as ClinicalRecordsClient['paginate'],
     findByExternalId: ((path: string, externalId: string, pathParams?: object) =>
       findByExternalId(GET, path, externalId, pathParams)) as ClinicalRecordsClient['findByExternalId'],
     create: ((path: string, body: unknown) => create(POST, path, body)) as unknown as ClinicalRecordsClient['create'],
@@ -120,5 +121,8 @@ export function buildClient(options: ClinicalRecordsClientOptions, readPath: Pat
     regenerateNote: (sessionId, body, regenerateOptions) => regenerateNote(api, sessionId, body, regenerateOptions),
   };
 
-  return Object.defineProperty(Object.assign(api, client), 'rateLimit', { get: () => rateLimit, enumerable: true }) as ClinicalRecordsClient;
+  return Object.defineProperty(Object.assign(api, client), 'rateLimit', {
+    get: () => rateLimit,
+    enumerable: true,
+  }) as ClinicalRecordsClient;
 }

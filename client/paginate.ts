@@ -8,7 +8,11 @@ interface Page {
   meta?: { page: number; total_pages: number };
 }
 
-export async function* paginate(get: LooseCall, path: string, init: { path?: object; query?: Record<string, unknown> } = {}): AsyncGenerator<unknown> {
+export async function* paginate(
+  get: LooseCall,
+  path: string,
+  init: { path?: object; query?: Record<string, unknown> } = {},
+): AsyncGenerator<unknown> {
   const first = init.query?.page;
   let page = typeof first === 'number' ? first : 1;
   for (;;) {

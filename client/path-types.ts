@@ -31,6 +31,5 @@ export type CreateBody<P extends CreatePath> = Post<P> extends { requestBody: { 
 export type Created<P extends CreatePath> = Ok<Post<P>, 201>;
 
 /** The init of a list call: path params when the path has some, and the query. */
-export type ListInit<P extends ListPath> = ParamsOf<Get<P>> extends { path: infer X }
-  ? [init: { path: X; query?: ListQuery<P> }]
-  : [init?: { query?: ListQuery<P> }];
+export type ListInit<P extends ListPath> =
+  ParamsOf<Get<P>> extends { path: infer X } ? [init: { path: X; query?: ListQuery<P> }] : [init?: { query?: ListQuery<P> }];

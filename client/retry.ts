@@ -38,7 +38,12 @@ function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
 export function normalizeRetry(retry: boolean | RetryOptions | undefined): Required<RetryOptions> | undefined {
   if (!retry) return undefined;
   const o = retry === true ? {} : retry;
-  const r = { attempts: o.attempts ?? 3, maxElapsedMs: o.maxElapsedMs ?? 60_000, baseDelayMs: o.baseDelayMs ?? 500, maxDelayMs: o.maxDelayMs ?? 30_000 };
+  const r = {
+    attempts: o.attempts ?? 3,
+    maxElapsedMs: o.maxElapsedMs ?? 60_000,
+    baseDelayMs: o.baseDelayMs ?? 500,
+    maxDelayMs: o.maxDelayMs ?? 30_000,
+  };
   for (const [k, v] of Object.entries(r))
     if (!Number.isFinite(v) || v < 0 || (k === 'attempts' && (!Number.isInteger(v) || v < 1)))
       throw new TypeError(`retry.${k} must be ${k === 'attempts' ? 'an integer >= 1' : 'a number >= 0'}, got ${v}`);

@@ -8,7 +8,11 @@ import type { paths } from '../generated/types.ts';
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 /** Paths that define the method (openapi-typescript writes `put?: never` for the others). */
 export type PathsWith<M extends HttpMethod> = { [P in keyof paths]: paths[P] extends { [K in M]: object } ? P : never }[keyof paths];
-export type OperationOf<P extends keyof paths, M extends HttpMethod> = paths[P] extends { [K in M]: infer O extends Record<string | number, any> } ? O : never;
+export type OperationOf<P extends keyof paths, M extends HttpMethod> = paths[P] extends {
+  [K in M]: infer O extends Record<string | number, any>;
+}
+  ? O
+  : never;
 type InitArgs<O> = {} extends FetchOptions<O> ? [init?: FetchOptions<O>] : [init: FetchOptions<O>];
 
 export type StrictMethod<M extends HttpMethod> = <P extends PathsWith<M>>(

@@ -33,7 +33,10 @@ export type PathReader = (
 ) => Promise<{ bytes: Uint8Array<ArrayBuffer>; name: string }>;
 
 /** Bytes of the input, checking the size before reading whatever it can. */
-async function read(file: UploadInput['file'], readPath: PathReader | undefined): Promise<{ bytes: Uint8Array<ArrayBuffer>; name?: string }> {
+async function read(
+  file: UploadInput['file'],
+  readPath: PathReader | undefined,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; name?: string }> {
   if (typeof file === 'string') {
     if (!readPath)
       throw new TypeError('a file path upload needs Node (this is the browser build of the client): pass a Blob/File or bytes');
@@ -61,7 +64,10 @@ export async function prepareUpload(input: UploadInput, readPath?: PathReader): 
   if (!filename) throw new TypeError('filename is required when the file is a Blob without a name or raw bytes');
   const contentType = sniffContentType(bytes);
   if (!contentType)
-    throw new UploadRejectedError('unsupported-type', `${filename} is not one of the accepted types (${uploadContentTypes.join(', ')}) by its content`);
+    throw new UploadRejectedError(
+      'unsupported-type',
+      `${filename} is not one of the accepted types (${uploadContentTypes.join(', ')}) by its content`,
+    );
   const claimed = contentTypeOfName(filename);
   if (claimed && claimed !== contentType)
     throw new UploadRejectedError('name-mismatch', `${filename} is named as ${claimed} but its content is ${contentType}`);

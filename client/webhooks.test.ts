@@ -25,7 +25,8 @@ const docEvent = {
   timestamp: '2026-11-02T16:05:12.345Z',
 } as const;
 
-const text = (payload: Record<string, string | null>, format: WebhookFormat) => new TextDecoder().decode(encodeWebhookBody(payload, format).body);
+const text = (payload: Record<string, string | null>, format: WebhookFormat) =>
+  new TextDecoder().decode(encodeWebhookBody(payload, format).body);
 const toXml = (payload: Record<string, string | null>) => text(payload, 'XML');
 const toForm = (payload: Record<string, string | null>) => text(payload, 'Form Data');
 
@@ -72,8 +73,16 @@ describe('parseWebhook', () => {
   it('gives a clear error for every bad body', () => {
     const bad: Array<[unknown, string | null | undefined, RegExp]> = [
       ['{not json', 'application/json', /JSON body does not parse/],
-      [JSON.stringify({ ...note, event: 'NOTE_DELETED' }), 'application/json', /unknown event "NOTE_DELETED": expected one of NOTE_CREATED/],
-      [JSON.stringify({ ...note, note_id: 'nope' }), 'application/json', /NOTE_REGENERATED payload does not match its schema: \/note_id must match format "uuid"/],
+      [
+        JSON.stringify({ ...note, event: 'NOTE_DELETED' }),
+        'application/json',
+        /unknown event "NOTE_DELETED": expected one of NOTE_CREATED/,
+      ],
+      [
+        JSON.stringify({ ...note, note_id: 'nope' }),
+        'application/json',
+        /NOTE_REGENERATED payload does not match its schema: \/note_id must match format "uuid"/,
+      ],
       [JSON.stringify({ ...note, extra: 1 }), 'application/json', /must NOT have additional properties/],
       [JSON.stringify({ ...note, patient_id: 7281928374650192837 }), 'application/json', /\/patient_id must be string/],
       [JSON.stringify({ ...docEvent, status: 'pending' }), 'application/json', /\/status must be equal to one of the allowed values/],
@@ -107,7 +116,9 @@ describe('webhookDedupeKey', () => {
     expect(webhookDedupeKey({ ...note, event: 'NOTE_CREATED' })).not.toBe(webhookDedupeKey(note));
     expect(webhookDedupeKey({ ...note })).toBe(webhookDedupeKey(note));
     expect(webhookDedupeKey(docEvent)).toBe(`DOCUMENT_STATUS_CHANGED:${docEvent.document_id}:${docEvent.timestamp}`);
-    expect(webhookDedupeKey({ ...docEvent, status: 'completed', error: null, timestamp: '2026-11-02T16:06:00.000Z' })).not.toBe(webhookDedupeKey(docEvent));
+    expect(webhookDedupeKey({ ...docEvent, status: 'completed', error: null, timestamp: '2026-11-02T16:06:00.000Z' })).not.toBe(
+      webhookDedupeKey(docEvent),
+    );
   });
 });
 

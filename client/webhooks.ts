@@ -45,7 +45,8 @@ export function parseWebhook(input: ParseWebhookInput): WebhookEvent {
     const fields = payload as Record<string, string | null>;
     if (format !== 'JSON' && (kinds as string[]).includes(fields.event as string))
       payload = coerceFields(webhookSpec, webhookSpec.events[fields.event as WebhookEventKind], fields);
-  } else if (format === 'JSON') payload = body; // already parsed
+  } else if (format === 'JSON')
+    payload = body; // already parsed
   else throw new WebhookParseError(`a ${mediaTypeOf(input.contentType)} body must be a string or bytes`);
 
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new WebhookParseError('the payload must be an object');
@@ -55,7 +56,10 @@ export function parseWebhook(input: ParseWebhookInput): WebhookEvent {
   const validate = validatorFor(kind as WebhookEventKind);
   if (!validate(payload)) {
     const details = (validate.errors ?? []).map((e) => ({ path: e.instancePath || '/', message: e.message ?? e.keyword }));
-    throw new WebhookParseError(`${kind} payload does not match its schema: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+    throw new WebhookParseError(
+      `${kind} payload does not match its schema: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`,
+      details,
+    );
   }
   return payload as WebhookEvent;
 }
@@ -71,7 +75,8 @@ type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 function headerValue(headers: HeaderBag, name: string): string | undefined {
   if (typeof Headers !== 'undefined' && headers instanceof Headers) return headers.get(name) ?? undefined;
   const wanted = name.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === wanted) return Array.isArray(v) ? (v.length === 1 ? v[0] : undefined) : v;
+  for (const [k, v] of Object.entries(headers))
+    if (k.toLowerCase() === wanted) return Array.isArray(v) ? (v.length === 1 ? v[0] : undefined) : v;
   return undefined;
 }
 

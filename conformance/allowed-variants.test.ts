@@ -17,7 +17,15 @@ let mock: RunningMock;
 let proxy: { origin: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
+  mock = await startMock({
+    port: 0,
+    host: '127.0.0.1',
+    timeScale: 0.01,
+    strict: true,
+    allowPrivateWebhooks: true,
+    quiet: true,
+    rateLimit: { requests: 1_000_000, seconds: 60 },
+  });
   proxy = await startBrokenProxy(new URL(mock.url).origin, allowedVariant);
 }, 60_000);
 afterAll(async () => {
@@ -33,7 +41,8 @@ describe('an implementation that uses the room the document leaves', () => {
     expect(failureLines(report)).toEqual([]);
     expect(report.results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(30);
     // The response checks of the kit's readings do not run in the documented profile.
-    for (const name of ['status_code_conformance', 'not_a_server_error']) expect(report.results.find((r) => r.name === name)?.reason, name).toMatch(/assumed rule/);
+    for (const name of ['status_code_conformance', 'not_a_server_error'])
+      expect(report.results.find((r) => r.name === name)?.reason, name).toMatch(/assumed rule/);
     expect(report.cleanup.leftovers).toEqual([]);
   }, 120_000);
 
@@ -48,7 +57,10 @@ describe('the documented-profile schemas, derived from the marks', () => {
   const contract = new Contract();
   const documented = new SchemaValidator(contract.doc, 'documented');
   const all = new SchemaValidator(contract.doc, 'all');
-  const both = (pointer: string, value: unknown) => [documented.validate(pointer, value).length === 0, all.validate(pointer, value).length === 0];
+  const both = (pointer: string, value: unknown) => [
+    documented.validate(pointer, value).length === 0,
+    all.validate(pointer, value).length === 0,
+  ];
 
   it('relax only the keywords a mark lists (x-assumption-keywords), the rest of the node stays', () => {
     expect(both('#/components/schemas/Error', { error: 'Not found', code: 'E404' })).toEqual([true, false]);

@@ -23,7 +23,12 @@ describe('keys from the environment', () => {
   });
 
   it('scoped keys come from CLINICAL_RECORDS_KEY_<SCOPES> variables, and --scoped-key <scopes> alone reads one', () => {
-    const env = { CLINICAL_RECORDS_KEY: 'k', CLINICAL_RECORDS_KEY_PATIENTS_READ: 'pr', CLINICAL_RECORDS_KEY_NOTES_READ_PROVIDERS_READ: 'np', CLINICAL_RECORDS_KEY_ODD: 'x' };
+    const env = {
+      CLINICAL_RECORDS_KEY: 'k',
+      CLINICAL_RECORDS_KEY_PATIENTS_READ: 'pr',
+      CLINICAL_RECORDS_KEY_NOTES_READ_PROVIDERS_READ: 'np',
+      CLINICAL_RECORDS_KEY_ODD: 'x',
+    };
     expect(parseCli(URL_, env).scopedKeys).toEqual([
       { scopes: ['notes:read', 'providers:read'], key: 'np' },
       { scopes: ['patients:read'], key: 'pr' },
@@ -38,7 +43,13 @@ describe('keys from the environment', () => {
   });
 
   it('--help says where each key defaults from, and documents --baseline', () => {
-    for (const v of ['$CLINICAL_RECORDS_KEY', '$CLINICAL_RECORDS_OTHER_ORG_KEY', '$CLINICAL_RECORDS_EXPIRED_KEY', '$CLINICAL_RECORDS_REVOKED_KEY', '--baseline <report.json>'])
+    for (const v of [
+      '$CLINICAL_RECORDS_KEY',
+      '$CLINICAL_RECORDS_OTHER_ORG_KEY',
+      '$CLINICAL_RECORDS_EXPIRED_KEY',
+      '$CLINICAL_RECORDS_REVOKED_KEY',
+      '--baseline <report.json>',
+    ])
       expect(USAGE).toContain(v);
     expect(parseCli([...URL_, '--baseline', 'old/report.json'], { CLINICAL_RECORDS_KEY: 'k' }).baseline).toBe('old/report.json');
   });

@@ -122,7 +122,8 @@ function positiveInt(flag: string, raw: string | undefined, fallback: number): n
 /** A positive number of seconds (fractions allowed: 0.5), at most an hour. */
 function positiveSeconds(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
-  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0 || Number(raw) > 3600) throw new UsageError(`${flag} must be a number of seconds above 0 and at most 3600, got "${raw}"`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0 || Number(raw) > 3600)
+    throw new UsageError(`${flag} must be a number of seconds above 0 and at most 3600, got "${raw}"`);
   return Number(raw);
 }
 
@@ -149,15 +150,35 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     help: { type: 'boolean', short: 'h' },
   });
   const help = !!v.help;
-  if (help) return { help, url: '', scopedKeys: [], mock: false, profile: 'documented', only: [], reporters: ['console'], out: '', concurrency: 4, timeoutMs: 10_000, checkTimeoutMs: 30_000, readOnly: false };
+  if (help)
+    return {
+      help,
+      url: '',
+      scopedKeys: [],
+      mock: false,
+      profile: 'documented',
+      only: [],
+      reporters: ['console'],
+      out: '',
+      concurrency: 4,
+      timeoutMs: 10_000,
+      checkTimeoutMs: 30_000,
+      readOnly: false,
+    };
   const url = baseUrlFlag(v.url);
   const key = v.key ?? fromEnv(env, KEY_VARS.main);
   if (!key && !v.mock) throw new UsageError(`--key <key> is required (or $${KEY_VARS.main}, or --mock, which reads keys from the mock)`);
   const scopedKeys = (v['scoped-key'] ?? []).map((s) => {
     const eq = s.indexOf('=');
-    const scopes = (eq >= 0 ? s.slice(0, eq) : s).split(',').map((x) => x.trim()).filter(Boolean);
-    if (!scopes.length || (eq >= 0 && !s.slice(eq + 1))) throw new UsageError('--scoped-key must look like <scope,scope>=<key> or <scope,scope>, e.g. patients:read=<key>');
-    for (const sc of scopes) if (sc !== '*' && !/^[a-z]+:[a-z]+$/.test(sc)) throw new UsageError(`--scoped-key: "${sc}" is not a scope of the form resource:action`);
+    const scopes = (eq >= 0 ? s.slice(0, eq) : s)
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+    if (!scopes.length || (eq >= 0 && !s.slice(eq + 1)))
+      throw new UsageError('--scoped-key must look like <scope,scope>=<key> or <scope,scope>, e.g. patients:read=<key>');
+    for (const sc of scopes)
+      if (sc !== '*' && !/^[a-z]+:[a-z]+$/.test(sc))
+        throw new UsageError(`--scoped-key: "${sc}" is not a scope of the form resource:action`);
     const key = eq >= 0 ? s.slice(eq + 1) : fromEnv(env, scopedVar(scopes));
     if (!key) throw new UsageError(`--scoped-key ${s}: no key given and $${scopedVar(scopes)} is not set`);
     return { scopes, key };
@@ -165,11 +186,16 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
   for (const k of scopedKeysFromEnv(env)) if (!scopedKeys.some((s) => s.key === k.key)) scopedKeys.push(k);
   const profile = (v.profile ?? 'documented') as Profile;
   if (profile !== 'documented' && profile !== 'all') throw new UsageError(`--profile must be documented or all, got "${v.profile}"`);
-  const reporters = (v.reporter ?? 'console').split(',').map((r) => r.trim()).filter(Boolean) as ReporterName[];
-  for (const r of reporters) if (!REPORTERS.includes(r)) throw new UsageError(`--reporter: unknown "${r}" (choose from ${REPORTERS.join(', ')})`);
+  const reporters = (v.reporter ?? 'console')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean) as ReporterName[];
+  for (const r of reporters)
+    if (!REPORTERS.includes(r)) throw new UsageError(`--reporter: unknown "${r}" (choose from ${REPORTERS.join(', ')})`);
   let webhookReceiver: CliOptions['webhookReceiver'];
   if (v['webhook-receiver'] || v['webhook-port']) {
-    if (!v['webhook-receiver'] || !v['webhook-port']) throw new UsageError('--webhook-receiver <public_url> and --webhook-port <n> go together');
+    if (!v['webhook-receiver'] || !v['webhook-port'])
+      throw new UsageError('--webhook-receiver <public_url> and --webhook-port <n> go together');
     try {
       new URL(v['webhook-receiver']);
     } catch {
@@ -190,7 +216,10 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     mock: !!v.mock,
     webhookReceiver,
     profile,
-    only: (v.only ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    only: (v.only ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     reporters,
     out: v.out ?? 'conformance-report',
     concurrency: positiveInt('--concurrency', v.concurrency, 4),

@@ -9,7 +9,15 @@ import type { CheckResult, RunReport } from './model.ts';
 import { renderJunit } from './reporters/junit.ts';
 
 const result = (name: string, ruleId: string, outcome: CheckResult['outcome']): CheckResult => ({
-  name, area: 'validation', ruleId, rule: '', provenance: 'documented', outcome, failures: [], assertions: 1, ms: 1,
+  name,
+  area: 'validation',
+  ruleId,
+  rule: '',
+  provenance: 'documented',
+  outcome,
+  failures: [],
+  assertions: 1,
+  ms: 1,
 });
 const report = (results: CheckResult[]) => ({ results }) as RunReport;
 const dir = mkdtempSync(join(tmpdir(), 'crc-baseline-'));
@@ -20,16 +28,29 @@ const file = (name: string, content: string) => {
 };
 
 describe('baseline', () => {
-  const earlier = file('report.json', JSON.stringify(report([result('a_check', 'GEN-010', 'failed'), result('b_check', 'ERR-001', 'failed'), result('c_check', 'PAT-001', 'passed')])));
+  const earlier = file(
+    'report.json',
+    JSON.stringify(
+      report([result('a_check', 'GEN-010', 'failed'), result('b_check', 'ERR-001', 'failed'), result('c_check', 'PAT-001', 'passed')]),
+    ),
+  );
 
   it('makes the same failure known, not a new one; the run fails only on new failures', () => {
-    const now = applyBaseline(report([result('a_check', 'GEN-010', 'failed'), result('b_check', 'ERR-001', 'passed'), result('c_check', 'PAT-001', 'passed')]), loadBaseline(earlier));
+    const now = applyBaseline(
+      report([result('a_check', 'GEN-010', 'failed'), result('b_check', 'ERR-001', 'passed'), result('c_check', 'PAT-001', 'passed')]),
+      loadBaseline(earlier),
+    );
     expect(now.results.map((r) => !!r.known)).toEqual([true, false, false]);
     expect(failsRun(now)).toBe(false);
     expect(now.baseline).toEqual({ file: earlier, known: ['a_check [GEN-010]'], fixed: ['b_check [ERR-001]'] });
-    expect(baselineLines(now).join('\n')).toMatch(/1 known failure.*a_check \[GEN-010\][\s\S]*fixed since the baseline: b_check \[ERR-001\]/);
+    expect(baselineLines(now).join('\n')).toMatch(
+      /1 known failure.*a_check \[GEN-010\][\s\S]*fixed since the baseline: b_check \[ERR-001\]/,
+    );
 
-    const worse = applyBaseline(report([result('a_check', 'GEN-010', 'failed'), result('c_check', 'PAT-001', 'failed')]), loadBaseline(earlier));
+    const worse = applyBaseline(
+      report([result('a_check', 'GEN-010', 'failed'), result('c_check', 'PAT-001', 'failed')]),
+      loadBaseline(earlier),
+    );
     expect(failsRun(worse)).toBe(true);
     expect(worse.baseline?.fixed).toEqual([]);
   });

@@ -24,8 +24,13 @@ export function loadBaseline(file: string): Baseline {
     throw new BaselineError(`--baseline: cannot read ${file} as JSON: ${(err as Error).message.split('\n')[0]}`);
   }
   const results = (parsed as { results?: unknown } | null)?.results;
-  if (!Array.isArray(results) || results.some((r) => !r || typeof r.name !== 'string' || typeof r.ruleId !== 'string' || typeof r.outcome !== 'string'))
-    throw new BaselineError(`--baseline: ${file} is not a report.json of clinical-records-conformance (it needs results with name, ruleId and outcome)`);
+  if (
+    !Array.isArray(results) ||
+    results.some((r) => !r || typeof r.name !== 'string' || typeof r.ruleId !== 'string' || typeof r.outcome !== 'string')
+  )
+    throw new BaselineError(
+      `--baseline: ${file} is not a report.json of clinical-records-conformance (it needs results with name, ruleId and outcome)`,
+    );
   const failing = new Map<string, string>();
   for (const r of results as CheckResult[]) if (notPassing(r.outcome)) failing.set(keyOf(r), r.outcome);
   return { file, failing };
@@ -33,7 +38,9 @@ export function loadBaseline(file: string): Baseline {
 
 /** Marks the results the baseline already had (`known`), and records what it knew and what is now fixed. */
 export function applyBaseline(report: RunReport, baseline: Baseline): RunReport {
-  const results = report.results.map((r) => (notPassing(r.outcome) && baseline.failing.get(keyOf(r)) === r.outcome ? { ...r, known: true } : r));
+  const results = report.results.map((r) =>
+    notPassing(r.outcome) && baseline.failing.get(keyOf(r)) === r.outcome ? { ...r, known: true } : r,
+  );
   const passedNow = new Set(results.filter((r) => r.outcome === 'passed').map(keyOf));
   return {
     ...report,
@@ -50,7 +57,8 @@ export function applyBaseline(report: RunReport, baseline: Baseline): RunReport 
  * A run fails on a failure the baseline did not have: a failed or timed-out check, or a blocked one (a setup step
  * it needs did not work; its own check then fails too, or did not run).
  */
-export const failsRun = (report: RunReport) => report.results.some((r) => (r.outcome === 'failed' || r.outcome === 'timed-out' || r.outcome === 'blocked') && !r.known);
+export const failsRun = (report: RunReport) =>
+  report.results.some((r) => (r.outcome === 'failed' || r.outcome === 'timed-out' || r.outcome === 'blocked') && !r.known);
 
 /** Console lines: what the baseline made known, and which of its failures are fixed. */
 export function baselineLines(report: RunReport): string[] {

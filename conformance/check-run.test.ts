@@ -18,7 +18,10 @@ beforeAll(async () => {
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  http = new Http(`http://127.0.0.1:${(server.address() as AddressInfo).port}/ext-api/v1`, new Contract(), { concurrency: 4, timeoutMs: 10_000 });
+  http = new Http(`http://127.0.0.1:${(server.address() as AddressInfo).port}/ext-api/v1`, new Contract(), {
+    concurrency: 4,
+    timeoutMs: 10_000,
+  });
 });
 afterAll(async () => {
   server.closeAllConnections();
@@ -27,7 +30,11 @@ afterAll(async () => {
 
 const base = { area: 'GEN', ruleId: 'GEN-003', rule: 'r', provenance: 'documented' as const };
 const run = (name: string, fn: (ctx: CheckContext) => Promise<void>, budgetMs = 5_000) =>
-  runCheck({ name, area: 'GEN', rule: 'GEN-003', run: fn } as CheckDef, { ...base, name }, { shared: { http } as unknown as SharedContext, budgetMs });
+  runCheck(
+    { name, area: 'GEN', rule: 'GEN-003', run: fn } as CheckDef,
+    { ...base, name },
+    { shared: { http } as unknown as SharedContext, budgetMs },
+  );
 
 describe('runCheck', () => {
   it('an exception inside a check is its failure, with what was thrown', async () => {
@@ -49,17 +56,25 @@ describe('runCheck', () => {
   });
 
   it('a wait past the budget is cut too, naming the wait and the request before it', async () => {
-    const r = await run('sleeps', async (ctx) => {
-      await ctx.send({ method: 'GET', path: '/providers' });
-      await ctx.sleep(60_000);
-    }, 300);
+    const r = await run(
+      'sleeps',
+      async (ctx) => {
+        await ctx.send({ method: 'GET', path: '/providers' });
+        await ctx.sleep(60_000);
+      },
+      300,
+    );
     expect(r.outcome).toBe('timed-out');
     expect(r.reason).toMatch(/a wait of 60000 ms after GET \/providers \(answered 200\)/);
   });
 
   it('a setup step that cannot go on blocks the check, naming the rule that judges it', async () => {
     const r = await run('blocked', async (ctx) => ctx.block('a patient to work on', 'PAT-021'));
-    expect(r).toMatchObject({ outcome: 'blocked', reason: 'waited for a patient to work on', blockedBy: { ruleId: 'PAT-021', waitedFor: 'a patient to work on' } });
+    expect(r).toMatchObject({
+      outcome: 'blocked',
+      reason: 'waited for a patient to work on',
+      blockedBy: { ruleId: 'PAT-021', waitedFor: 'a patient to work on' },
+    });
   });
 
   it('failures recorded before a block keep the check failed', async () => {

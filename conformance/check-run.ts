@@ -84,7 +84,13 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
   let timer: NodeJS.Timeout | undefined;
   const outOfTime = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), env.budgetMs)));
   try {
-    const settled = await Promise.race([c.run(ctx).then(() => undefined, (err: unknown) => err ?? new Error('(nothing thrown)')), outOfTime]);
+    const settled = await Promise.race([
+      c.run(ctx).then(
+        () => undefined,
+        (err: unknown) => err ?? new Error('(nothing thrown)'),
+      ),
+      outOfTime,
+    ]);
     if (settled === 'timeout') {
       budget.abort();
       outcome = 'timed-out';
@@ -125,7 +131,14 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
 /** An exception out of a check: the check's failure, with what it says. */
 function thrown(c: CheckDef, err: unknown): Failure {
   const message = err instanceof Error ? err.message : text(err);
-  if (err instanceof TransportError) return { ruleId: c.rule, message: 'the request did not complete', expected: 'a response', actual: message };
-  if (err instanceof ReadOnlyRefused) return { ruleId: c.rule, message: 'the check tried to write under --read-only', expected: 'no writes', actual: message };
-  return { ruleId: c.rule, message: 'the check could not complete', expected: 'a response the check can read', actual: `${err instanceof Error ? err.name : 'thrown'}: ${message}` };
+  if (err instanceof TransportError)
+    return { ruleId: c.rule, message: 'the request did not complete', expected: 'a response', actual: message };
+  if (err instanceof ReadOnlyRefused)
+    return { ruleId: c.rule, message: 'the check tried to write under --read-only', expected: 'no writes', actual: message };
+  return {
+    ruleId: c.rule,
+    message: 'the check could not complete',
+    expected: 'a response the check can read',
+    actual: `${err instanceof Error ? err.name : 'thrown'}: ${message}`,
+  };
 }

@@ -39,7 +39,7 @@ export class Cleanup {
     const op = ex.operation;
     if (!op || op.method !== 'POST' || ex.response.status < 200 || ex.response.status > 299) return;
     const data = (ex.response.json as { data?: { id?: unknown; external_id?: unknown } } | undefined)?.data;
-    if (!data || typeof data.id !== 'string' && typeof data.id !== 'number') return;
+    if (!data || (typeof data.id !== 'string' && typeof data.id !== 'number')) return;
     const del = this.contract.operations.find(
       (o) => o.method === 'DELETE' && new RegExp(`^${escapeRe(op.template)}/\\{[^}/]+\\}$`).test(o.template),
     );

@@ -8,7 +8,11 @@ import { areaLine, renderConsole } from './reporters/console.ts';
 import { writeReports } from './reporters/write.ts';
 import { applyBaseline, BaselineError, baselineLines, failsRun, loadBaseline, type Baseline } from './baseline.ts';
 
-export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(`${s}\n`), err: (s: string) => void = (s) => process.stderr.write(`${s}\n`)): Promise<number> {
+export async function main(
+  argv: string[],
+  out: (s: string) => void = (s) => process.stdout.write(`${s}\n`),
+  err: (s: string) => void = (s) => process.stderr.write(`${s}\n`),
+): Promise<number> {
   let opts;
   try {
     opts = parseCli(argv);
@@ -26,7 +30,9 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   const known = knownSelectors(allChecks);
   const unknown = opts.only.filter((o) => !known.has(o.toLowerCase()));
   if (unknown.length) {
-    err(`clinical-records-conformance: --only: unknown area, rule id or check "${unknown.join(', ')}" (areas: ${[...new Set(allChecks.map((c) => c.area))].join(', ')})`);
+    err(
+      `clinical-records-conformance: --only: unknown area, rule id or check "${unknown.join(', ')}" (areas: ${[...new Set(allChecks.map((c) => c.area))].join(', ')})`,
+    );
     return 2;
   }
   let baseline: Baseline | undefined;
@@ -46,7 +52,10 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   process.on('SIGINT', onSigint);
   const consoleOn = opts.reporters.includes('console');
   try {
-    if (consoleOn) out(`clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`);
+    if (consoleOn)
+      out(
+        `clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`,
+      );
     const run = await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (a, rs) => out(areaLine(a, rs)) : undefined });
     const report = baseline ? applyBaseline(run.report, baseline) : run.report;
     if (consoleOn) out([renderConsole(report), ...baselineLines(report)].join('\n'));

@@ -21,7 +21,15 @@ const failedRules = (r: RunReport) => [...new Set(r.results.filter((x) => x.outc
 const failures = failureLines;
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
+  mock = await startMock({
+    port: 0,
+    host: '127.0.0.1',
+    timeScale: 0.01,
+    strict: true,
+    allowPrivateWebhooks: true,
+    quiet: true,
+    rateLimit: { requests: 1_000_000, seconds: 60 },
+  });
   const list = await new MockControl(mock.url, 5_000).keys();
   const star = list.find((k) => k.state === 'active' && k.scopes.includes('*'))!;
   const org = star.organization_id;
@@ -51,7 +59,20 @@ describe('against the mock (Prism --strict)', { retry: 2 }, () => {
     for (const k of [keys.main, keys.otherOrg, keys.expired, ...keys.scoped]) expect(text).not.toContain(k);
     // The seeded notes and sessions, and the control API's session list, let every notes and regeneration check run.
     const outcome = (name: string) => report.results.find((r) => r.name === name);
-    for (const name of ['note_include_parameter', 'note_list_items_without_detail_fields', 'session_notes', 'regenerate_accepted', 'regenerate_idempotency_key', 'regenerate_unavailable', 'note_created_event', 'note_updated_event', 'upload_limits_refused', 'patient_foreign_provider_refused', 'appointment_provider_defaults_to_key_owner', 'regenerate_session_not_ready'])
+    for (const name of [
+      'note_include_parameter',
+      'note_list_items_without_detail_fields',
+      'session_notes',
+      'regenerate_accepted',
+      'regenerate_idempotency_key',
+      'regenerate_unavailable',
+      'note_created_event',
+      'note_updated_event',
+      'upload_limits_refused',
+      'patient_foreign_provider_refused',
+      'appointment_provider_defaults_to_key_owner',
+      'regenerate_session_not_ready',
+    ])
       expect(outcome(name)?.outcome, name).toBe('passed');
   }, 60_000);
 
@@ -59,7 +80,8 @@ describe('against the mock (Prism --strict)', { retry: 2 }, () => {
     const { report } = await runSuite({ ...base(mock.url), only: ['responses', 'webhooks'] });
     const bySchema = new Map(report.coveredBySchemas.map((r) => [r.ruleId, r.check]));
     // Field types, formats, enums and required fields of responses, and the webhook payload fields.
-    for (const id of ['APT-011', 'DOC-005', 'PAT-011', 'PRV-004', 'NOTE-002']) expect(bySchema.get(id), id).toBe('response_schema_conformance');
+    for (const id of ['APT-011', 'DOC-005', 'PAT-011', 'PRV-004', 'NOTE-002'])
+      expect(bySchema.get(id), id).toBe('response_schema_conformance');
     expect(bySchema.get('EVT-013')).toBe('note_created_event');
     expect(bySchema.get('EVT-021')).toBe('webhook_payload_schema');
     // A behaviour that happens to point at a response schema is not claimed.
@@ -74,7 +96,8 @@ describe('against the mock (Prism --strict)', { retry: 2 }, () => {
     // Assumed shape rules are relaxed in the documented profile: reported as such, not as checked.
     expect(reasons.get('NOTE-027')).toMatch(/assumed rule: checked by response_schema_conformance with --profile all/);
     // The response checks cite the register's ids; those of the kit's readings (closed status sets) run with --profile all only.
-    for (const id of ['ERR-017', 'ERR-018']) expect(report.results.find((r) => r.ruleId === id)?.reason, id).toMatch(/assumed rule: runs with --profile all/);
+    for (const id of ['ERR-017', 'ERR-018'])
+      expect(report.results.find((r) => r.ruleId === id)?.reason, id).toMatch(/assumed rule: runs with --profile all/);
     expect(report.results.find((r) => r.ruleId === 'RATE-001')?.outcome).toBe('passed');
   }, 60_000);
 
@@ -108,7 +131,10 @@ describe('against the mock (Prism --strict)', { retry: 2 }, () => {
 
 describe('rule ids', () => {
   const register = Register.load();
-  const cited = [...allChecks.flatMap((c) => [c.rule, ...(c.covers ?? [])]), ...responseChecks.flatMap((c) => [c.rule, ...(c.covers ?? [])])];
+  const cited = [
+    ...allChecks.flatMap((c) => [c.rule, ...(c.covers ?? [])]),
+    ...responseChecks.flatMap((c) => [c.rule, ...(c.covers ?? [])]),
+  ];
 
   it('every rule id a check cites or covers is in spec/rules.yaml', () => {
     expect(cited.filter((id) => !register.get(id))).toEqual([]);
@@ -130,11 +156,39 @@ describe('rule ids', () => {
 
 describe('webhook checks against wrong deliveries (a receiver that alters what it records)', () => {
   const cases: Array<[string, string, string, (j: Record<string, unknown>, i: number) => Record<string, unknown>]> = [
-    ['DOCUMENT_STATUS_CHANGED with a status outside its enum', 'webhook_payload_schema', 'EVT-007', (j) => (j.event === 'DOCUMENT_STATUS_CHANGED' ? { ...j, status: 'done' } : j)],
-    ['retries that do not carry the identical payload', 'webhook_retries_identical_payload', 'EVT-037', (j, i) => ({ ...j, crc_attempt: i })],
-    ['NOTE_CREATED whose note_url names another note', 'note_created_event', 'EVT-004', (j) => (j.event === 'NOTE_CREATED' ? { ...j, note_url: String(j.note_url).replace(/notes\/.*$/, 'notes/00000000-0000-4000-8000-000000000000') } : j)],
-    ['DOCUMENT_STATUS_CHANGED always completed (no failed then completed)', 'webhook_dedupe_triple_distinct', 'EVT-042', (j) => (j.event === 'DOCUMENT_STATUS_CHANGED' ? { ...j, status: 'completed', error: null } : j)],
-    ['NOTE_UPDATED without template_id', 'note_updated_event', 'EVT-006', (j) => (j.event === 'NOTE_UPDATED' ? Object.fromEntries(Object.entries(j).filter(([k]) => k !== 'template_id')) : j)],
+    [
+      'DOCUMENT_STATUS_CHANGED with a status outside its enum',
+      'webhook_payload_schema',
+      'EVT-007',
+      (j) => (j.event === 'DOCUMENT_STATUS_CHANGED' ? { ...j, status: 'done' } : j),
+    ],
+    [
+      'retries that do not carry the identical payload',
+      'webhook_retries_identical_payload',
+      'EVT-037',
+      (j, i) => ({ ...j, crc_attempt: i }),
+    ],
+    [
+      'NOTE_CREATED whose note_url names another note',
+      'note_created_event',
+      'EVT-004',
+      (j) =>
+        j.event === 'NOTE_CREATED'
+          ? { ...j, note_url: String(j.note_url).replace(/notes\/.*$/, 'notes/00000000-0000-4000-8000-000000000000') }
+          : j,
+    ],
+    [
+      'DOCUMENT_STATUS_CHANGED always completed (no failed then completed)',
+      'webhook_dedupe_triple_distinct',
+      'EVT-042',
+      (j) => (j.event === 'DOCUMENT_STATUS_CHANGED' ? { ...j, status: 'completed', error: null } : j),
+    ],
+    [
+      'NOTE_UPDATED without template_id',
+      'note_updated_event',
+      'EVT-006',
+      (j) => (j.event === 'NOTE_UPDATED' ? Object.fromEntries(Object.entries(j).filter(([k]) => k !== 'template_id')) : j),
+    ],
   ];
   for (const [label, check, rule, tamper] of cases)
     it(`${label} → ${rule}`, async () => {
@@ -155,7 +209,10 @@ describe('cli', () => {
     const { spawn } = await import('node:child_process');
     const run = (args: string[]) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-        const child = spawn('npx', ['tsx', 'conformance/cli.ts', ...args], { cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn('npx', ['tsx', 'conformance/cli.ts', ...args], {
+          cwd: new URL('..', import.meta.url).pathname,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -163,7 +220,10 @@ describe('cli', () => {
         child.on('error', reject);
         child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
-    const [help, bad] = await Promise.all([run(['--help']), run(['--url', 'http://127.0.0.1:1/ext-api/v1', '--key', 'k', '--profile', 'some'])]);
+    const [help, bad] = await Promise.all([
+      run(['--help']),
+      run(['--url', 'http://127.0.0.1:1/ext-api/v1', '--key', 'k', '--profile', 'some']),
+    ]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: clinical-records-conformance --url <base_url> --key <key>');
     expect(help.stdout).toContain('Exit codes: 0 every executed check passed, 1 a check failed, 2 bad usage or unreachable target.');
@@ -181,7 +241,25 @@ describe('cli', () => {
   it('--help exits 0 and names every flag', async () => {
     const o = capture();
     expect(await main(['--help'], o.write, o.write)).toBe(0);
-    for (const f of ['--url', '--key', '--scoped-key', '--other-org-key', '--expired-key', '--revoked-key', '--mock', '--webhook-receiver', '--webhook-port', '--profile', '--only', '--baseline', '--reporter', '--out', '--concurrency', '--timeout', '--read-only'])
+    for (const f of [
+      '--url',
+      '--key',
+      '--scoped-key',
+      '--other-org-key',
+      '--expired-key',
+      '--revoked-key',
+      '--mock',
+      '--webhook-receiver',
+      '--webhook-port',
+      '--profile',
+      '--only',
+      '--baseline',
+      '--reporter',
+      '--out',
+      '--concurrency',
+      '--timeout',
+      '--read-only',
+    ])
       expect(o.lines.join('\n')).toContain(f);
   });
 
@@ -218,9 +296,13 @@ describe('cli', () => {
     try {
       const only = ['--only', 'unknown_field_rejected'];
       const first = capture();
-      expect(await main(['--url', `${proxy.origin}/ext-api/v1`, ...only, '--reporter', 'json', '--out', dir], first.write, first.write)).toBe(1);
+      expect(
+        await main(['--url', `${proxy.origin}/ext-api/v1`, ...only, '--reporter', 'json', '--out', dir], first.write, first.write),
+      ).toBe(1);
       const again = capture();
-      expect(await main(['--url', `${proxy.origin}/ext-api/v1`, ...only, '--baseline', `${dir}/report.json`], again.write, again.write)).toBe(0);
+      expect(
+        await main(['--url', `${proxy.origin}/ext-api/v1`, ...only, '--baseline', `${dir}/report.json`], again.write, again.write),
+      ).toBe(0);
       expect(again.lines.join('\n')).toMatch(/unknown_field_rejected {2}\[GEN-010, documented\] {2}\(known: the baseline has it\)/);
       expect(again.lines.join('\n')).toContain('1 known failure(s) reported but not failing the run (unknown_field_rejected [GEN-010])');
       const fixed = capture();
@@ -243,7 +325,22 @@ describe('cli', () => {
     const dir = mkdtempSync(`${(await import('node:os')).tmpdir()}/crc-`);
     try {
       const o = capture();
-      const code = await main(['--url', `${proxy.origin}/ext-api/v1`, '--key', keys.main, '--only', 'validation', '--reporter', 'console,junit,json,html', '--out', dir], o.write, o.write);
+      const code = await main(
+        [
+          '--url',
+          `${proxy.origin}/ext-api/v1`,
+          '--key',
+          keys.main,
+          '--only',
+          'validation',
+          '--reporter',
+          'console,junit,json,html',
+          '--out',
+          dir,
+        ],
+        o.write,
+        o.write,
+      );
       const out = o.lines.join('\n');
       expect(code).toBe(1);
       expect(out).toContain('GEN-010');

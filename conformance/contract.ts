@@ -38,9 +38,7 @@ export class Contract {
       }
       const rb = deref(doc, e.operation.requestBody as Json) as JsonObject | undefined;
       const content = (rb?.content ?? {}) as JsonObject;
-      const bodyPointer = content['application/json']
-        ? `${pointer}/requestBody/content/application~1json/schema`
-        : undefined;
+      const bodyPointer = content['application/json'] ? `${pointer}/requestBody/content/application~1json/schema` : undefined;
       return {
         operationId: String(e.operation.operationId),
         method: e.method.toUpperCase(),

@@ -58,8 +58,7 @@ export function reachableSchemas(contract: Contract, roots: string[]): Set<strin
     const o = node as JsonObject;
     if (typeof o.$ref === 'string') visit(o.$ref.replace(/^#/, ''), contract.resolve(o.$ref));
     for (const [k, v] of Object.entries((o.properties ?? {}) as JsonObject)) visit(`${pointer}/properties/${esc(k)}`, v);
-    for (const k of COMBINERS)
-      if (Array.isArray(o[k])) (o[k] as Json[]).forEach((v, i) => visit(`${pointer}/${k}/${i}`, v));
+    for (const k of COMBINERS) if (Array.isArray(o[k])) (o[k] as Json[]).forEach((v, i) => visit(`${pointer}/${k}/${i}`, v));
     for (const k of CHILDREN) if (o[k] && typeof o[k] === 'object') visit(`${pointer}/${k}`, o[k]);
   };
   for (const r of roots) visit(r.replace(/^#/, ''), contract.resolve(r.startsWith('#') ? r : `#${r}`));
@@ -71,8 +70,7 @@ export function responseRoots(contract: Contract): string[] {
   const roots: string[] = [];
   for (const op of contract.operations)
     for (const r of op.responses.values()) {
-      for (const media of Object.keys((r.node.content ?? {}) as JsonObject))
-        roots.push(`${r.pointer}/content/${esc(media)}/schema`);
+      for (const media of Object.keys((r.node.content ?? {}) as JsonObject)) roots.push(`${r.pointer}/content/${esc(media)}/schema`);
       for (const [name, h] of Object.entries((r.node.headers ?? {}) as JsonObject)) {
         const ref = (h as JsonObject).$ref;
         roots.push(`${typeof ref === 'string' ? ref : `${r.pointer}/headers/${esc(name)}`}/schema`);

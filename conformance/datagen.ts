@@ -81,7 +81,11 @@ export class BodyGenerator {
   }
 
   /** Minimal and full valid bodies for the schema at a pointer (each checked against the strict schema). */
-  valid(pointer: string, bindings: Record<string, unknown>, fresh: () => Record<string, unknown> = () => ({})): Array<{ label: string; body: Record<string, unknown>; assumed: boolean }> {
+  valid(
+    pointer: string,
+    bindings: Record<string, unknown>,
+    fresh: () => Record<string, unknown> = () => ({}),
+  ): Array<{ label: string; body: Record<string, unknown>; assumed: boolean }> {
     const s = this.s({ $ref: pointer } as unknown as Json);
     const out = [];
     for (const full of [false, true]) {
@@ -107,7 +111,12 @@ export class BodyGenerator {
     const cases: Array<Omit<BodyCase, 'assumed'>> = [];
     const with_ = (path: string[], v: unknown | typeof DROP) => setPath({ ...structuredClone(base), ...fresh() }, path, v);
 
-    cases.push({ kind: 'unknown-property', field: 'crc_unknown_field', label: 'an unknown property', body: { ...structuredClone(base), ...fresh(), crc_unknown_field: 'x' } });
+    cases.push({
+      kind: 'unknown-property',
+      field: 'crc_unknown_field',
+      label: 'an unknown property',
+      body: { ...structuredClone(base), ...fresh(), crc_unknown_field: 'x' },
+    });
     for (const r of (s.required as string[] | undefined) ?? [])
       cases.push({ kind: 'missing-required', field: r, label: `without required ${r}`, body: with_([r], DROP) });
     const groups = (s.anyOf as Schema[] | undefined)?.filter((b) => Array.isArray(b.required));
@@ -133,7 +142,8 @@ export class BodyGenerator {
       const p = this.s(raw);
       const at = [...path, name];
       const field = at.join('.');
-      const add = (kind: CaseKind, label: string, v: unknown) => cases.push({ kind, field, label: `${field} ${label}`, body: with_(at, v) });
+      const add = (kind: CaseKind, label: string, v: unknown) =>
+        cases.push({ kind, field, label: `${field} ${label}`, body: with_(at, v) });
       const t = types(p).filter((x) => x !== 'null');
       const first = t[0] ?? (p.properties ? 'object' : p.enum || p.const !== undefined ? 'string' : undefined);
       if (first === 'string' || p.format || p.pattern) add('wrong-type', 'as a number', 12345);
@@ -141,13 +151,15 @@ export class BodyGenerator {
       if (first === 'integer') add('wrong-type', 'as a fraction', 1.5);
       if (first === 'boolean') add('wrong-type', 'as a string', 'yes');
       if (first === 'object') add('wrong-type', 'as a string', 'not-an-object');
-      if (typeof p.minLength === 'number' && p.minLength > 0) add('out-of-bounds', `shorter than ${p.minLength}`, 'x'.repeat(p.minLength - 1));
+      if (typeof p.minLength === 'number' && p.minLength > 0)
+        add('out-of-bounds', `shorter than ${p.minLength}`, 'x'.repeat(p.minLength - 1));
       if (typeof p.maxLength === 'number') add('out-of-bounds', `longer than ${p.maxLength}`, 'x'.repeat(p.maxLength + 1));
       if (typeof p.minimum === 'number') add('out-of-bounds', `below ${p.minimum}`, p.minimum - 1);
       if (typeof p.maximum === 'number') add('out-of-bounds', `above ${p.maximum}`, p.maximum + 1);
       if (Array.isArray(p.enum)) add('out-of-bounds', 'outside its enum', 'NOT_A_DOCUMENTED_VALUE');
       if (typeof p.pattern === 'string') add('out-of-bounds', `not matching ${p.pattern}`, 'not-matching!');
-      if (p.format === 'date' || p.format === 'date-time' || p.format === 'uuid') add('out-of-bounds', `not a ${p.format}`, 'not-a-valid-value');
+      if (p.format === 'date' || p.format === 'date-time' || p.format === 'uuid')
+        add('out-of-bounds', `not a ${p.format}`, 'not-a-valid-value');
       if (first === 'object' && p.properties && path.length === 0) this.fieldCases(p, at, cases, with_);
     }
   }

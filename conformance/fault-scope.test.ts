@@ -10,7 +10,14 @@ import type { CheckContext, CheckDef } from './model.ts';
 
 let mock: RunningMock;
 beforeAll(async () => {
-  mock = await startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
+  mock = await startMock({
+    port: 0,
+    host: '127.0.0.1',
+    timeScale: 0.01,
+    strict: true,
+    quiet: true,
+    rateLimit: { requests: 1_000_000, seconds: 60 },
+  });
 }, 60_000);
 afterAll(async () => {
   await mock?.close();
@@ -20,7 +27,10 @@ afterAll(async () => {
 function latch() {
   let open!: () => void;
   const opened = new Promise<void>((r) => (open = r));
-  return { open, wait: () => Promise.race([opened, new Promise<void>((_, no) => setTimeout(() => no(new Error('latch not opened in 10 s')), 10_000))]) };
+  return {
+    open,
+    wait: () => Promise.race([opened, new Promise<void>((_, no) => setTimeout(() => no(new Error('latch not opened in 10 s')), 10_000))]),
+  };
 }
 
 async function extraction(ctx: CheckContext, label: string) {
@@ -64,6 +74,7 @@ describe('fault scopes in the suite', () => {
     };
     const { report } = await runSuite({ ...suiteOptions(mock.url), checks: [arming, bystander], concurrency: 2 });
     expect(failureLines(report)).toEqual([]);
-    for (const name of ['arms_extraction_fails', 'uploads_meanwhile']) expect(report.results.find((r) => r.name === name)?.outcome, name).toBe('passed');
+    for (const name of ['arms_extraction_fails', 'uploads_meanwhile'])
+      expect(report.results.find((r) => r.name === name)?.outcome, name).toBe('passed');
   }, 60_000);
 });

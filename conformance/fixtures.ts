@@ -7,7 +7,14 @@ import { BlockedCheck, SkipCheck } from './model.ts';
 type Obj = Record<string, unknown>;
 
 /** The rules whose checks judge the setup steps other checks rely on: a blocked check names them. */
-export const SETUP_RULES = { patient: 'PAT-021', appointment: 'APT-016', upload: 'DOC-022', providers: 'PRV-005', notes: 'NOTE-014', patients: 'PAT-019' } as const;
+export const SETUP_RULES = {
+  patient: 'PAT-021',
+  appointment: 'APT-016',
+  upload: 'DOC-022',
+  providers: 'PRV-005',
+  notes: 'NOTE-014',
+  patients: 'PAT-019',
+} as const;
 
 export class Fixtures {
   private readonly memo = new Map<string, Promise<unknown>>();
@@ -93,7 +100,8 @@ export function describe(res: { status: number; text: string }): string {
 export function createdResource(res: { status: number; text: string; json?: unknown }, what: string, ruleId: string): Obj & { id: string } {
   const data = (res.json as { data?: unknown } | undefined)?.data as Obj | undefined;
   const id = data && typeof data === 'object' ? idText(data.id) : undefined;
-  if (res.status < 200 || res.status > 299 || !data || id === undefined) throw new BlockedCheck(`${what} (it answered ${describe(res)})`, ruleId);
+  if (res.status < 200 || res.status > 299 || !data || id === undefined)
+    throw new BlockedCheck(`${what} (it answered ${describe(res)})`, ruleId);
   return { ...data, id };
 }
 

@@ -86,7 +86,11 @@ describe('Http under --read-only', () => {
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     try {
-      const http = new Http(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/ext-api/v1`, new Contract(), { concurrency: 1, timeoutMs: 5_000, readOnly: true });
+      const http = new Http(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/ext-api/v1`, new Contract(), {
+        concurrency: 1,
+        timeoutMs: 5_000,
+        readOnly: true,
+      });
       for (const method of ['POST', 'patch', 'PUT', 'DELETE'])
         await expect(http.send('t', { method, path: '/patients', json: {} })).rejects.toBeInstanceOf(ReadOnlyRefused);
       expect(received).toBe(0);
@@ -100,7 +104,9 @@ describe('Http under --read-only', () => {
 
 describe('JSON as the suite reads it', () => {
   it('keeps integers too large for a JS number as their digits, leaves everything else as JSON.parse does', () => {
-    expect(parseJson('{"id":3563043618421525443,"s":"1234567890123456789\\"","n":12,"f":1.5e300,"neg":-9007199254740993,"a":[1,2.5]}')).toEqual({
+    expect(
+      parseJson('{"id":3563043618421525443,"s":"1234567890123456789\\"","n":12,"f":1.5e300,"neg":-9007199254740993,"a":[1,2.5]}'),
+    ).toEqual({
       id: '3563043618421525443',
       s: '1234567890123456789"',
       n: 12,

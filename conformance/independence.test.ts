@@ -24,14 +24,19 @@ function specifiers(code: string): string[] {
 
 describe('independence from the mock', () => {
   it('finds the specifiers of every import form', () => {
-    expect(specifiers(`import a from '../mock/x.ts';\nimport '../mock/y.ts';\nexport { b } from "../mock/z.ts";\nconst c = await import('../mock/w.ts');`)).toEqual(['../mock/x.ts', '../mock/y.ts', '../mock/z.ts', '../mock/w.ts']);
+    expect(
+      specifiers(
+        `import a from '../mock/x.ts';\nimport '../mock/y.ts';\nexport { b } from "../mock/z.ts";\nconst c = await import('../mock/w.ts');`,
+      ),
+    ).toEqual(['../mock/x.ts', '../mock/y.ts', '../mock/z.ts', '../mock/w.ts']);
   });
 
   it('no non-test file under conformance/ imports from mock/', () => {
     const offenders: string[] = [];
     for (const file of sources(ROOT))
       for (const spec of specifiers(readFileSync(file, 'utf8')))
-        if (spec.startsWith('.') && resolve(file, '..', spec).startsWith(MOCK + '/')) offenders.push(`${relative(ROOT, file)} imports ${spec}`);
+        if (spec.startsWith('.') && resolve(file, '..', spec).startsWith(MOCK + '/'))
+          offenders.push(`${relative(ROOT, file)} imports ${spec}`);
     expect(offenders).toEqual([]);
   });
 });

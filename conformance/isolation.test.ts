@@ -39,7 +39,9 @@ describe.concurrent('single-defect servers: the broken rule fails, at most two o
       const own = await startTestMock(); // the seed is deterministic: the same keys as the first mock's
       const proxy = await startBrokenProxy(new URL(own.url).origin, variant);
       try {
-        const run = async () => (await runSuite({ ...suiteOptions(`${proxy.origin}${new URL(own.url).pathname}`), profile: variant.profile ?? 'documented' })).report;
+        const run = async () =>
+          (await runSuite({ ...suiteOptions(`${proxy.origin}${new URL(own.url).pathname}`), profile: variant.profile ?? 'documented' }))
+            .report;
         const report = await run();
         let bad = failing(report);
         // A defect fails the same checks every time; a timing check that a loaded machine upset once does not:
@@ -49,10 +51,13 @@ describe.concurrent('single-defect servers: the broken rule fails, at most two o
           bad = bad.filter((r) => again.has(r.name));
         }
         const mine = bad.filter((r) => r.ruleId === variant.rule);
-        const others = bad.filter((r) => r.ruleId !== variant.rule).map((r) => `${r.name} [${r.ruleId}] ${r.outcome}: ${r.failures[0]?.expected ?? r.reason}`);
+        const others = bad
+          .filter((r) => r.ruleId !== variant.rule)
+          .map((r) => `${r.name} [${r.ruleId}] ${r.outcome}: ${r.failures[0]?.expected ?? r.reason}`);
         expect(mine.length, `no check of ${variant.rule} failed`).toBeGreaterThan(0);
         expect(others.length, others.join('\n')).toBeLessThanOrEqual(2);
-        for (const b of report.results.filter((r) => r.outcome === 'blocked')) expect(b.reason, b.name).toMatch(/^waited for .+; [A-Z]+-\d{3} is judged by /);
+        for (const b of report.results.filter((r) => r.outcome === 'blocked'))
+          expect(b.reason, b.name).toMatch(/^waited for .+; [A-Z]+-\d{3} is judged by /);
         expect(report.cleanup.leftovers).toEqual([]);
       } finally {
         await proxy.close();

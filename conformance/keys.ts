@@ -24,7 +24,11 @@ export const KEY_VARS = {
 const SCOPED_PREFIX = `${KEY_VARS.main}_`;
 
 /** The variable of a key with these scopes, e.g. patients:read → CLINICAL_RECORDS_KEY_PATIENTS_READ. */
-export const scopedVar = (scopes: string[]) => `${SCOPED_PREFIX}${scopes.join('_').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}`;
+export const scopedVar = (scopes: string[]) =>
+  `${SCOPED_PREFIX}${scopes
+    .join('_')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toUpperCase()}`;
 
 /** The scopes a scoped-key variable names (resource:action pairs), or undefined when it names none. */
 export function scopesOfVar(name: string): string[] | undefined {
@@ -50,7 +54,12 @@ export async function resolveKeys(inputs: KeyInputs, mock?: MockControl): Promis
       scoped.push({ scopes: k.scopes, key: ref(`scoped:${k.scopes.join(',')}`, k.key, scopedVar(k.scopes)) });
 
   const pick = (state: MockKey['state']) => fromMock.find((k) => sameOrg(k) && k.state === state)?.key;
-  const other = inputs.otherOrgKey ?? (active.find((k) => org !== undefined && k.organization_id !== org && k.scopes.includes('*')) ?? active.find((k) => org !== undefined && k.organization_id !== org))?.key;
+  const other =
+    inputs.otherOrgKey ??
+    (
+      active.find((k) => org !== undefined && k.organization_id !== org && k.scopes.includes('*')) ??
+      active.find((k) => org !== undefined && k.organization_id !== org)
+    )?.key;
   const expired = inputs.expiredKey ?? pick('expired');
   const revoked = inputs.revokedKey ?? pick('revoked');
   return {

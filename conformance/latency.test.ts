@@ -12,9 +12,15 @@ describe('a slower target (40 ms per round trip)', { retry: 2 }, () => {
   it('the documented run passes: nothing failed, blocked or timed out, nothing left behind', async () => {
     const proxy = await startBrokenProxy(new URL(file.mock().url).origin, { name: 'latency', area: '', rule: '', latencyMs: 40 });
     try {
-      const { report } = await runSuite({ ...suiteOptions(`${proxy.origin}${new URL(file.mock().url).pathname}`), profile: 'documented', concurrency: 4 });
+      const { report } = await runSuite({
+        ...suiteOptions(`${proxy.origin}${new URL(file.mock().url).pathname}`),
+        profile: 'documented',
+        concurrency: 4,
+      });
       expect(failureLines(report)).toEqual([]);
-      expect(report.results.filter((r) => r.outcome === 'blocked' || r.outcome === 'timed-out').map((r) => `${r.name}: ${r.reason}`)).toEqual([]);
+      expect(
+        report.results.filter((r) => r.outcome === 'blocked' || r.outcome === 'timed-out').map((r) => `${r.name}: ${r.reason}`),
+      ).toEqual([]);
       expect(report.results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(80);
       expect(report.cleanup.leftovers).toEqual([]);
     } finally {

@@ -2,7 +2,7 @@
 // with the checks it selected then, so that existing --only selectors keep selecting the same checks. Frozen: new
 // checks are selected by their area (the rule-id prefix), rule id or name.
 export const LEGACY_AREAS: Record<string, readonly string[]> = {
-  'responses': [
+  responses: [
     'success_wrapped_in_data',
     'response_objects_closed',
     'base_url_ends_with_version',
@@ -14,14 +14,8 @@ export const LEGACY_AREAS: Record<string, readonly string[]> = {
     'response_schema_conformance',
     'rate_limit_headers',
   ],
-  'auth': [
-    'missing_key_rejected',
-    'invalid_key_rejected',
-    'expired_key_rejected',
-    'revoked_key_rejected',
-    'mock_key_prefix_crk',
-  ],
-  'scopes': [
+  auth: ['missing_key_rejected', 'invalid_key_rejected', 'expired_key_rejected', 'revoked_key_rejected', 'mock_key_prefix_crk'],
+  scopes: [
     'missing_scope_forbidden',
     'granted_scope_allowed',
     'wildcard_scope_covers_all',
@@ -29,8 +23,8 @@ export const LEGACY_AREAS: Record<string, readonly string[]> = {
     'appointments_write_scope_grants',
     'documents_write_scope_grants',
   ],
-  'tenancy': ['other_org_patient_not_found', 'other_org_ids_not_found', 'other_org_document_not_found'],
-  'validation': [
+  tenancy: ['other_org_patient_not_found', 'other_org_ids_not_found', 'other_org_document_not_found'],
+  validation: [
     'unknown_field_rejected',
     'missing_required_rejected',
     'wrong_type_rejected',
@@ -44,21 +38,15 @@ export const LEGACY_AREAS: Record<string, readonly string[]> = {
     'malformed_path_id_400',
   ],
   'external-id': ['duplicate_external_id_conflict', 'external_id_immutable_on_patch', 'external_id_conflict_body'],
-  'lookups': [
-    'external_id_lookup_hit',
-    'external_id_lookup_miss',
-    'npi_lookup',
-    'external_id_query_parameter',
-    'lookup_hit_meta_first_page',
-  ],
-  'pagination': [
+  lookups: ['external_id_lookup_hit', 'external_id_lookup_miss', 'npi_lookup', 'external_id_query_parameter', 'lookup_hit_meta_first_page'],
+  pagination: [
     'list_meta_defaults',
     'pages_walk_to_total_pages',
     'documents_list_without_meta',
     'page_and_limit_bounds',
     'page_past_end_empty',
   ],
-  'patients': [
+  patients: [
     'patient_id_digit_string',
     'patient_id_kept_exact',
     'patient_list_items_without_detail_fields',
@@ -80,7 +68,7 @@ export const LEGACY_AREAS: Record<string, readonly string[]> = {
     'patient_patch_fields_optional',
     'patient_search_parameter_named_search',
   ],
-  'appointments': [
+  appointments: [
     'appointment_date_filters',
     'appointment_provider_defaults_to_key_owner',
     'appointment_foreign_provider_refused',
@@ -98,7 +86,7 @@ export const LEGACY_AREAS: Record<string, readonly string[]> = {
     'appointment_status_any_transition',
     'appointment_create_201',
   ],
-  'documents': [
+  documents: [
     'extraction_reaches_terminal_state',
     'extract_endpoint_starts_a_run',
     'extraction_failure_then_retry',
@@ -119,7 +107,7 @@ export const LEGACY_AREAS: Record<string, readonly string[]> = {
     'extract_endpoint_status_codes',
     'upload_message_wordings',
   ],
-  'notes': [
+  notes: [
     'note_include_parameter',
     'note_list_items_without_detail_fields',
     'notes_export_formats',
@@ -131,8 +119,8 @@ export const LEGACY_AREAS: Record<string, readonly string[]> = {
     'notes_export_layouts',
     'free_text_enumerations',
   ],
-  'providers': ['provider_by_id', 'provider_id_path_uuid', 'providers_read_only', 'providers_list_parameters'],
-  'regeneration': [
+  providers: ['provider_by_id', 'provider_id_path_uuid', 'providers_read_only', 'providers_list_parameters'],
+  regeneration: [
     'regenerate_accepted',
     'regenerate_idempotency_key',
     'regenerate_idempotent_repeat_same_body',
@@ -154,7 +142,7 @@ export const LEGACY_AREAS: Record<string, readonly string[]> = {
     'idempotency_key_per_session',
   ],
   'rate-limit': ['rate_limited_429', 'rate_limit_counted_per_key'],
-  'webhooks': [
+  webhooks: [
     'webhook_payload_schema',
     'received_delivery_is_post',
     'webhook_retries_identical_payload',
@@ -180,5 +168,5 @@ export const LEGACY_AREAS: Record<string, readonly string[]> = {
     'only_four_event_kinds',
     'webhook_delivery_limits',
   ],
-  'sequences': ['patient_lifecycle', 'appointment_lifecycle', 'document_lifecycle'],
+  sequences: ['patient_lifecycle', 'appointment_lifecycle', 'document_lifecycle'],
 };

@@ -65,12 +65,19 @@ export function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
   const wanted = new Set(only.map((o) => o.toLowerCase()));
   const legacy = new Set([...wanted].flatMap((w) => LEGACY_AREAS[w] ?? []));
-  return checks.filter((c) => wanted.has(c.area.toLowerCase()) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name) || legacy.has(c.name));
+  return checks.filter(
+    (c) => wanted.has(c.area.toLowerCase()) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name) || legacy.has(c.name),
+  );
 }
 
 /** Areas (rule-id prefixes, and the older area names), rule ids and check names --only accepts, lower case. */
 export function knownSelectors(checks: CheckDef[]): Set<string> {
-  return new Set([...checks.map((c) => c.area.toLowerCase()), ...Object.keys(LEGACY_AREAS), ...checks.map((c) => c.rule.toLowerCase()), ...checks.map((c) => c.name)]);
+  return new Set([
+    ...checks.map((c) => c.area.toLowerCase()),
+    ...Object.keys(LEGACY_AREAS),
+    ...checks.map((c) => c.rule.toLowerCase()),
+    ...checks.map((c) => c.name),
+  ]);
 }
 
 export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; redactor: Redactor }> {
@@ -81,7 +88,12 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const redactor = new Redactor();
   const runId = `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(3).toString('hex')}`;
   const prefix = `crc-${runId}-`;
-  const http = new Http(opts.url, contract, { concurrency: opts.concurrency, timeoutMs: opts.timeoutMs, signal: opts.signal, readOnly: opts.readOnly });
+  const http = new Http(opts.url, contract, {
+    concurrency: opts.concurrency,
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    readOnly: opts.readOnly,
+  });
 
   // Reachability first: any HTTP answer will do; a transport error is exit 2.
   try {
@@ -151,10 +163,29 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     results.push(r);
     const left = byArea.get(r.area)! - 1;
     byArea.set(r.area, left);
-    if (left === 0) opts.onArea?.(r.area, results.filter((x) => x.area === r.area));
+    if (left === 0)
+      opts.onArea?.(
+        r.area,
+        results.filter((x) => x.area === r.area),
+      );
   };
 
-  const shared: SharedContext = { contract, profile: opts.profile, schemas, http, keys, runId, prefix, readOnly: opts.readOnly, mock, receiver, cleanup, fixtures, timeoutMs: opts.timeoutMs, externalId: (label) => fixtures.externalId(label) };
+  const shared: SharedContext = {
+    contract,
+    profile: opts.profile,
+    schemas,
+    http,
+    keys,
+    runId,
+    prefix,
+    readOnly: opts.readOnly,
+    mock,
+    receiver,
+    cleanup,
+    fixtures,
+    timeoutMs: opts.timeoutMs,
+    externalId: (label) => fixtures.externalId(label),
+  };
   const budgetMs = opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
 
   /** A check's faults are scoped to it: only its own requests, which carry the scope header once it armed one, take them. */
@@ -175,8 +206,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     if (skippedAsAssumed(rule.provenance, opts.profile)) return ASSUMED_SKIP;
     if (c.needs?.write && opts.readOnly) return '--read-only: the check writes';
     if (c.needs?.mock && !mock) return 'needs --mock (the mock control API)';
-    if (c.needs?.receiver && !receiver)
-      return receiverNote ?? 'needs --webhook-receiver <public_url> --webhook-port <n> (or --mock)';
+    if (c.needs?.receiver && !receiver) return receiverNote ?? 'needs --webhook-receiver <public_url> --webhook-port <n> (or --mock)';
     for (const k of c.needs?.keys ?? []) {
       if (k === 'scoped' && !keys.scoped.length) return 'needs --scoped-key <scope,...>=<key>';
       if (k === 'otherOrg' && !keys.otherOrg) return 'needs --other-org-key';
@@ -289,7 +319,8 @@ export function coverage(env: {
     let reason: string;
     const skipped = checks.map((c) => byName.get(c.name)).find((x) => x?.outcome === 'skipped');
     if (skipped) reason = `${skipped.name} skipped: ${skipped.reason ?? 'skipped'}`;
-    else if (checks.length && !checks.some((c) => selected.includes(c))) reason = `not selected by --only (checked by ${checks.map((c) => c.name).join(', ')})`;
+    else if (checks.length && !checks.some((c) => selected.includes(c)))
+      reason = `not selected by --only (checked by ${checks.map((c) => c.name).join(', ')})`;
     else if (bySchema.length && !schemaChecksRule(r, profile)) reason = `assumed rule: checked by ${bySchema[0]!.check} with --profile all`;
     else if (bySchema.length) {
       const s = byName.get(bySchema[0]!.check);
@@ -305,7 +336,10 @@ export function coverage(env: {
 /** Areas in the register's order, checks by name within an area. */
 /** A blocked check names the checks that judge the rule it waited on, and whether they failed in this run. */
 function nameBlockers(results: CheckResult[], all: CheckDef[]): void {
-  const judges = (id: string) => [...all.filter((c) => c.rule === id || c.covers?.includes(id)).map((c) => c.name), ...responseChecks.filter((c) => c.rule === id).map((c) => c.name)];
+  const judges = (id: string) => [
+    ...all.filter((c) => c.rule === id || c.covers?.includes(id)).map((c) => c.name),
+    ...responseChecks.filter((c) => c.rule === id).map((c) => c.name),
+  ];
   for (const r of results) {
     if (r.outcome !== 'blocked' || !r.blockedBy) continue;
     const checks = judges(r.blockedBy.ruleId);
@@ -334,7 +368,5 @@ function sortResults(results: CheckResult[], register: Register): CheckResult[] 
 }
 
 function allKeyRefs(keys: Keys): KeyRef[] {
-  return [keys.main, ...keys.scoped.map((s) => s.key), keys.otherOrg, keys.expired, keys.revoked].filter(
-    (k): k is KeyRef => !!k,
-  );
+  return [keys.main, ...keys.scoped.map((s) => s.key), keys.otherOrg, keys.expired, keys.revoked].filter((k): k is KeyRef => !!k);
 }

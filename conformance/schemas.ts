@@ -42,7 +42,10 @@ export class SchemaValidator {
   private readonly ajv: ReturnType<typeof createAjv>;
   private readonly cache = new Map<string, ValidateFunction>();
 
-  constructor(doc: JsonObject, readonly profile: Profile) {
+  constructor(
+    doc: JsonObject,
+    readonly profile: Profile,
+  ) {
     this.ajv = createAjv((profile === 'all' ? doc : relaxBundle(doc)) as JsonObject);
   }
 

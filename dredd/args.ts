@@ -55,11 +55,23 @@ export function parseDreddArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (values.key === '') throw new UsageError('--key must not be empty');
   if (!key) throw new UsageError(`--key <key> is required (or set $${KEY_ENV})`);
   if (/[\r\n]/.test(key)) throw new UsageError('--key must be one line');
-  const reporters = (values.reporter ?? 'cli').split(',').map((r) => r.trim()).filter(Boolean) as ReporterName[];
+  const reporters = (values.reporter ?? 'cli')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean) as ReporterName[];
   if (!reporters.length) throw new UsageError('--reporter needs a name');
   for (const r of reporters)
     if (!REPORTERS.includes(r))
-      throw new UsageError(`--reporter: unknown "${r}" (choose from ${REPORTERS.join(', ')}${(r as string) === 'apiary' ? '; apiary would upload the requests, key included' : ''})`);
+      throw new UsageError(
+        `--reporter: unknown "${r}" (choose from ${REPORTERS.join(', ')}${(r as string) === 'apiary' ? '; apiary would upload the requests, key included' : ''})`,
+      );
   if (values.out === '') throw new UsageError('--out must name a directory');
-  return { help, url: url.toString().replace(/\/$/, ''), key, mock: !!values.mock, reporters: [...new Set(reporters)], out: values.out ?? 'dredd-report' };
+  return {
+    help,
+    url: url.toString().replace(/\/$/, ''),
+    key,
+    mock: !!values.mock,
+    reporters: [...new Set(reporters)],
+    out: values.out ?? 'dredd-report',
+  };
 }

@@ -24,7 +24,8 @@ function branches(doc: JsonObject, schema: Json | undefined): JsonObject[] {
   const s = deref(doc, schema);
   if (!isObject(s)) return [];
   const out = [s];
-  for (const k of ['anyOf', 'oneOf', 'allOf'] as const) if (Array.isArray(s[k])) for (const b of s[k] as Json[]) out.push(...branches(doc, b));
+  for (const k of ['anyOf', 'oneOf', 'allOf'] as const)
+    if (Array.isArray(s[k])) for (const b of s[k] as Json[]) out.push(...branches(doc, b));
   return out;
 }
 
@@ -65,7 +66,8 @@ function relaxMediaTypes(doc: JsonObject, node: Json, changed: { n: number }): v
   if ('schema' in node) {
     if ('example' in node) node.example = relaxExample(doc, node.schema, node.example!, changed);
     if (isObject(node.examples))
-      for (const ex of Object.values(node.examples)) if (isObject(ex) && 'value' in ex) ex.value = relaxExample(doc, node.schema, ex.value!, changed);
+      for (const ex of Object.values(node.examples))
+        if (isObject(ex) && 'value' in ex) ex.value = relaxExample(doc, node.schema, ex.value!, changed);
   }
   for (const [k, v] of Object.entries(node)) if (k !== 'schema') relaxMediaTypes(doc, v, changed);
 }

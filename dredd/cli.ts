@@ -5,7 +5,11 @@ import { runDredd, Unreachable } from './runner.ts';
 
 type Write = (s: string) => void;
 
-export async function main(argv: string[], out: Write = (s) => process.stdout.write(s), err: Write = (s) => process.stderr.write(s)): Promise<number> {
+export async function main(
+  argv: string[],
+  out: Write = (s) => process.stdout.write(s),
+  err: Write = (s) => process.stderr.write(s),
+): Promise<number> {
   try {
     const opts = parseDreddArgs(argv);
     if (opts.help) {

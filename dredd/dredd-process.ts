@@ -51,9 +51,11 @@ function summary(stats: DreddStats, record: HookRecord | undefined): string[] {
   ];
   if (!record) return [...lines, 'dredd: the project hooks did not load (dredd/hooks-bridge.cjs): no transaction ran as intended'];
   if (record.notRun) lines.push(`interrupted: ${record.notRun} transactions not sent`);
-  if (record.skipped.length) lines.push(`skipped (${record.skipped.length}), each with its reason:`, ...record.skipped.map((s) => `  - ${s.name}: ${s.reason}`));
+  if (record.skipped.length)
+    lines.push(`skipped (${record.skipped.length}), each with its reason:`, ...record.skipped.map((s) => `  - ${s.name}: ${s.reason}`));
   const c = record.cleanup;
-  if (c) lines.push(`cleanup: ${c.removed} resources this run created removed${c.leftovers.map((l) => `\n  - left behind: ${l}`).join('')}`);
+  if (c)
+    lines.push(`cleanup: ${c.removed} resources this run created removed${c.leftovers.map((l) => `\n  - left behind: ${l}`).join('')}`);
   return lines;
 }
 
@@ -81,14 +83,17 @@ async function main(): Promise<number> {
     if (record) record.interrupt();
     else process.exit(130);
   });
-  const Dredd = createRequire(import.meta.url)('dredd') as new (c: unknown) => { run(cb: (err: Error | null, stats: DreddStats) => void): void };
+  const Dredd = createRequire(import.meta.url)('dredd') as new (
+    c: unknown,
+  ) => { run(cb: (err: Error | null, stats: DreddStats) => void): void };
   const { error, stats } = await new Promise<{ error: Error | null; stats: DreddStats }>((resolve) =>
     new Dredd(dreddConfig(input)).run((error, stats) => resolve({ error, stats })),
   );
   for (const line of summary(stats, record)) console.log(line);
   if (error) console.error(`dredd: ${error.message}`);
   const allSkippedExplained = record !== undefined && stats.skipped === record.skipped.length + record.notRun;
-  if (!allSkippedExplained) console.error(`dredd: ${stats.skipped} transactions skipped, ${record?.skipped.length ?? 0} with a reason from the hooks`);
+  if (!allSkippedExplained)
+    console.error(`dredd: ${stats.skipped} transactions skipped, ${record?.skipped.length ?? 0} with a reason from the hooks`);
   if (record?.interrupted) return 130;
   return !error && record && stats.tests > 0 && stats.failures === 0 && stats.errors === 0 && allSkippedExplained ? 0 : 1;
 }

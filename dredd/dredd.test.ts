@@ -34,11 +34,16 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
   dirs.push(dir);
   let out = '';
   let err = '';
-  const code = await main([...args, '--out', dir], (s) => void (out += s), (s) => void (err += s));
+  const code = await main(
+    [...args, '--out', dir],
+    (s) => void (out += s),
+    (s) => void (err += s),
+  );
   return { code, out, err, dir };
 }
 
-const summaryOf = (out: string) => /dredd: (\d+) transactions in [\d.]+ s: (\d+) passed, (\d+) failed, (\d+) errors, (\d+) skipped/.exec(out);
+const summaryOf = (out: string) =>
+  /dredd: (\d+) transactions in [\d.]+ s: (\d+) passed, (\d+) failed, (\d+) errors, (\d+) skipped/.exec(out);
 const reasonLines = (out: string) => out.split('\n').filter((l) => /^ {2}- .+ > \d{3} > .+: .{10,}/.test(l));
 
 /** Every run-created resource carries the run's prefix; none may be left once the run is over. */
@@ -68,7 +73,8 @@ describe('npm run dredd against the mock', () => {
     expect(r.out).toMatch(/cleanup: \d+ resources this run created removed\n/);
     expect(await leftovers()).toEqual([]);
     expect((await (await fetch(`${mock.controlUrl}/faults`)).json()).data).toEqual([]);
-    for (const file of ['dredd.xml', 'dredd.html', 'dredd.md', 'openapi.dredd.json']) expect(readFileSync(join(r.dir, file), 'utf8')).not.toContain(key);
+    for (const file of ['dredd.xml', 'dredd.html', 'dredd.md', 'openapi.dredd.json'])
+      expect(readFileSync(join(r.dir, file), 'utf8')).not.toContain(key);
     expect(r.out + r.err).not.toContain(key);
   }, 90_000);
 
@@ -140,7 +146,13 @@ describe('Ctrl-C', () => {
 
 describe('flags and target', () => {
   it('exits 2 on bad flags, with the reason', async () => {
-    for (const args of [[], ['--url', 'not a url', '--key', 'k'], ['--url', mock.url], ['--url', mock.url, '--key', 'k', '--reporter', 'apiary'], ['--url', mock.url, '--key', 'k', '--bogus']]) {
+    for (const args of [
+      [],
+      ['--url', 'not a url', '--key', 'k'],
+      ['--url', mock.url],
+      ['--url', mock.url, '--key', 'k', '--reporter', 'apiary'],
+      ['--url', mock.url, '--key', 'k', '--bogus'],
+    ]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err, args.join(' ')).toMatch(/^dredd: .+\nRun with --help/);
@@ -172,7 +184,7 @@ describe('flags and target', () => {
 });
 
 describe("Dredd's limits", () => {
-  it("empties the example keys of a free-form map (details) in the copy only, and drops a text example Dredd would compare byte for byte", () => {
+  it('empties the example keys of a free-form map (details) in the copy only, and drops a text example Dredd would compare byte for byte', () => {
     const bundle = loadBundle();
     const { doc } = prepareForDredd(bundle);
     const example = (d: JsonObject) => (d.components as any).responses.ValidationFailed.content['application/json'].example;

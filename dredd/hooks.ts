@@ -113,7 +113,9 @@ export function registerHooks(hooks: DreddHooks, opts: HookOptions): HookRecord 
     // Dredd sends an optional header parameter without an example as an empty header (Idempotency-Key: ``),
     // which is a request the description does not make; such headers are dropped.
     const headers = Object.fromEntries(
-      Object.entries(t.request.headers).filter(([k, v]) => v !== '' && !['content-type', apiKeyHeader.toLowerCase()].includes(k.toLowerCase())),
+      Object.entries(t.request.headers).filter(
+        ([k, v]) => v !== '' && !['content-type', apiKeyHeader.toLowerCase()].includes(k.toLowerCase()),
+      ),
     );
     if (shaped.key !== null) headers[apiKeyHeader] = shaped.key ?? opts.key;
     if (shaped.key) keys.set(shaped.key, '$CLINICAL_RECORDS_SCOPED_KEY');
@@ -145,14 +147,20 @@ export function registerHooks(hooks: DreddHooks, opts: HookOptions): HookRecord 
     const reason = reasons.get(t);
     if (reason && t.test) t.test.message = `skipped: ${reason}`;
     // A fault the request did not meet (it failed before reaching it) must not meet the next transaction.
-    if (armed.delete(t) && mock) void mock.clearFaults().then(() => done(), () => done());
+    if (armed.delete(t) && mock)
+      void mock.clearFaults().then(
+        () => done(),
+        () => done(),
+      );
     else done();
   });
 
   hooks.afterAll((_ts, done) => {
     void (async () => {
       if (mock) await mock.clearFaults().catch(() => undefined);
-      record.cleanup = await res.cleanup().catch((err: unknown) => ({ removed: 0, leftovers: [`cleanup stopped: ${(err as Error).message}`] }));
+      record.cleanup = await res
+        .cleanup()
+        .catch((err: unknown) => ({ removed: 0, leftovers: [`cleanup stopped: ${(err as Error).message}`] }));
     })().then(done);
   });
 

@@ -8,7 +8,10 @@ export class MockAccess {
   private sessions?: Promise<MockSession[]>;
   private readonly handedOut = new Set<string>();
 
-  constructor(baseUrl: string, private readonly mainKey: string) {
+  constructor(
+    baseUrl: string,
+    private readonly mainKey: string,
+  ) {
     this.control = new MockControl(baseUrl, 10_000);
   }
 
@@ -22,7 +25,9 @@ export class MockAccess {
   /** An active key of the run's organization holding none of `scopes` (and not `*`). */
   async keyWithout(scopes: string[]): Promise<string | undefined> {
     const { org, keys } = await this.organization();
-    return keys.find((k) => k.organization_id === org && k.state === 'active' && !k.scopes.includes('*') && !scopes.some((s) => k.scopes.includes(s)))?.key;
+    return keys.find(
+      (k) => k.organization_id === org && k.state === 'active' && !k.scopes.includes('*') && !scopes.some((s) => k.scopes.includes(s)),
+    )?.key;
   }
 
   /**
@@ -34,7 +39,10 @@ export class MockAccess {
     const all = (await (this.sessions ??= this.control.sessions())).filter((s) => s.organization_id === org && s.ready === ready);
     const found = all.find((s) => !this.handedOut.has(s.id)) ?? all[0];
     if (found) this.handedOut.add(found.id);
-    if (!found) throw new Error(`--mock: GET ${this.control.url}/sessions lists no session that is ${ready ? '' : 'not '}ready for the key's organization`);
+    if (!found)
+      throw new Error(
+        `--mock: GET ${this.control.url}/sessions lists no session that is ${ready ? '' : 'not '}ready for the key's organization`,
+      );
     return found.id;
   }
 

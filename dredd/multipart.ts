@@ -29,9 +29,20 @@ export function uploadForm(externalId: string, file: UploadFile = 'png'): { body
   const png = Buffer.from(PNG_1X1, 'base64');
   const parts: Part[] = [];
   if (file === 'png') parts.push({ name: 'file', filename: 'dredd.png', type: 'image/png', data: png });
-  if (file === 'text') parts.push({ name: 'file', filename: 'dredd.txt', type: 'text/plain', data: Buffer.from('plain text is not an accepted document type\n') });
+  if (file === 'text')
+    parts.push({
+      name: 'file',
+      filename: 'dredd.txt',
+      type: 'text/plain',
+      data: Buffer.from('plain text is not an accepted document type\n'),
+    });
   if (file === 'oversized')
-    parts.push({ name: 'file', filename: 'dredd-large.png', type: 'image/png', data: Buffer.concat([png, Buffer.alloc(uploadMaxBytes + 1 - png.length)]) });
+    parts.push({
+      name: 'file',
+      filename: 'dredd-large.png',
+      type: 'image/png',
+      data: Buffer.concat([png, Buffer.alloc(uploadMaxBytes + 1 - png.length)]),
+    });
   parts.push({ name: 'external_id', value: externalId });
   return multipart(parts);
 }

@@ -119,7 +119,10 @@ export class Provoker {
     for (const p of ps) {
       if (p === foreign) {
         if (status === 401 || status === 404) values[p] = unknownId(p);
-        else if (!this.mock) throw needsMock(`needs a ${status === 409 ? 'session that is not ready' : 'session whose note it may rewrite'} (the API creates none)`);
+        else if (!this.mock)
+          throw needsMock(
+            `needs a ${status === 409 ? 'session that is not ready' : 'session whose note it may rewrite'} (the API creates none)`,
+          );
         else values[p] = await this.mock.session(status !== 409);
       } else if (p === last && status === 400 && !op.hasRequestBody) values[p] = MALFORMED_ID;
       else if (p === last && status === 404 && !this.lookupParam(op)) values[p] = unknownId(p);
@@ -184,7 +187,8 @@ export class Provoker {
     const subtype = mediaType.split(';')[0]!.split('/')[1]?.replace(/^x-/, '').toLowerCase();
     for (const p of op.parameters) {
       const s = deref(this.res.contract.doc, p.schema) as JsonObject | undefined;
-      if (p.in === 'query' && Array.isArray(s?.enum) && query.has(String(p.name)) && (s.enum as string[]).includes(subtype!)) query.set(String(p.name), subtype!);
+      if (p.in === 'query' && Array.isArray(s?.enum) && query.has(String(p.name)) && (s.enum as string[]).includes(subtype!))
+        query.set(String(p.name), subtype!);
     }
   }
 }

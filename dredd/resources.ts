@@ -88,10 +88,16 @@ export class RunResources {
     const data = dataOf(answer);
     if (!data || (typeof data.id !== 'string' && typeof data.id !== 'number')) return;
     const op = this.contract.match('POST', plain);
-    const member = op && this.contract.operations.find((o) => o.method === 'DELETE' && o.template.startsWith(`${op.template}/{`) && !o.template.slice(op.template.length + 2).includes('/'));
+    const member =
+      op &&
+      this.contract.operations.find(
+        (o) =>
+          o.method === 'DELETE' && o.template.startsWith(`${op.template}/{`) && !o.template.slice(op.template.length + 2).includes('/'),
+      );
     if (!member) return; // not a create (extract, regenerate)
     const deletePath = `${plain}/${encodeURIComponent(String(data.id))}`;
-    if (!this.created.some((c) => c.deletePath === deletePath)) this.created.push({ deletePath, label: `${op!.operationId} ${String(data.id)}` });
+    if (!this.created.some((c) => c.deletePath === deletePath))
+      this.created.push({ deletePath, label: `${op!.operationId} ${String(data.id)}` });
   }
 
   /** Deletes what the run created, newest first; returns what could not be removed. */
@@ -147,7 +153,14 @@ export class RunResources {
     const out: Obj = {};
     for (const [k, v] of Object.entries(example)) {
       if (k === 'template_id') continue;
-      out[k] = k === 'external_id' ? externalId : k === 'patient_id' ? (await this.patient()).id : k === 'provider_id' ? (await this.provider()).id : v;
+      out[k] =
+        k === 'external_id'
+          ? externalId
+          : k === 'patient_id'
+            ? (await this.patient()).id
+            : k === 'provider_id'
+              ? (await this.provider()).id
+              : v;
     }
     return out;
   }
@@ -198,5 +211,9 @@ export function fill(template: string, values: Record<string, string>): string {
 
 /** An id of the right form that names nothing: digits for a patient, else a fresh UUID. */
 export function unknownId(param: string): string {
-  return param === 'patientId' ? `9${BigInt('0x' + randomBytes(7).toString('hex')).toString().padStart(18, '0')}` : randomUUID();
+  return param === 'patientId'
+    ? `9${BigInt('0x' + randomBytes(7).toString('hex'))
+        .toString()
+        .padStart(18, '0')}`
+    : randomUUID();
 }

@@ -24,7 +24,10 @@ export async function checkTarget(url: string, mock: boolean, timeoutMs = 10_000
   }
   if (!mock) return;
   const health = `${new URL(url).origin}/__mock/health`;
-  const status = await fetch(health, { signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.status, () => 0);
+  const status = await fetch(health, { signal: AbortSignal.timeout(timeoutMs) }).then(
+    (r) => r.status,
+    () => 0,
+  );
   if (status !== 200) throw new Unreachable(`--mock: ${health} answered ${status || 'nothing'}: the target is not this kit's mock`);
 }
 
@@ -53,14 +56,24 @@ export async function runDredd(
 ): Promise<number> {
   await checkTarget(opts.url, opts.mock);
   const outDir = resolve(opts.out);
-  const input: ProcessInput = { url: opts.url, bundle: writePreparedBundle(outDir), mock: opts.mock, reporters: opts.reporters, out: outDir };
+  const input: ProcessInput = {
+    url: opts.url,
+    bundle: writePreparedBundle(outDir),
+    mock: opts.mock,
+    reporters: opts.reporters,
+    out: outDir,
+  };
   const redactor = new Redactor();
   redactor.add(opts.key, `$${KEY_ENV}`);
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./dredd-process.ts', import.meta.url)), JSON.stringify(input)], {
-    cwd: ROOT,
-    env: { ...process.env, [KEY_ENV]: opts.key },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./dredd-process.ts', import.meta.url)), JSON.stringify(input)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, [KEY_ENV]: opts.key },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const stdout = redactingWriter(redactor, out);
   const stderr = redactingWriter(redactor, err);
   child.stdout.on('data', (c: Buffer) => stdout.push(c));
@@ -68,15 +81,16 @@ export async function runDredd(
   // Ctrl-C goes to the whole process group: the Dredd process cleans up and exits 130; this one waits for it.
   const onSigint = () => undefined;
   process.on('SIGINT', onSigint);
-  const code = await new Promise<number>((done) => child.on('close', (c, signal) => done(c ?? (signal === 'SIGINT' ? 130 : 1)))).finally(() =>
-    process.off('SIGINT', onSigint),
+  const code = await new Promise<number>((done) => child.on('close', (c, signal) => done(c ?? (signal === 'SIGINT' ? 130 : 1)))).finally(
+    () => process.off('SIGINT', onSigint),
   );
   stdout.end();
   stderr.end();
   // Dredd's file reporters write the requests they show; the key never stays in them.
   for (const name of Object.values(REPORT_FILES)) {
     const file = resolve(outDir, name);
-    if (opts.reporters.some((r) => REPORT_FILES[r] === name) && existsSync(file)) writeFileSync(file, redactor.redact(readFileSync(file, 'utf8')));
+    if (opts.reporters.some((r) => REPORT_FILES[r] === name) && existsSync(file))
+      writeFileSync(file, redactor.redact(readFileSync(file, 'utf8')));
   }
   return code;
 }

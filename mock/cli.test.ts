@@ -11,7 +11,23 @@ const CLI = new URL('./cli.ts', import.meta.url).pathname;
 
 describe('flags', () => {
   it('parses every flag', () => {
-    expect(parseFlags(['--port', '0', '--host', '127.0.0.1', '--time-scale', '0.01', '--rate-limit', '100/60', '--strict', '--state', 's.jsonl', '--quiet', '--allow-private-webhooks'])).toMatchObject({
+    expect(
+      parseFlags([
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+        '--time-scale',
+        '0.01',
+        '--rate-limit',
+        '100/60',
+        '--strict',
+        '--state',
+        's.jsonl',
+        '--quiet',
+        '--allow-private-webhooks',
+      ]),
+    ).toMatchObject({
       port: 0,
       host: '127.0.0.1',
       timeScale: 0.01,
@@ -22,14 +38,34 @@ describe('flags', () => {
       allowPrivateWebhooks: true,
       mode: 'default',
     });
-    expect(parseFlags(['--cors-origin', 'https://app.example.test:8443', '--cors-origin', '*']).corsOrigins).toEqual(['https://app.example.test:8443', '*']);
+    expect(parseFlags(['--cors-origin', 'https://app.example.test:8443', '--cors-origin', '*']).corsOrigins).toEqual([
+      'https://app.example.test:8443',
+      '*',
+    ]);
     expect(parseFlags(['--engine-only']).mode).toBe('engine-only');
     expect(parseFlags(['--static']).mode).toBe('static');
     expect(parseFlags(['--journal-size', '0']).journalSize).toBe(0);
     expect(parseFlags(['--journal-size', '2000']).journalSize).toBe(2000);
   });
   it('refuses bad flags with a clear message', () => {
-    for (const argv of [['--port', 'x'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'fast'], ['--rate-limit', '100'], ['--rate-limit', '0/60'], ['--static', '--engine-only'], ['--bogus'], ['stray'], ['--cors-origin', 'app.example.test'], ['--cors-origin', 'https://x.test/path'], ['--journal-size', '-1'], ['--journal-size', 'big'], ['--journal-size', '100001'], ['--journal-size', ''], ['--static', '--journal-size', '10']])
+    for (const argv of [
+      ['--port', 'x'],
+      ['--port', '70000'],
+      ['--time-scale', '0'],
+      ['--time-scale', 'fast'],
+      ['--rate-limit', '100'],
+      ['--rate-limit', '0/60'],
+      ['--static', '--engine-only'],
+      ['--bogus'],
+      ['stray'],
+      ['--cors-origin', 'app.example.test'],
+      ['--cors-origin', 'https://x.test/path'],
+      ['--journal-size', '-1'],
+      ['--journal-size', 'big'],
+      ['--journal-size', '100001'],
+      ['--journal-size', ''],
+      ['--static', '--journal-size', '10'],
+    ])
       expect(() => parseFlags(argv), argv.join(' ')).toThrow(UsageError);
   });
 });
@@ -123,19 +159,31 @@ describe('binary', () => {
     const patient = (await (await fetch(`${url}/patients`, { headers })).json()).data[0].id;
     const form = new FormData();
     form.append('file', new Blob([makeDocxBomb(200) as Uint8Array<ArrayBuffer>]), 'bomb.docx');
-    const up = await fetch(`${url}/patients/${patient}/documents`, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(10_000) });
+    const up = await fetch(`${url}/patients/${patient}/documents`, {
+      method: 'POST',
+      headers,
+      body: form,
+      signal: AbortSignal.timeout(10_000),
+    });
     expect(up.status).toBe(201);
     const id = (await up.json()).data.id;
     let doc: { status: string; extraction_error: string | null } | undefined;
     for (const end = Date.now() + 20_000; Date.now() < end; ) {
       // A generous liveness bound, not a speed target: before the fix this hung, then the process died.
       expect((await fetch(`${control}/health`, { signal: AbortSignal.timeout(5_000) })).status).toBe(200);
-      const docs = (await (await fetch(`${url}/patients/${patient}/documents`, { headers })).json()).data as Array<{ id: string; status: string; extraction_error: string | null }>;
+      const docs = (await (await fetch(`${url}/patients/${patient}/documents`, { headers })).json()).data as Array<{
+        id: string;
+        status: string;
+        extraction_error: string | null;
+      }>;
       doc = docs.find((d) => d.id === id);
       if (doc?.status === 'failed') break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(doc).toMatchObject({ status: 'failed', extraction_error: "Text extraction refused: the document's XML inflates past 8 MiB (stopped in word/document.xml)" });
+    expect(doc).toMatchObject({
+      status: 'failed',
+      extraction_error: "Text extraction refused: the document's XML inflates past 8 MiB (stopped in word/document.xml)",
+    });
     expect(c.exitCode).toBe(null);
     c.kill('SIGKILL');
     await exitCode(c);

@@ -68,18 +68,23 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
   }
   if (values['time-scale'] !== undefined) {
     const f = Number(values['time-scale']);
-    if (!values['time-scale'].trim() || !Number.isFinite(f) || f <= 0) throw new UsageError(`--time-scale must be a number greater than 0, got "${values['time-scale']}"`);
+    if (!values['time-scale'].trim() || !Number.isFinite(f) || f <= 0)
+      throw new UsageError(`--time-scale must be a number greater than 0, got "${values['time-scale']}"`);
     opts.timeScale = f;
   }
   if (values['rate-limit'] !== undefined) {
     const r: RateLimitConfig | undefined = parseRateLimit(values['rate-limit']);
-    if (!r) throw new UsageError(`--rate-limit must be <requests>/<seconds> with both positive, e.g. 100/60; got "${values['rate-limit']}"`);
+    if (!r)
+      throw new UsageError(`--rate-limit must be <requests>/<seconds> with both positive, e.g. 100/60; got "${values['rate-limit']}"`);
     opts.rateLimit = r;
   }
   if (values['cors-origin'] !== undefined) {
     opts.corsOrigins = values['cors-origin'].map((o) => {
       const origin = parseCorsOrigin(o);
-      if (!origin) throw new UsageError(`--cors-origin must be an origin such as http://app.example.test:3000 (scheme, host, optional port; no path) or *, got "${o}"`);
+      if (!origin)
+        throw new UsageError(
+          `--cors-origin must be an origin such as http://app.example.test:3000 (scheme, host, optional port; no path) or *, got "${o}"`,
+        );
       return origin;
     });
   }
@@ -115,7 +120,9 @@ export function banner(m: RunningMock, opts: MockOptions): string {
     'clinical-records-mock',
     `  API       ${m.url}`,
     `  control   ${m.mode === 'static' ? `${m.controlUrl}/health only` : m.controlUrl}`,
-    ...(m.mode === 'static' ? [] : [`  dashboard ${m.controlUrl}/  (requests, faults, documents, sessions, webhooks)`, `  API docs  ${m.controlUrl}/docs`]),
+    ...(m.mode === 'static'
+      ? []
+      : [`  dashboard ${m.controlUrl}/  (requests, faults, documents, sessions, webhooks)`, `  API docs  ${m.controlUrl}/docs`]),
     `  mode      ${mode}`,
     `  browsers  ${opts.corsOrigins?.includes('*') ? 'pages of every origin may read the API' : `pages of localhost, 127.0.0.1 and [::1]${opts.corsOrigins?.length ? `, ${opts.corsOrigins.join(', ')}` : ''} may read the API (--cors-origin for more)`}`,
     ...(m.mode === 'static'
@@ -128,7 +135,9 @@ export function banner(m: RunningMock, opts: MockOptions): string {
     '  API keys (header X-API-Key):',
   ];
   for (const k of m.keys)
-    lines.push(`    ${k.key}  ${(orgName.get(k.organization_id) ?? k.organization_id).padEnd(28)} ${k.state.padEnd(8)} ${k.scopes.join(' ')}`);
+    lines.push(
+      `    ${k.key}  ${(orgName.get(k.organization_id) ?? k.organization_id).padEnd(28)} ${k.state.padEnd(8)} ${k.scopes.join(' ')}`,
+    );
   const first = m.keys.find((k) => k.state === 'active');
   if (first) lines.push('', `  try: curl -H 'X-API-Key: ${first.key}' ${m.url}/patients`);
   return lines.join('\n');
@@ -156,9 +165,12 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (e instanceof SeedError || e instanceof StateFileError) console.error(`clinical-records-mock: ${err.message}`);
-    else if (err.code === 'EADDRINUSE') console.error(`clinical-records-mock: port ${opts.port ?? 4010} is already in use; pick another with --port`);
-    else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') console.error(`clinical-records-mock: cannot bind to host ${opts.host}`);
-    else if (err.code === 'EACCES') console.error(`clinical-records-mock: not allowed to listen on port ${opts.port} (or to open ${opts.state})`);
+    else if (err.code === 'EADDRINUSE')
+      console.error(`clinical-records-mock: port ${opts.port ?? 4010} is already in use; pick another with --port`);
+    else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+      console.error(`clinical-records-mock: cannot bind to host ${opts.host}`);
+    else if (err.code === 'EACCES')
+      console.error(`clinical-records-mock: not allowed to listen on port ${opts.port} (or to open ${opts.state})`);
     else console.error(`clinical-records-mock: could not start: ${err.message}`);
     return 1;
   }

@@ -97,7 +97,15 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const faults = createFaults();
   const config = opts.config ?? { publicBaseUrl: `http://127.0.0.1:4010${API_BASE}` };
   // Organizations come from the seed even when state is restored from --state (then features resume, not seed).
-  const base = { store, validator, responses: createResponses(validator), clock, faults, config, organizations: organizations.map((o) => o.id) };
+  const base = {
+    store,
+    validator,
+    responses: createResponses(validator),
+    clock,
+    faults,
+    config,
+    organizations: organizations.map((o) => o.id),
+  };
   const events = createEvents({ deps: base, allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false, io: runtime.webhooks });
   const deps: EngineDeps = { ...base, events: events.events };
   const features = [...(opts.features ?? apiFeatures(runtime)).map((build) => build(deps)), events.feature];
@@ -147,7 +155,19 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
 
   const control = new Hono();
   control.use('*', loopbackOnly(peerOf, opts.boundHost));
-  for (const f of [controlFeature({ keys, faults, journal, reset, mode: opts.mode ?? 'engine-only', timeScale: clock.timeScale, pages: runtime.controlPages }), ...features]) f.control?.(control);
+  for (const f of [
+    controlFeature({
+      keys,
+      faults,
+      journal,
+      reset,
+      mode: opts.mode ?? 'engine-only',
+      timeScale: clock.timeScale,
+      pages: runtime.controlPages,
+    }),
+    ...features,
+  ])
+    f.control?.(control);
 
   const app = new Hono();
   app.use('*', corsMiddleware(opts.cors ?? corsPolicy()));

@@ -20,7 +20,11 @@ function sources(dir: string): string[] {
 
 /** Relative specifiers of static imports, re-exports and dynamic imports (type-only imports included). */
 export function importsOf(text: string): string[] {
-  const found = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]/g), ...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g), ...text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)];
+  const found = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]/g),
+    ...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ...text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g),
+  ];
   return found.map((m) => m[1]!).filter((s) => s.startsWith('.'));
 }
 
@@ -29,7 +33,11 @@ const featureOf = (rel: string) => /^features\/([^/]+)\//.exec(rel)?.[1];
 
 const files = sources(MOCK).map((abs) => {
   const rel = relative(MOCK, abs).split('\\').join('/');
-  const targets = importsOf(readFileSync(abs, 'utf8')).map((s) => relative(MOCK, resolve(dirname(abs), s)).split('\\').join('/'));
+  const targets = importsOf(readFileSync(abs, 'utf8')).map((s) =>
+    relative(MOCK, resolve(dirname(abs), s))
+      .split('\\')
+      .join('/'),
+  );
   return { rel, features: [...new Set(targets.map(featureOf).filter((f): f is string => f !== undefined))] };
 });
 
@@ -40,12 +48,22 @@ describe('layers of the mock', () => {
   });
 
   it('finds the features and the platform', () => {
-    expect(files.find((f) => f.rel === ROOT)?.features.sort()).toEqual(['appointments', 'control', 'documents', 'events', 'notes', 'patients', 'providers']);
+    expect(files.find((f) => f.rel === ROOT)?.features.sort()).toEqual([
+      'appointments',
+      'control',
+      'documents',
+      'events',
+      'notes',
+      'patients',
+      'providers',
+    ]);
     expect(files.filter((f) => f.rel.startsWith('platform/')).length).toBeGreaterThan(10);
   });
 
   it('the platform never imports a feature', () => {
-    const offenders = files.filter((f) => f.rel.startsWith('platform/') && f.features.length > 0).map((f) => `${f.rel} -> ${f.features.join(', ')}`);
+    const offenders = files
+      .filter((f) => f.rel.startsWith('platform/') && f.features.length > 0)
+      .map((f) => `${f.rel} -> ${f.features.join(', ')}`);
     expect(offenders).toEqual([]);
   });
 

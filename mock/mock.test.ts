@@ -104,7 +104,12 @@ describe.each<[MockMode, boolean]>([
       expect(r.body).toEqual({ data: [], meta: { page: 9, limit: 20, total_pages: 3 } });
     });
     it('PAG-007 ERR-011 page and limit out of bounds answer 400 naming the field', async () => {
-      for (const [q, field] of [['page=0', 'page'], ['limit=101', 'limit'], ['limit=abc', 'limit'], ['page=', 'page']]) {
+      for (const [q, field] of [
+        ['page=0', 'page'],
+        ['limit=101', 'limit'],
+        ['limit=abc', 'limit'],
+        ['page=', 'page'],
+      ]) {
         const r = await api.call('GET', `/patients?${q}`);
         expect(r.status).toBe(400);
         expect(r.body.details).toHaveProperty(field!);
@@ -150,9 +155,12 @@ describe.each<[MockMode, boolean]>([
       expect((await api.call('GET', `/patients?search=${dob}`)).body.data.length).toBeGreaterThan(0);
     });
     it('PAT-023 PATCH updates, rebuilds a built name; XID-005 external_id on PATCH is ignored', async () => {
-      const created = (await api.call('POST', '/patients', { body: { first_name: 'Ann', last_name: 'Lee', external_id: 'x-keep' } })).body.data;
+      const created = (await api.call('POST', '/patients', { body: { first_name: 'Ann', last_name: 'Lee', external_id: 'x-keep' } })).body
+        .data;
       expect((await api.call('GET', `/patients/${created.id}`)).body.data).toEqual(created);
-      expect((await api.call('GET', '/patients?limit=100')).body.data.find((p: { id: string }) => p.id === created.id)).toMatchObject({ name: 'Ann Lee' });
+      expect((await api.call('GET', '/patients?limit=100')).body.data.find((p: { id: string }) => p.id === created.id)).toMatchObject({
+        name: 'Ann Lee',
+      });
       const r = await api.call('PATCH', `/patients/${created.id}`, { body: { last_name: 'Kim', external_id: 'x-other' } });
       expect(r.status).toBe(200);
       expect(r.body.data).toMatchObject({ name: 'Ann Kim', external_id: 'x-keep' });
@@ -181,21 +189,35 @@ describe.each<[MockMode, boolean]>([
       expect(dup.status).toBe(409);
       expect(dup.body).toEqual({ error: 'external_id already in use', existing: { id: first.body.data.id, external_id: 'dup-1' } });
       const hit = await api.call('GET', '/patients?external_id=dup-1&page=3&limit=5');
-      expect(hit.body).toEqual({ data: [expect.objectContaining({ id: first.body.data.id })], meta: { page: 1, limit: 5, total_pages: 1 } });
+      expect(hit.body).toEqual({
+        data: [expect.objectContaining({ id: first.body.data.id })],
+        meta: { page: 1, limit: 5, total_pages: 1 },
+      });
       expect((await api.call('GET', '/patients?external_id=nope')).status).toBe(404);
     });
     it('XID-003 concurrent creates with one external_id yield exactly one 201', async () => {
-      const replies = await Promise.all(Array.from({ length: 12 }, () => api.call('POST', '/patients', { body: { name: 'Racer', external_id: 'race-1' } })));
+      const replies = await Promise.all(
+        Array.from({ length: 12 }, () => api.call('POST', '/patients', { body: { name: 'Racer', external_id: 'race-1' } })),
+      );
       expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
       expect(replies.filter((r) => r.status === 409)).toHaveLength(11);
     });
     it('XID-016 patients and appointments share one external_id namespace: a value one holds is a 409 on the other', async () => {
       const p = (await api.call('POST', '/patients', { body: { name: 'A', external_id: 'across-1' } })).body.data;
-      const appt = await api.call('POST', '/appointments', { body: { patient_id: p.id, start_at: '2030-01-01T10:00:00Z', duration_minutes: 30, external_id: 'across-1' } });
+      const appt = await api.call('POST', '/appointments', {
+        body: { patient_id: p.id, start_at: '2030-01-01T10:00:00Z', duration_minutes: 30, external_id: 'across-1' },
+      });
       expect(appt.status).toBe(409);
       expect(appt.body).toEqual({ error: 'external_id already in use', existing: { id: p.id, external_id: 'across-1' } });
-      const a = (await api.call('POST', '/appointments', { body: { patient_id: p.id, start_at: '2030-01-01T10:00:00Z', duration_minutes: 30, external_id: 'across-2' } })).body.data;
-      expect((await api.call('POST', '/patients', { body: { name: 'B', external_id: 'across-2' } })).body).toEqual({ error: 'external_id already in use', existing: { id: a.id, external_id: 'across-2' } });
+      const a = (
+        await api.call('POST', '/appointments', {
+          body: { patient_id: p.id, start_at: '2030-01-01T10:00:00Z', duration_minutes: 30, external_id: 'across-2' },
+        })
+      ).body.data;
+      expect((await api.call('POST', '/patients', { body: { name: 'B', external_id: 'across-2' } })).body).toEqual({
+        error: 'external_id already in use',
+        existing: { id: a.id, external_id: 'across-2' },
+      });
     });
     it('XID-003 external_id is unique per organization, not globally', async () => {
       await api.call('POST', '/patients', { body: { name: 'A', external_id: 'shared' } });
@@ -222,7 +244,9 @@ describe.each<[MockMode, boolean]>([
 
   describe('validation', () => {
     it('GEN-010 ERR-001 ERR-011 unknown, mistyped and nested fields are named in details', async () => {
-      const r = await api.call('POST', '/patients', { body: { name: 1, nickname: 'x', address: { planet: 'Mars' }, date_of_birth: '1990-13-45' } });
+      const r = await api.call('POST', '/patients', {
+        body: { name: 1, nickname: 'x', address: { planet: 'Mars' }, date_of_birth: '1990-13-45' },
+      });
       expect(r.status).toBe(400);
       expect(r.body.error).toEqual(expect.any(String));
       expect(Object.keys(r.body.details).sort()).toEqual(['address.planet', 'date_of_birth', 'name', 'nickname']);
@@ -237,7 +261,10 @@ describe.each<[MockMode, boolean]>([
       expect(bad.status).toBe(400);
       expect(bad.body.details).toBeTruthy();
       expect((await api.call('POST', '/patients', { raw: 'name=A', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
-      const big = await api.call('POST', '/patients', { raw: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+      const big = await api.call('POST', '/patients', {
+        raw: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(big.status).toBe(413);
     });
   });
@@ -245,22 +272,31 @@ describe.each<[MockMode, boolean]>([
   describe('appointments', () => {
     const patientId = async () => (await api.call('GET', '/patients?limit=1')).body.data[0].id as string;
     it('APT-023 APT-005 APT-028 APT-003 defaults, the key’s provider, 201, read-only names filled', async () => {
-      const r = await api.call('POST', '/appointments', { body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30 } });
+      const r = await api.call('POST', '/appointments', {
+        body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30 },
+      });
       expect(r.status).toBe(201);
       expect(r.body.data).toMatchObject({ visit_type: 'In-Person', status: 'SCHEDULED', provider_id: m.seed.keys[0]!.provider_id });
       expect(r.body.data.patient_name).toEqual(expect.any(String));
       expect(isValidNpi(r.body.data.provider_npi)).toBe(true);
     });
     it('APT-003 read-only names are refused in a create body; APT-010 LIM-004 duration below 1 is 400', async () => {
-      const r = await api.call('POST', '/appointments', { body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 0, patient_name: 'X' } });
+      const r = await api.call('POST', '/appointments', {
+        body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 0, patient_name: 'X' },
+      });
       expect(r.status).toBe(400);
       expect(Object.keys(r.body.details).sort()).toEqual(['duration_minutes', 'patient_name']);
     });
     it('APT-006 a foreign provider or patient is refused', async () => {
       const foreignProvider = m.seed.keys.find((k) => k.label === 'org2_all')!.provider_id;
-      const r = await api.call('POST', '/appointments', { body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30, provider_id: foreignProvider } });
+      const r = await api.call('POST', '/appointments', {
+        body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30, provider_id: foreignProvider },
+      });
       expect(r.status).toBe(400);
-      const p = await api.call('POST', '/appointments', { key: org2Key(), body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30 } });
+      const p = await api.call('POST', '/appointments', {
+        key: org2Key(),
+        body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30 },
+      });
       expect(p.status).toBe(400);
     });
     it('APT-015 APT-027 filters date, start_date and end_date (inclusive)', async () => {
@@ -278,11 +314,23 @@ describe.each<[MockMode, boolean]>([
       expect(new Set(all.map((a) => a.start_at.slice(0, 10))).size).toBeGreaterThan(2);
     });
     it('APT-018 APT-019 APT-026 XID-005 PATCH reassigns, changes status, ignores external_id; APT-020 DELETE then 404', async () => {
-      const created = (await api.call('POST', '/appointments', { body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30, external_id: 'appt-x' } })).body.data;
+      const created = (
+        await api.call('POST', '/appointments', {
+          body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30, external_id: 'appt-x' },
+        })
+      ).body.data;
       const other = (await api.call('GET', '/providers')).body.data.find((p: { id: string }) => p.id !== created.provider_id);
-      const r = await api.call('PATCH', `/appointments/${created.id}`, { body: { provider_id: other.id, status: 'NO_SHOW', external_id: 'changed' } });
+      const r = await api.call('PATCH', `/appointments/${created.id}`, {
+        body: { provider_id: other.id, status: 'NO_SHOW', external_id: 'changed' },
+      });
       expect(r.body.data).toMatchObject({ provider_id: other.id, provider_name: other.name, status: 'NO_SHOW', external_id: 'appt-x' });
-      expect((await api.call('POST', '/appointments', { body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30, external_id: 'appt-x' } })).status).toBe(409); // APT-021
+      expect(
+        (
+          await api.call('POST', '/appointments', {
+            body: { patient_id: await patientId(), start_at: '2026-12-01T15:30:00Z', duration_minutes: 30, external_id: 'appt-x' },
+          })
+        ).status,
+      ).toBe(409); // APT-021
       expect((await api.call('PATCH', `/appointments/${created.id}`, { body: {} })).status).toBe(400); // APT-025
       expect((await api.call('DELETE', `/appointments/${created.id}`)).body).toEqual({ success: true });
       expect((await api.call('GET', `/appointments/${created.id}`)).status).toBe(404);
@@ -316,7 +364,11 @@ describe.each<[MockMode, boolean]>([
     it('CORS: preflight is answered and the rate-limit headers are exposed', async () => {
       const pre = await fetch(`${m.url}/patients`, {
         method: 'OPTIONS',
-        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key,content-type,idempotency-key' },
+        headers: {
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'x-api-key,content-type,idempotency-key',
+        },
       });
       expect(pre.status).toBeLessThan(300);
       expect(pre.headers.get('access-control-allow-origin')).toBeTruthy();
@@ -331,7 +383,10 @@ describe.each<[MockMode, boolean]>([
       expect(Object.keys(r.data[0]).sort()).toEqual(['key', 'organization_id', 'provider_id', 'scopes', 'state']);
     });
     it('control: an http fault answers the matching request once; bad faults are 400', async () => {
-      const add = await fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ kind: 'http', method: 'GET', path: '/providers', status: 404, count: 1 }) });
+      const add = await fetch(`${m.controlUrl}/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ kind: 'http', method: 'GET', path: '/providers', status: 404, count: 1 }),
+      });
       expect(add.status).toBe(201);
       expect((await (await fetch(`${m.controlUrl}/faults`)).json()).data).toHaveLength(1);
       const hit = await api.call('GET', '/providers');

@@ -40,7 +40,9 @@ it('answers plain fetch calls with the engine: auth, JSON bodies, 409, the contr
   expect(created.headers.get('x-ratelimit-limit')).toBe('1200');
   const dup = await post();
   expect(dup.status).toBe(409);
-  expect(((await dup.json()) as { existing: { id: string } }).existing.id).toBe(((await created.json()) as { data: { id: string } }).data.id);
+  expect(((await dup.json()) as { existing: { id: string } }).existing.id).toBe(
+    ((await created.json()) as { data: { id: string } }).data.id,
+  );
   expect(await (await fetch(`${mock.controlUrl}/health`)).json()).toEqual({ status: 'ok', mode: 'in-process', time_scale: 0.001 });
   await expect(fetch('http://127.0.0.1:4010/elsewhere')).rejects.toThrow();
 });
@@ -48,9 +50,15 @@ it('answers plain fetch calls with the engine: auth, JSON bodies, 409, the contr
 it('serves the typed client with the global fetch, and delivers webhooks to a handler of the test', async () => {
   const api = createClinicalRecordsClient({ baseUrl: mock.baseUrl, apiKey: key });
   const hook = { name: 'msw', url: 'http://127.0.0.1:9/hooks', event: 'NOTE_REGENERATED', format: 'XML', headers: {} };
-  const registered = await fetch(`${mock.controlUrl}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(hook) });
+  const registered = await fetch(`${mock.controlUrl}/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(hook),
+  });
   expect(registered.status).toBe(201);
-  const sessions = (await (await fetch(`${mock.controlUrl}/sessions`)).json()) as { data: Array<{ id: string; has_note: boolean; ready: boolean }> };
+  const sessions = (await (await fetch(`${mock.controlUrl}/sessions`)).json()) as {
+    data: Array<{ id: string; has_note: boolean; ready: boolean }>;
+  };
   await api.regenerateNote(sessions.data.find((s) => s.has_note && s.ready)!.id, {});
   for (let i = 0; i < 500 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
   expect(received).toHaveLength(1);

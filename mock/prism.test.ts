@@ -18,7 +18,13 @@ describe('Prism validation proxy (--strict)', () => {
   let m: RunningMock;
   const violations: string[] = [];
   beforeAll(async () => {
-    m = await startMock({ port: 0, strict: true, quiet: true, features: [providersFeature, broken], onViolation: (l) => violations.push(l) });
+    m = await startMock({
+      port: 0,
+      strict: true,
+      quiet: true,
+      features: [providersFeature, broken],
+      onViolation: (l) => violations.push(l),
+    });
   });
   afterAll(async () => {
     await m?.close();
@@ -46,7 +52,9 @@ describe('Prism validation proxy (--strict)', () => {
     expect(data[0]).toMatchObject({ path: '/ext-api/v1/providers', status: 200 });
     expect(data[0].violations).toBeUndefined();
     expect(data[1]).toMatchObject({ path: '/ext-api/v1/patients', status: 500, engine_status: 200 });
-    expect(data[1].violations).toEqual(expect.arrayContaining([expect.objectContaining({ location: expect.stringMatching(/^response/), severity: 'Error' })]));
+    expect(data[1].violations).toEqual(
+      expect.arrayContaining([expect.objectContaining({ location: expect.stringMatching(/^response/), severity: 'Error' })]),
+    );
   });
   it('a keyless request still reaches the engine (401 with live rate-limit headers, not a Prism mock)', async () => {
     const r = await fetch(`${m.url}/providers`);
@@ -94,7 +102,7 @@ describe('--static: Prism plain mock behind the health front', () => {
     expect(keys.status).toBe(404);
     expect((await keys.json()).error).toMatch(/run without --static/);
   });
-  it('Prism\'s own refusals get the documented shapes: a 20 MB chunked JSON body 413 {error}, malformed JSON 400 {error, details}', async () => {
+  it("Prism's own refusals get the documented shapes: a 20 MB chunked JSON body 413 {error}, malformed JSON 400 {error, details}", async () => {
     const headers = { 'x-api-key': 'any', 'content-type': 'application/json' };
     const big = await sendChunked(`${m.url}/patients`, headers, Buffer.from('{"name":"'), 20 * 1024 * 1024);
     expect(big.status).toBe(413);

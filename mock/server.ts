@@ -96,7 +96,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const host = options.host ?? '127.0.0.1';
   const mode = options.mode ?? 'default';
   const given = options.seed;
-  const loadSeed = typeof given === 'object' ? ((s: SeedFile) => () => s)(checkSeed(given)) : () => readSeedFile(given);
+  const loadSeed =
+    typeof given === 'object'
+      ? (
+          (s: SeedFile) => () =>
+            s
+        )(checkSeed(given))
+      : () => readSeedFile(given);
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const onViolation = options.onViolation ?? (options.quiet ? undefined : (l: string) => console.error(`[contract violation] ${l}`));
 
@@ -105,7 +111,15 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const { startStaticMock } = await import('./prism/static.ts');
     const { organizations, keys } = loadSeed(); // a bad seed file is refused in every mode
     const s = await startStaticMock(options.port ?? 4010, host, { gate: createGate({ boundHost: host, peerOf: options.peerOf }), cors });
-    const m = { url: `${origin(host, s.port)}${API_BASE}`, controlUrl: `${origin(host, s.port)}/__mock`, mode, organizations, keys, rateLimit, close: s.close };
+    const m = {
+      url: `${origin(host, s.port)}${API_BASE}`,
+      controlUrl: `${origin(host, s.port)}/__mock`,
+      mode,
+      organizations,
+      keys,
+      rateLimit,
+      close: s.close,
+    };
     return withSeed(m, loadSeed);
   }
 
@@ -166,19 +180,22 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     }
     const base = origin(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port);
     config.publicBaseUrl = `${base}${API_BASE}`;
-    return withSeed({
-      url: `${base}${API_BASE}`,
-      controlUrl: `${base}/__mock`,
-      mode,
-      organizations: engine.organizations,
-      keys: engine.keys,
-      rateLimit,
-      engine,
-      async close() {
-        for (const s of servers.reverse()) await closeServer(s);
-        await engine.close();
+    return withSeed(
+      {
+        url: `${base}${API_BASE}`,
+        controlUrl: `${base}/__mock`,
+        mode,
+        organizations: engine.organizations,
+        keys: engine.keys,
+        rateLimit,
+        engine,
+        async close() {
+          for (const s of servers.reverse()) await closeServer(s);
+          await engine.close();
+        },
       },
-    }, loadSeed);
+      loadSeed,
+    );
   } catch (e) {
     for (const s of servers) await closeServer(s).catch(() => {});
     await engine.close();

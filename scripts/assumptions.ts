@@ -14,7 +14,8 @@ export const END = '<!-- assumptions:end -->';
 /** Human name of the place a mark sits: `POST /patients › requestBody`, `schema Patient › address`, ... */
 function placeOf(pointer: string[]): string {
   const [root, a, b, ...rest] = pointer;
-  const tail = (parts: string[]) => parts.filter((p) => !['properties', 'schema', 'content', 'application/json', 'x-assumption'].includes(p)).join(' › ');
+  const tail = (parts: string[]) =>
+    parts.filter((p) => !['properties', 'schema', 'content', 'application/json', 'x-assumption'].includes(p)).join(' › ');
   if (root === 'paths') {
     const name = ['get', 'post', 'patch', 'delete', 'put'].includes(b ?? '') ? `${b!.toUpperCase()} ${a}` : `${a}`;
     const parameterIndex = rest[0] === 'parameters' ? Number(rest[1]) : NaN;

@@ -11,7 +11,17 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 const STAMP = join(DIST, '.built');
 /** What dist/ is made from. */
-const SOURCES = ['client', 'generated', 'spec', 'mock', 'conformance', 'scripts/build.ts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = [
+  'client',
+  'generated',
+  'spec',
+  'mock',
+  'conformance',
+  'scripts/build.ts',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 /** Folders whose assets ship: every file that is not TypeScript, a test, or test-only support. */
 const ASSET_DIRS = ['mock', 'conformance'];
 const SKIP = /(\.ts$|\.test\.|[\\/](testing|fixtures|node_modules)[\\/])/;
@@ -89,7 +99,16 @@ for (const dir of ASSET_DIRS)
 // @redocly/cli is a devDependency. --inlineBundle puts Redoc's script in the page, so it loads nothing from a CDN.
 const redocly = spawnSync(
   process.execPath,
-  [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'build-docs', join(ROOT, 'generated/openapi.json'), '--inlineBundle', '--title', 'External Clinical Records API', '-o', join(DIST, 'api-reference.html')],
+  [
+    join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'),
+    'build-docs',
+    join(ROOT, 'generated/openapi.json'),
+    '--inlineBundle',
+    '--title',
+    'External Clinical Records API',
+    '-o',
+    join(DIST, 'api-reference.html'),
+  ],
   { cwd: ROOT, encoding: 'utf8' },
 );
 if (redocly.error) throw redocly.error;
@@ -100,7 +119,13 @@ if (redocly.status !== 0) {
 // Redoc still names a few hosts of its own (its logo, icon sets, telemetry): they point at this origin instead, where
 // they answer 404 (the logo hides itself), so the page asks no other host for anything, even for an image.
 const reference = join(DIST, 'api-reference.html');
-writeFileSync(reference, readFileSync(reference, 'utf8').replace(/https:\/\/(cdn\.redoc\.ly|cdn\.redocly\.com|otel\.cloud\.redocly\.com)\//g, '/__mock/docs/offline/'));
+writeFileSync(
+  reference,
+  readFileSync(reference, 'utf8').replace(
+    /https:\/\/(cdn\.redoc\.ly|cdn\.redocly\.com|otel\.cloud\.redocly\.com)\//g,
+    '/__mock/docs/offline/',
+  ),
+);
 
 // Binaries: run by node (the sources' #! line runs them through tsx), and executable.
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin?: Record<string, string> };

@@ -17,7 +17,10 @@ const withoutCode = (md: string) => withoutFences(md).replace(/`[^`\n]*`/g, '');
 /** GitHub's heading anchor: lowercase, punctuation other than '-' and '_' dropped, each space a '-'. */
 function slug(heading: string): string {
   const text = heading.replace(/`([^`]*)`/g, '$1').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** The anchors of a Markdown text; a repeated heading gets -1, -2, ... as on GitHub. */
@@ -69,7 +72,12 @@ function brokenLinks(file: string, md: string, root: string, read: (path: string
 const readIfFile = (path: string) => (existsSync(path) ? (path.endsWith('.md') ? readFileSync(path, 'utf8') : '') : undefined);
 
 describe('documentation links', () => {
-  const files = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f))];
+  const files = [
+    join(ROOT, 'README.md'),
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join(ROOT, 'docs', f)),
+  ];
 
   it.each(files.map((f) => [relative(ROOT, f), f]))('%s: every relative link and anchor resolves inside the repository', (_name, file) => {
     expect(brokenLinks(file, readFileSync(file, 'utf8'), ROOT, readIfFile)).toEqual([]);

@@ -52,7 +52,17 @@ function need<T extends Json>(value: Json | undefined, what: string): T {
 
 /** Model aliases: one per component schema, plus the webhook event union. Names come from the spec, not a list. */
 function aliases(doc: JsonObject): string {
-  const reserved = new Set(['paths', 'webhooks', 'components', 'operations', '$defs', 'WebhookEvent', 'WebhookEventKind', 'WebhookEventOf', 'WebhookPayload']);
+  const reserved = new Set([
+    'paths',
+    'webhooks',
+    'components',
+    'operations',
+    '$defs',
+    'WebhookEvent',
+    'WebhookEventKind',
+    'WebhookEventOf',
+    'WebhookPayload',
+  ]);
   const lines = ['', '// Named aliases for the component schemas (one per schema of the spec).'];
   for (const name of Object.keys((get(doc, '#/components/schemas') ?? {}) as JsonObject)) {
     if (!/^[A-Za-z_$][\w$]*$/.test(name) || reserved.has(name)) throw new Error(`schema name ${name} cannot be a type alias`);
@@ -60,7 +70,7 @@ function aliases(doc: JsonObject): string {
   }
   lines.push(
     '',
-    '/** The event kinds: the keys of the spec\'s `webhooks`. */',
+    "/** The event kinds: the keys of the spec's `webhooks`. */",
     'export type WebhookEventKind = keyof webhooks;',
     '/** The JSON payload schema of one webhook kind (note kinds share one schema). */',
     'export type WebhookPayload<K extends WebhookEventKind> = NonNullable<webhooks[K]["post"]["requestBody"]>["content"]["application/json"];',
@@ -97,7 +107,11 @@ function forTypes(node: Json): Json {
 function stripExtensions(node: Json): Json {
   if (Array.isArray(node)) return node.map(stripExtensions);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([k]) => !k.startsWith('x-')).map(([k, v]) => [k, stripExtensions(v)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k]) => !k.startsWith('x-'))
+      .map(([k, v]) => [k, stripExtensions(v)]),
+  );
 }
 
 /** Every `#/components/schemas/*` reachable from a node, so the webhook schemas travel with what they reference. */
@@ -124,11 +138,16 @@ function specValues(doc: JsonObject): string {
   const fileSchema = need<JsonObject>(deref(doc, get(deref(doc, multipart.schema) ?? null, '#/properties/file')), 'DocumentUpload.file');
   const maxBytes = need<number>(fileSchema['x-max-bytes'], 'DocumentUpload.file x-max-bytes');
   const contentTypes = need<string>(get(multipart, '#/encoding/file/contentType'), 'the upload encoding.file.contentType')
-    .split(',').map((s) => s.trim()).filter(Boolean);
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (typeof maxBytes !== 'number' || maxBytes <= 0) throw new Error('DocumentUpload.file x-max-bytes must be a positive number');
 
   // The header of the API key scheme the top-level `security` requires.
-  const schemeName = need<string>(Object.keys(need<JsonObject>(get(doc, '#/security/0'), 'a top-level security requirement'))[0] ?? null, 'a security scheme name');
+  const schemeName = need<string>(
+    Object.keys(need<JsonObject>(get(doc, '#/security/0'), 'a top-level security requirement'))[0] ?? null,
+    'a security scheme name',
+  );
   const scheme = need<JsonObject>(get(doc, `#/components/securitySchemes/${schemeName}`), `securitySchemes.${schemeName}`);
   if (scheme.type !== 'apiKey' || scheme.in !== 'header') throw new Error(`security scheme ${schemeName} is not an API key in a header`);
   const apiKeyHeader = need<string>(scheme.name, `securitySchemes.${schemeName}.name`);
@@ -163,7 +182,7 @@ function specValues(doc: JsonObject): string {
     '/** `encoding.file.contentType` of the upload: the accepted file types. */',
     `export const uploadContentTypes = ${JSON.stringify(contentTypes)} as const;`,
     '',
-    '/** `x-messages` of DocumentUploadResult.message and ExtractResult.message: the kit\'s wordings of those answers. */',
+    "/** `x-messages` of DocumentUploadResult.message and ExtractResult.message: the kit's wordings of those answers. */",
     `export const messages = ${JSON.stringify(messages, null, 2)} as const;`,
     '',
     '/** Per event kind (the keys of `webhooks`) the schema of its payload, with every component schema it references. */',

@@ -106,18 +106,36 @@ it('packs, passes attw, installs and serves a consumer of every entry point', as
   const app = join(work, 'consumer');
   await sh('mkdir', ['-p', app], work);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', lib: ['ES2023', 'DOM'], types: ['node'], skipLibCheck: false },
-    include: ['*.ts'],
-  }));
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        outDir: 'out',
+        lib: ['ES2023', 'DOM'],
+        types: ['node'],
+        skipLibCheck: false,
+      },
+      include: ['*.ts'],
+    }),
+  );
   writeFileSync(join(app, 'consumer.ts'), CONSUMER);
   writeFileSync(join(app, 'misuse.ts'), MISUSE);
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, '@types/node@20.19.43', 'typescript@5.9.3', 'msw@2.15.0'], app, 120_000);
+  await sh(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, '@types/node@20.19.43', 'typescript@5.9.3', 'msw@2.15.0'],
+    app,
+    120_000,
+  );
   const installed = Date.now();
 
-  const tsc = await sh(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', app], app).catch(
-    (e: { stdout: string }) => ({ stdout: e.stdout, failed: true }),
-  );
+  const tsc = await sh(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', app], app).catch((e: { stdout: string }) => ({
+    stdout: e.stdout,
+    failed: true,
+  }));
   expect('failed' in tsc ? tsc.stdout : '').toBe('');
   const { stdout } = await sh(process.execPath, [join(app, 'out/consumer.js')], app, 30_000);
   expect(JSON.parse(stdout)).toEqual({
@@ -133,8 +151,15 @@ it('packs, passes attw, installs and serves a consumer of every entry point', as
   });
 
   // A frontend app's bundler: the client and the mock resolve to their browser entries (no node: module, no shim).
-  writeFileSync(join(app, 'page.js'), "import { createClinicalRecordsClient } from 'clinical-records-api/client';\nimport { createMock } from 'clinical-records-api/mock';\nwindow.api = [createClinicalRecordsClient, createMock];\n");
-  const bundled = await sh(join(ROOT, 'node_modules/.bin/esbuild'), ['page.js', '--bundle', '--platform=browser', '--format=esm', '--metafile=meta.json', '--outfile=out/page.js'], app);
+  writeFileSync(
+    join(app, 'page.js'),
+    "import { createClinicalRecordsClient } from 'clinical-records-api/client';\nimport { createMock } from 'clinical-records-api/mock';\nwindow.api = [createClinicalRecordsClient, createMock];\n",
+  );
+  const bundled = await sh(
+    join(ROOT, 'node_modules/.bin/esbuild'),
+    ['page.js', '--bundle', '--platform=browser', '--format=esm', '--metafile=meta.json', '--outfile=out/page.js'],
+    app,
+  );
   expect(bundled.stderr).not.toMatch(/error/i);
   const inputs = Object.keys((JSON.parse(readFileSync(join(app, 'meta.json'), 'utf8')) as { inputs: object }).inputs);
   expect(inputs.filter((f) => f.startsWith('node:'))).toEqual([]);

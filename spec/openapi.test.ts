@@ -14,9 +14,7 @@ const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit
 /** Every node of the bundle with its JSON pointer. */
 function* walk(node: Json, pointer = ''): Generator<[string, Json]> {
   yield [pointer, node];
-  if (node && typeof node === 'object')
-    for (const [k, v] of Object.entries(node))
-      yield* walk(v as Json, `${pointer}/${escapeToken(k)}`);
+  if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) yield* walk(v as Json, `${pointer}/${escapeToken(k)}`);
 }
 
 function responsesOf(op: JsonObject): Array<[string, JsonObject]> {
@@ -33,8 +31,7 @@ function* schemasUnder(node: Json | undefined, seen = new Set<Json>()): Generato
     for (const child of Object.values((resolved[key] ?? {}) as JsonObject)) yield* schemasUnder(child, seen);
   for (const key of ['items', 'additionalProperties', 'not', 'contains'])
     if (resolved[key] && typeof resolved[key] === 'object') yield* schemasUnder(resolved[key], seen);
-  for (const key of ['allOf', 'anyOf', 'oneOf'])
-    for (const child of (resolved[key] ?? []) as Json[]) yield* schemasUnder(child, seen);
+  for (const key of ['allOf', 'anyOf', 'oneOf']) for (const child of (resolved[key] ?? []) as Json[]) yield* schemasUnder(child, seen);
 }
 
 describe('contract shape', () => {
@@ -66,9 +63,12 @@ describe('contract shape', () => {
   });
 
   it('describes the four webhook events', () => {
-    expect(Object.keys(doc.webhooks as JsonObject).sort()).toEqual(
-      ['DOCUMENT_STATUS_CHANGED', 'NOTE_CREATED', 'NOTE_REGENERATED', 'NOTE_UPDATED'],
-    );
+    expect(Object.keys(doc.webhooks as JsonObject).sort()).toEqual([
+      'DOCUMENT_STATUS_CHANGED',
+      'NOTE_CREATED',
+      'NOTE_REGENERATED',
+      'NOTE_UPDATED',
+    ]);
   });
 });
 
@@ -123,7 +123,8 @@ describe('schemas', () => {
 
   it('never type a patient id as a number', () => {
     const offenders = [...walk(doc)].filter(([pointer, node]) => {
-      if (!/\/(patient_id|patientId)$/.test(pointer) && !/\/(Patient|PatientListItem|NotePatientContext)\/properties\/id$/.test(pointer)) return false;
+      if (!/\/(patient_id|patientId)$/.test(pointer) && !/\/(Patient|PatientListItem|NotePatientContext)\/properties\/id$/.test(pointer))
+        return false;
       const schema = deref(doc, node) as JsonObject;
       return pointer.includes('/properties/') && schema.type !== 'string';
     });
@@ -176,7 +177,10 @@ describe('examples', () => {
   it('use a 19-digit patient id and Luhn-valid NPIs', () => {
     const text = JSON.stringify(doc);
     expect(text).toMatch(/"\d{19}"/);
-    for (const npi of [...walk(doc)].filter(([p]) => /\/npi$/.test(p)).map(([, v]) => v).filter((v): v is string => typeof v === 'string'))
+    for (const npi of [...walk(doc)]
+      .filter(([p]) => /\/npi$/.test(p))
+      .map(([, v]) => v)
+      .filter((v): v is string => typeof v === 'string'))
       expect(npiIsValid(npi), npi).toBe(true);
   });
 });
@@ -188,7 +192,10 @@ function npiIsValid(npi: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = digits[digits.length - 1 - i]!;
-    if (i % 2 === 1) { d *= 2; if (d > 9) d -= 9; }
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
     sum += d;
   }
   return sum % 10 === 0;

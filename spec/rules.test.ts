@@ -60,12 +60,24 @@ describe('rule register (spec/rules.yaml)', () => {
       const nodes = nodesAlong(bundle, p);
       if (!nodes) continue;
       const deepest = nodes.map(carriesAssumption).lastIndexOf(true);
-      if (deepest >= 0) stated.add(deepest === 0 ? '' : p.split('/').slice(0, deepest + 1).join('/'));
+      if (deepest >= 0)
+        stated.add(
+          deepest === 0
+            ? ''
+            : p
+                .split('/')
+                .slice(0, deepest + 1)
+                .join('/'),
+        );
     }
     const covered = (mark: string) => stated.has(mark);
     expect(marks.filter((m) => !covered(m) && !(m in ALLOWLIST))).toEqual([]);
     // An allowlist entry must name a live mark that no rule covers, and say why.
-    expect(Object.entries(ALLOWLIST).filter(([m, why]) => !marks.includes(m) || covered(m) || why.trim() === '').map(([m]) => m)).toEqual([]);
+    expect(
+      Object.entries(ALLOWLIST)
+        .filter(([m, why]) => !marks.includes(m) || covered(m) || why.trim() === '')
+        .map(([m]) => m),
+    ).toEqual([]);
   });
 
   it('states no rule twice', () => {

@@ -1,7 +1,20 @@
 // APT: appointments. Fields, create defaults and required fields, PATCH, filters and the lifecycle.
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Exchange } from '../http.ts';
-import { type Obj, createAppointment, got, objOf, listOf, isValidationError, farFuture, enumOf, json, is2xx, made, SETUP } from './support/common.ts';
+import {
+  type Obj,
+  createAppointment,
+  got,
+  objOf,
+  listOf,
+  isValidationError,
+  farFuture,
+  enumOf,
+  json,
+  is2xx,
+  made,
+  SETUP,
+} from './support/common.ts';
 import { own, pathIdForm, UUID, DIGITS } from './support/operations.ts';
 import { foreignProvider, refused, createdOk, pageAndLimit, metaOf, same, getAppointment, lifecycle } from './support/resources.ts';
 import { check } from './support/define.ts';
@@ -17,8 +30,13 @@ function patchAppointment(ctx: CheckContext, id: unknown, fields: Obj): Promise<
 /** 2xx `{ data }` for a create; the documented profile does not insist on 201 (APT-028 is an assumption). */
 /** The create body's required fields and defaults, as the spec gives them. */
 function appointmentCreate(ctx: CheckContext): { required: string[]; defaults: Obj } {
-  const schema = ctx.contract.resolve('#/components/schemas/AppointmentCreate') as { required?: string[]; properties?: Record<string, { default?: unknown }> };
-  const defaults = Object.fromEntries(Object.entries(schema.properties ?? {}).flatMap(([k, v]) => ('default' in v ? [[k, v.default]] : [])));
+  const schema = ctx.contract.resolve('#/components/schemas/AppointmentCreate') as {
+    required?: string[];
+    properties?: Record<string, { default?: unknown }>;
+  };
+  const defaults = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).flatMap(([k, v]) => ('default' in v ? [[k, v.default]] : [])),
+  );
   return { required: schema.required ?? [], defaults };
 }
 
@@ -60,7 +78,10 @@ export async function appointment_date_filters(ctx: CheckContext): Promise<void>
   for (const [query, want, never, inRange] of cases) {
     const ex = await ctx.send({ method: 'GET', path: '/appointments', key: ctx.keys.main, query: { ...query, limit: 100 } });
     const items = listOf(ex);
-    const ours = items.filter((a) => ids.includes(String(a.id))).map((a) => String(a.id)).sort();
+    const ours = items
+      .filter((a) => ids.includes(String(a.id)))
+      .map((a) => String(a.id))
+      .sort();
     const outside = items.filter((a) => !inRange(String(a.start_at ?? '').slice(0, 10)));
     const q = new URLSearchParams(query).toString();
     const ok = want.every((id) => ours.includes(id)) && !never.some((id) => ours.includes(id));
@@ -78,25 +99,48 @@ export async function appointment_id_path_uuid(ctx: CheckContext): Promise<void>
   let appointment = listOf(await ctx.send({ method: 'GET', path: '/appointments', key: ctx.keys.main, query: { limit: 1 } }))[0];
   if (!appointment && !ctx.readOnly) appointment = (await own(ctx)).appointment;
   if (!appointment) return ctx.skip('the organization has no appointments to read');
-  await pathIdForm(ctx, { param: 'appointmentId', form: UUID, formName: 'a UUID', id: String(appointment.id), requests: [{ method: 'GET', path: (id) => `/appointments/${id}` }] });
+  await pathIdForm(ctx, {
+    param: 'appointmentId',
+    form: UUID,
+    formName: 'a UUID',
+    id: String(appointment.id),
+    requests: [{ method: 'GET', path: (id) => `/appointments/${id}` }],
+  });
 }
 
 export async function appointment_provider_defaults_to_key_owner(ctx: CheckContext): Promise<void> {
   if (!ctx.keys.mainProvider) return ctx.skip('the provider that owns the key is unknown (the mock key list names none)');
   const p = await ctx.fixtures.patient();
   const a = await createAppointment(ctx, String(p.id));
-  ctx.expect(is2xx(a) && objOf(a).provider_id === ctx.keys.mainProvider, { expected: `2xx with provider_id ${ctx.keys.mainProvider} (the key's provider) when none is sent`, actual: got(a), exchange: a });
+  ctx.expect(is2xx(a) && objOf(a).provider_id === ctx.keys.mainProvider, {
+    expected: `2xx with provider_id ${ctx.keys.mainProvider} (the key's provider) when none is sent`,
+    actual: got(a),
+    exchange: a,
+  });
 }
 
 export async function appointment_foreign_provider_refused(ctx: CheckContext): Promise<void> {
   const foreign = await foreignProvider(ctx);
   const p = await ctx.fixtures.patient();
   const create = await createAppointment(ctx, String(p.id), { provider_id: foreign.id });
-  ctx.expect(refused(create), { expected: `a 4xx refusal for POST /appointments with ${foreign.from} as provider_id`, actual: got(create), exchange: create });
+  ctx.expect(refused(create), {
+    expected: `a 4xx refusal for POST /appointments with ${foreign.from} as provider_id`,
+    actual: got(create),
+    exchange: create,
+  });
   const mine = await createAppointment(ctx, String(p.id));
   made(mine, 'an appointment of the run (POST /appointments)', SETUP.appointment);
-  const patch = await ctx.send({ method: 'PATCH', path: `/appointments/${String(objOf(mine).id)}`, key: ctx.keys.main, json: { provider_id: foreign.id } });
-  ctx.expect(refused(patch), { expected: `a 4xx refusal for PATCH /appointments/{id} with ${foreign.from} as provider_id`, actual: got(patch), exchange: patch });
+  const patch = await ctx.send({
+    method: 'PATCH',
+    path: `/appointments/${String(objOf(mine).id)}`,
+    key: ctx.keys.main,
+    json: { provider_id: foreign.id },
+  });
+  ctx.expect(refused(patch), {
+    expected: `a 4xx refusal for PATCH /appointments/{id} with ${foreign.from} as provider_id`,
+    actual: got(patch),
+    exchange: patch,
+  });
 }
 
 export async function appointment_patient_id_digit_string(ctx: CheckContext): Promise<void> {
@@ -109,11 +153,24 @@ export async function appointment_patient_id_digit_string(ctx: CheckContext): Pr
     exchange: a,
   });
   const list = await ctx.send({ method: 'GET', path: '/appointments', key: ctx.keys.main, query: { limit: 20 } });
-  ctx.expect(!/"patient_id"\s*:\s*\d/.test(list.response.text), { expected: 'every listed patient_id a JSON string', actual: list.response.text.slice(0, 300), exchange: list });
-  for (const x of listOf(list)) ctx.expect(typeof x.patient_id === 'string' && DIGITS.test(x.patient_id), { expected: 'patient_id a string of digits', actual: json(x.patient_id), exchange: list });
+  ctx.expect(!/"patient_id"\s*:\s*\d/.test(list.response.text), {
+    expected: 'every listed patient_id a JSON string',
+    actual: list.response.text.slice(0, 300),
+    exchange: list,
+  });
+  for (const x of listOf(list))
+    ctx.expect(typeof x.patient_id === 'string' && DIGITS.test(x.patient_id), {
+      expected: 'patient_id a string of digits',
+      actual: json(x.patient_id),
+      exchange: list,
+    });
   for (const bad of [Number(pid.slice(0, 15)), `P${pid}`, `${pid.slice(0, 5)}-${pid.slice(5)}`]) {
     const ex = await createAppointment(ctx, bad as unknown as string);
-    ctx.expect(isValidationError(ex), { expected: `400 { error, details } for patient_id ${json(bad)} (not a string of digits)`, actual: got(ex), exchange: ex });
+    ctx.expect(isValidationError(ex), {
+      expected: `400 { error, details } for patient_id ${json(bad)} (not a string of digits)`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
 }
 
@@ -128,7 +185,11 @@ export async function appointment_provider_id_optional(ctx: CheckContext): Promi
   const prv = (await ctx.fixtures.providers()).find((x) => typeof x.id === 'string');
   if (prv) {
     const given = await createAppointment(ctx, String(p.id), { provider_id: prv.id });
-    ctx.expect(createdOk(given) && objOf(given).provider_id === prv.id, { expected: `2xx with provider_id "${String(prv.id)}" as sent`, actual: got(given), exchange: given });
+    ctx.expect(createdOk(given) && objOf(given).provider_id === prv.id, {
+      expected: `2xx with provider_id "${String(prv.id)}" as sent`,
+      actual: got(given),
+      exchange: given,
+    });
   }
   const empty = await createAppointment(ctx, String(p.id), { provider_id: '' });
   ctx.expect(isValidationError(empty), { expected: '400 { error, details } for provider_id ""', actual: got(empty), exchange: empty });
@@ -149,38 +210,66 @@ export async function appointment_start_at_date_time(ctx: CheckContext): Promise
   }
   for (const bad of [utc.slice(0, 10), 'next tuesday 10am', String(Date.parse(utc))]) {
     const ex = await createAppointment(ctx, String(p.id), { start_at: bad });
-    ctx.expect(isValidationError(ex), { expected: `400 { error, details } for start_at ${json(bad)} (not a date-time)`, actual: got(ex), exchange: ex });
+    ctx.expect(isValidationError(ex), {
+      expected: `400 { error, details } for start_at ${json(bad)} (not a date-time)`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
 }
 
 export async function appointment_duration_minutes_integer(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.patient();
   const one = await createAppointment(ctx, String(p.id), { duration_minutes: 1 });
-  ctx.expect(createdOk(one) && objOf(one).duration_minutes === 1, { expected: '2xx with duration_minutes 1 (the minimum)', actual: got(one), exchange: one });
+  ctx.expect(createdOk(one) && objOf(one).duration_minutes === 1, {
+    expected: '2xx with duration_minutes 1 (the minimum)',
+    actual: got(one),
+    exchange: one,
+  });
   for (const bad of [0, 30.5, '30']) {
     const ex = await createAppointment(ctx, String(p.id), { duration_minutes: bad });
-    ctx.expect(isValidationError(ex), { expected: `400 { error, details } for duration_minutes ${json(bad)}`, actual: got(ex), exchange: ex });
+    ctx.expect(isValidationError(ex), {
+      expected: `400 { error, details } for duration_minutes ${json(bad)}`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
   if (!createdOk(one)) return;
   const patch = await patchAppointment(ctx, objOf(one).id, { duration_minutes: 45 });
-  ctx.expect(patch.response.status === 200 && objOf(patch).duration_minutes === 45, { expected: '200 with duration_minutes 45 after PATCH', actual: got(patch), exchange: patch });
+  ctx.expect(patch.response.status === 200 && objOf(patch).duration_minutes === 45, {
+    expected: '200 with duration_minutes 45 after PATCH',
+    actual: got(patch),
+    exchange: patch,
+  });
   for (const bad of [0]) {
     const ex = await patchAppointment(ctx, objOf(one).id, { duration_minutes: bad });
-    ctx.expect(isValidationError(ex), { expected: `400 { error, details } for PATCH duration_minutes ${json(bad)}`, actual: got(ex), exchange: ex });
+    ctx.expect(isValidationError(ex), {
+      expected: `400 { error, details } for PATCH duration_minutes ${json(bad)}`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
 }
 
 export async function appointments_list_parameters(ctx: CheckContext): Promise<void> {
   const items = await pageAndLimit(ctx, '/appointments');
   for (const a of items)
-    ctx.expect(typeof a.id === 'string' && typeof a.patient_id === 'string' && typeof a.start_at === 'string', { expected: 'each item an appointment { id, patient_id, start_at, ... }', actual: json(a).slice(0, 200) });
+    ctx.expect(typeof a.id === 'string' && typeof a.patient_id === 'string' && typeof a.start_at === 'string', {
+      expected: 'each item an appointment { id, patient_id, start_at, ... }',
+      actual: json(a).slice(0, 200),
+    });
   let withExt = items.find((x) => typeof x.external_id === 'string');
   if (!withExt) {
     const more = await ctx.send({ method: 'GET', path: '/appointments', key: ctx.keys.main, query: { limit: 100 } });
     withExt = listOf(more).find((x) => typeof x.external_id === 'string');
   }
   if (!withExt) return;
-  const ex = await ctx.send({ method: 'GET', path: '/appointments', key: ctx.keys.main, query: { external_id: String(withExt.external_id) } });
+  const ex = await ctx.send({
+    method: 'GET',
+    path: '/appointments',
+    key: ctx.keys.main,
+    query: { external_id: String(withExt.external_id) },
+  });
   ctx.expect(ex.response.status === 200 && listOf(ex).length === 1 && listOf(ex)[0]?.id === withExt.id && !!metaOf(ex), {
     expected: `200 { data: [appointment ${String(withExt.id)}], meta } for external_id ${String(withExt.external_id)}`,
     actual: got(ex),
@@ -211,9 +300,18 @@ export async function appointment_create_all_fields(ctx: CheckContext): Promise<
   };
   const ex = await ctx.send({ method: 'POST', path: '/appointments', key: ctx.keys.main, json: sent });
   const d = objOf(ex);
-  if (!ctx.expect(createdOk(ex), { expected: '2xx { data: Appointment } for a body with every create field', actual: got(ex), exchange: ex })) return;
-  const differs = Object.entries(sent).filter(([k, v]) => (k === 'start_at' ? Date.parse(String(d[k])) !== Date.parse(String(v)) : !same(d[k], v))).map(([k]) => k);
-  ctx.expect(!differs.length, { expected: `data carries every field as sent (${Object.keys(sent).join(', ')})`, actual: `differs: ${differs.join(', ')} — ${got(ex)}`, exchange: ex });
+  if (
+    !ctx.expect(createdOk(ex), { expected: '2xx { data: Appointment } for a body with every create field', actual: got(ex), exchange: ex })
+  )
+    return;
+  const differs = Object.entries(sent)
+    .filter(([k, v]) => (k === 'start_at' ? Date.parse(String(d[k])) !== Date.parse(String(v)) : !same(d[k], v)))
+    .map(([k]) => k);
+  ctx.expect(!differs.length, {
+    expected: `data carries every field as sent (${Object.keys(sent).join(', ')})`,
+    actual: `differs: ${differs.join(', ')} — ${got(ex)}`,
+    exchange: ex,
+  });
 }
 
 export async function appointment_patch_reassigns_provider(ctx: CheckContext): Promise<void> {
@@ -222,11 +320,26 @@ export async function appointment_patch_reassigns_provider(ctx: CheckContext): P
   const p = await ctx.fixtures.patient();
   const [from, to] = providers as [Obj, Obj];
   const a = await createAppointment(ctx, String(p.id), { provider_id: from.id });
-  if (!ctx.expect(createdOk(a) && objOf(a).provider_id === from.id, { expected: `2xx with provider_id ${String(from.id)}`, actual: got(a), exchange: a })) return;
+  if (
+    !ctx.expect(createdOk(a) && objOf(a).provider_id === from.id, {
+      expected: `2xx with provider_id ${String(from.id)}`,
+      actual: got(a),
+      exchange: a,
+    })
+  )
+    return;
   const patch = await patchAppointment(ctx, objOf(a).id, { provider_id: to.id });
-  ctx.expect(patch.response.status === 200 && objOf(patch).provider_id === to.id, { expected: `200 with provider_id ${String(to.id)} after PATCH { provider_id }`, actual: got(patch), exchange: patch });
+  ctx.expect(patch.response.status === 200 && objOf(patch).provider_id === to.id, {
+    expected: `200 with provider_id ${String(to.id)} after PATCH { provider_id }`,
+    actual: got(patch),
+    exchange: patch,
+  });
   const read = await getAppointment(ctx, objOf(a).id);
-  ctx.expect(objOf(read).provider_id === to.id, { expected: `GET answers provider_id ${String(to.id)} (reassigned)`, actual: got(read), exchange: read });
+  ctx.expect(objOf(read).provider_id === to.id, {
+    expected: `GET answers provider_id ${String(to.id)} (reassigned)`,
+    actual: got(read),
+    exchange: read,
+  });
 }
 
 export async function appointment_create_required_and_defaults(ctx: CheckContext): Promise<void> {
@@ -234,8 +347,15 @@ export async function appointment_create_required_and_defaults(ctx: CheckContext
   const { required, defaults } = appointmentCreate(ctx);
   const values: Obj = { patient_id: String(p.id), start_at: farFuture(), duration_minutes: 30 };
   const minimal = Object.fromEntries(required.map((k) => [k, values[k]]));
-  const ok = await ctx.send({ method: 'POST', path: '/appointments', key: ctx.keys.main, json: { ...minimal, external_id: ctx.externalId('minimal') } });
-  const off = Object.entries(defaults).filter(([k, v]) => objOf(ok)[k] !== v).map(([k]) => k);
+  const ok = await ctx.send({
+    method: 'POST',
+    path: '/appointments',
+    key: ctx.keys.main,
+    json: { ...minimal, external_id: ctx.externalId('minimal') },
+  });
+  const off = Object.entries(defaults)
+    .filter(([k, v]) => objOf(ok)[k] !== v)
+    .map(([k]) => k);
   ctx.expect(createdOk(ok) && !off.length, {
     expected: `2xx with the defaults ${json(defaults)} for a body of ${required.join(', ')} only`,
     actual: got(ok),
@@ -243,7 +363,12 @@ export async function appointment_create_required_and_defaults(ctx: CheckContext
   });
   for (const field of Object.keys(minimal)) {
     const rest = Object.fromEntries(Object.entries(minimal).filter(([k]) => k !== field));
-    const ex = await ctx.send({ method: 'POST', path: '/appointments', key: ctx.keys.main, json: { ...rest, external_id: ctx.externalId('missing') } });
+    const ex = await ctx.send({
+      method: 'POST',
+      path: '/appointments',
+      key: ctx.keys.main,
+      json: { ...rest, external_id: ctx.externalId('missing') },
+    });
     ctx.expect(isValidationError(ex), { expected: `400 { error, details } for a create without ${field}`, actual: got(ex), exchange: ex });
   }
 }
@@ -252,13 +377,22 @@ export async function appointment_repeat_rule_input(ctx: CheckContext): Promise<
   const p = await ctx.fixtures.patient();
   const cases: Array<[Obj, Obj]> = [
     [{ frequency: 'weekly' }, { frequency: 'weekly', interval: 1 }],
-    [{ frequency: 'daily', interval: 3, end_date: '2099-12-31' }, { frequency: 'daily', interval: 3, end_date: '2099-12-31' }],
+    [
+      { frequency: 'daily', interval: 3, end_date: '2099-12-31' },
+      { frequency: 'daily', interval: 3, end_date: '2099-12-31' },
+    ],
   ];
   for (const [rule, want] of cases) {
     const a = await createAppointment(ctx, String(p.id), { repeat_rule: rule, start_at: farFuture() });
     const back = (objOf(a).repeat_rule ?? {}) as Obj;
-    const off = Object.entries(want).filter(([k, v]) => back[k] !== v).map(([k]) => k);
-    ctx.expect(createdOk(a) && !off.length, { expected: `2xx with repeat_rule ${json(want)} for repeat_rule ${json(rule)}`, actual: got(a), exchange: a });
+    const off = Object.entries(want)
+      .filter(([k, v]) => back[k] !== v)
+      .map(([k]) => k);
+    ctx.expect(createdOk(a) && !off.length, {
+      expected: `2xx with repeat_rule ${json(want)} for repeat_rule ${json(rule)}`,
+      actual: got(a),
+      exchange: a,
+    });
   }
   for (const bad of [{ interval: 2 }, { frequency: 'weekly', interval: 0 }, { frequency: 'weekly', end_date: 'soon' }]) {
     const ex = await createAppointment(ctx, String(p.id), { repeat_rule: bad });
@@ -292,10 +426,18 @@ export async function appointment_patch_fields_optional(ctx: CheckContext): Prom
     const off = Object.entries(group)
       .filter(([k, v]) => (k === 'start_at' ? Date.parse(String(objOf(ex)[k])) !== Date.parse(String(v)) : !same(objOf(ex)[k], v)))
       .map(([k]) => k);
-    ctx.expect(ex.response.status === 200 && !off.length, { expected: `200 with ${json(group)} applied for a PATCH of only those fields`, actual: `${off.length ? `differs: ${off.join(', ')} — ` : ''}${got(ex)}`, exchange: ex });
+    ctx.expect(ex.response.status === 200 && !off.length, {
+      expected: `200 with ${json(group)} applied for a PATCH of only those fields`,
+      actual: `${off.length ? `differs: ${off.join(', ')} — ` : ''}${got(ex)}`,
+      exchange: ex,
+    });
   }
   const empty = await patchAppointment(ctx, id, {});
-  ctx.expect(isValidationError(empty), { expected: '400 { error, details } for PATCH with an empty body {}', actual: got(empty), exchange: empty });
+  ctx.expect(isValidationError(empty), {
+    expected: '400 { error, details } for PATCH with an empty body {}',
+    actual: got(empty),
+    exchange: empty,
+  });
 }
 
 export async function appointment_status_any_transition(ctx: CheckContext): Promise<void> {
@@ -308,20 +450,34 @@ export async function appointment_status_any_transition(ctx: CheckContext): Prom
   const walk = everyTransition(statuses, start);
   for (let i = 1; i < walk.length; i++) {
     const ex = await patchAppointment(ctx, objOf(a).id, { status: walk[i] });
-    if (!ctx.expect(ex.response.status === 200 && objOf(ex).status === walk[i], { expected: `200 with status ${walk[i]} for ${walk[i - 1]} → ${walk[i]}`, actual: got(ex), exchange: ex })) return;
+    if (
+      !ctx.expect(ex.response.status === 200 && objOf(ex).status === walk[i], {
+        expected: `200 with status ${walk[i]} for ${walk[i - 1]} → ${walk[i]}`,
+        actual: got(ex),
+        exchange: ex,
+      })
+    )
+      return;
   }
 }
 
 export async function appointment_create_201(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.patient();
   const a = await createAppointment(ctx, String(p.id));
-  ctx.expect(a.response.status === 201 && typeof objOf(a).id === 'string', { expected: '201 { data: Appointment } for a valid POST /appointments', actual: got(a), exchange: a });
+  ctx.expect(a.response.status === 201 && typeof objOf(a).id === 'string', {
+    expected: '201 { data: Appointment } for a valid POST /appointments',
+    actual: got(a),
+    exchange: a,
+  });
 }
 
 export async function appointment_lifecycle(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.patient();
   const a = await createAppointment(ctx, String(p.id));
-  await lifecycle(ctx, made(a, 'a new appointment (POST /appointments)', SETUP.appointment), '/appointments', '/appointments', { notes: 'Updated by the conformance suite', duration_minutes: 45 });
+  await lifecycle(ctx, made(a, 'a new appointment (POST /appointments)', SETUP.appointment), '/appointments', '/appointments', {
+    notes: 'Updated by the conformance suite',
+    duration_minutes: 45,
+  });
 }
 
 export const checks: CheckDef[] = [

@@ -8,7 +8,6 @@ import { TamperingReceiver } from '../testing/tampering-receiver.ts';
 import { apiPath, is, jsonOf, setJson, type ProxyRequest, type ProxyResponse } from '../testing/broken-proxy.ts';
 import { checksNamed, describeBrokenVariants, describeCheckFile, type Breaks } from '../testing/check-file.ts';
 
-
 // ----- helpers of the variants -----
 const UPLOAD = /^\/patients\/\d+\/documents$/;
 const REGENERATE = /^\/sessions\/[^/]+\/notes\/regenerate$/;
@@ -27,7 +26,10 @@ const editQuery = (req: ProxyRequest, fn: (q: URLSearchParams) => void) => {
 
 /** Every upload answers `completed`, as a service that waited for the extraction would. */
 const uploadAnswersCompleted: Breaks = {
-  response: (res, req) => is(req, 'POST', UPLOAD) && res.status === 201 && editBody(res, (b) => Object.assign(b.data, { status: 'completed', has_extracted_text: true })),
+  response: (res, req) =>
+    is(req, 'POST', UPLOAD) &&
+    res.status === 201 &&
+    editBody(res, (b) => Object.assign(b.data, { status: 'completed', has_extracted_text: true })),
 };
 
 /** A terminal status seen once per document, then `processing` again (a run that never really ends). */
@@ -96,13 +98,38 @@ const broken: Array<[string, string, () => Breaks]> = [
     }),
   ],
   ['terminal_status_stays', 'DOC-012', terminalFlips],
-  ['queued_upload_answers_pending', 'DOC-013', () => ({ response: (res, req) => is(req, 'POST', UPLOAD) && res.status === 201 && editBody(res, (b) => (b.data.status = 'processing')) })],
+  [
+    'queued_upload_answers_pending',
+    'DOC-013',
+    () => ({
+      response: (res, req) => is(req, 'POST', UPLOAD) && res.status === 201 && editBody(res, (b) => (b.data.status = 'processing')),
+    }),
+  ],
   ['upload_status_is_a_real_state', 'DOC-014', () => uploadAnswersCompleted],
   ['upload_does_not_wait_for_extraction', 'DOC-025', () => uploadAnswersCompleted],
-  ['queued_upload_message_says_started', 'DOC-026', () => ({ response: (res, req) => is(req, 'POST', UPLOAD) && editBody(res, (b) => (b.message = 'Document uploaded successfully.')) })],
-  ['extract_endpoint_status_codes', 'DOC-031', () => ({ response: (res, req) => /\/extract$/.test(apiPath(req)) && res.status === 503 && editBody(res, (b) => delete b.details) })],
-  ['upload_message_wordings', 'DOC-036', () => ({ response: (res, req) => is(req, 'POST', UPLOAD) && editBody(res, (b) => (b.message = String(b.message).replace('successfully', 'OK'))) })],
-  ['notes_list_filters', 'NOTE-015', () => ({ request: (req) => is(req, 'GET', /^\/notes$/) && editQuery(req, (q) => q.delete('template_id')) })],
+  [
+    'queued_upload_message_says_started',
+    'DOC-026',
+    () => ({ response: (res, req) => is(req, 'POST', UPLOAD) && editBody(res, (b) => (b.message = 'Document uploaded successfully.')) }),
+  ],
+  [
+    'extract_endpoint_status_codes',
+    'DOC-031',
+    () => ({ response: (res, req) => /\/extract$/.test(apiPath(req)) && res.status === 503 && editBody(res, (b) => delete b.details) }),
+  ],
+  [
+    'upload_message_wordings',
+    'DOC-036',
+    () => ({
+      response: (res, req) =>
+        is(req, 'POST', UPLOAD) && editBody(res, (b) => (b.message = String(b.message).replace('successfully', 'OK'))),
+    }),
+  ],
+  [
+    'notes_list_filters',
+    'NOTE-015',
+    () => ({ request: (req) => is(req, 'GET', /^\/notes$/) && editQuery(req, (q) => q.delete('template_id')) }),
+  ],
   [
     'notes_filter_parameter_names',
     'NOTE-024',
@@ -116,7 +143,13 @@ const broken: Array<[string, string, () => Breaks]> = [
         }),
     }),
   ],
-  ['notes_export_layouts', 'NOTE-025', () => ({ request: (req) => is(req, 'GET', /^\/notes\/export$/) && editQuery(req, (q) => !q.has('format') && q.set('format', 'ndjson')) })],
+  [
+    'notes_export_layouts',
+    'NOTE-025',
+    () => ({
+      request: (req) => is(req, 'GET', /^\/notes\/export$/) && editQuery(req, (q) => !q.has('format') && q.set('format', 'ndjson')),
+    }),
+  ],
   [
     'free_text_enumerations',
     'NOTE-028',
@@ -129,7 +162,11 @@ const broken: Array<[string, string, () => Breaks]> = [
       },
     }),
   ],
-  ['idempotency_key_still_deduplicated', 'REGEN-004', () => ({ request: (req) => is(req, 'POST', REGENERATE) && delete req.headers['idempotency-key'] })],
+  [
+    'idempotency_key_still_deduplicated',
+    'REGEN-004',
+    () => ({ request: (req) => is(req, 'POST', REGENERATE) && delete req.headers['idempotency-key'] }),
+  ],
   [
     'regenerate_body_optional',
     'REGEN-005',
@@ -164,14 +201,19 @@ const broken: Array<[string, string, () => Breaks]> = [
       },
     }),
   ],
-  ['regenerate_invalid_400', 'REGEN-009', () => ({ response: (res, req) => is(req, 'POST', REGENERATE) && res.status === 400 && (res.status = 422) })],
+  [
+    'regenerate_invalid_400',
+    'REGEN-009',
+    () => ({ response: (res, req) => is(req, 'POST', REGENERATE) && res.status === 400 && (res.status = 422) }),
+  ],
   [
     'regeneration_under_a_minute',
     'REGEN-015',
     () => ({
       // The regenerated note carries an updated_at two minutes after the request.
       response: (res, req) =>
-        is(req, 'GET', /^\/notes\/[^/]+$/) && editBody(res, (b) => b.data?.updated_at && (b.data.updated_at = new Date(Date.parse(b.data.updated_at) + 120_000).toISOString())),
+        is(req, 'GET', /^\/notes\/[^/]+$/) &&
+        editBody(res, (b) => b.data?.updated_at && (b.data.updated_at = new Date(Date.parse(b.data.updated_at) + 120_000).toISOString())),
     }),
   ],
   [
@@ -186,7 +228,13 @@ const broken: Array<[string, string, () => Breaks]> = [
       },
     }),
   ],
-  ['regenerate_400_body_shape', 'REGEN-020', () => ({ response: (res, req) => is(req, 'POST', REGENERATE) && res.status === 400 && editBody(res, (b) => (b.code = 'VALIDATION_FAILED')) })],
+  [
+    'regenerate_400_body_shape',
+    'REGEN-020',
+    () => ({
+      response: (res, req) => is(req, 'POST', REGENERATE) && res.status === 400 && editBody(res, (b) => (b.code = 'VALIDATION_FAILED')),
+    }),
+  ],
   ['idempotency_key_per_session', 'LIM-006', globalIdempotency],
   ['rate_limit_counted_per_key', 'RATE-007', sharedRateCounter],
 ];

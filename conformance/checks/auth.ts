@@ -22,7 +22,9 @@ async function expect401Everywhere(ctx: CheckContext, key: KeyRef | undefined, r
 
 /** A key of the run holding `scope` (not `*`), the one with the fewest scopes. */
 function keyWith(ctx: CheckContext, scope: string): KeyRef | undefined {
-  return ctx.keys.scoped.filter((s) => s.scopes.includes(scope) && !s.scopes.includes('*')).sort((a, b) => a.scopes.length - b.scopes.length)[0]?.key;
+  return ctx.keys.scoped
+    .filter((s) => s.scopes.includes(scope) && !s.scopes.includes('*'))
+    .sort((a, b) => a.scopes.length - b.scopes.length)[0]?.key;
 }
 
 /** What a write scope's check does after the create, given the new id. */
@@ -61,7 +63,14 @@ async function scopedLifecycle(
   if (!key) return ctx.skip(`needs a --scoped-key holding ${scope} (without *)`);
   const withKey = `with ${/^[aeiou]/.test(scope) ? 'an' : 'a'} ${scope} key`;
   const created = await create.send(key);
-  if (!ctx.expect(is2xx(created) && idText(objOf(created).id) !== undefined, { expected: `2xx with the new resource for ${create.what} ${withKey}`, actual: got(created), exchange: created })) return;
+  if (
+    !ctx.expect(is2xx(created) && idText(objOf(created).id) !== undefined, {
+      expected: `2xx with the new resource for ${create.what} ${withKey}`,
+      actual: got(created),
+      exchange: created,
+    })
+  )
+    return;
   const s = create.steps(idText(objOf(created).id)!);
   const changed = await ctx.send({ ...s.change, key });
   ctx.expect(s.changed(changed), { expected: `${s.changeExpected} ${withKey}`, actual: got(changed), exchange: changed });
@@ -71,7 +80,11 @@ async function scopedLifecycle(
   const gone = await ctx.send(lookup.spec);
   // A lookup's miss may answer 404 or (XID-010's to judge) an empty list: either way the resource is gone.
   const id = idText(objOf(created).id);
-  ctx.expect(gone.response.status === 404 || (!!s.lookup && is2xx(gone) && !listOf(gone).some((x) => sameId(x.id, id))), { expected: `404 for ${lookup.what} after the delete`, actual: got(gone), exchange: gone });
+  ctx.expect(gone.response.status === 404 || (!!s.lookup && is2xx(gone) && !listOf(gone).some((x) => sameId(x.id, id))), {
+    expected: `404 for ${lookup.what} after the delete`,
+    actual: got(gone),
+    exchange: gone,
+  });
 }
 
 const covers = (granted: string[], needed: string[]) => granted.includes('*') || needed.every((s) => granted.includes(s));
@@ -93,12 +106,19 @@ export async function mock_key_prefix_crk(ctx: CheckContext): Promise<void> {
   if (!keys.length) return ctx.skip('the mock lists no keys');
   // Never print a key: its first four characters say enough.
   const off = keys.filter((k) => !k.key.startsWith('crk_'));
-  ctx.expect(!off.length, { expected: 'every key the mock issues begins with crk_', actual: `${off.length} of ${keys.length} do not: ${off.map((k) => `${k.key.slice(0, 4)}… (${k.state})`).join(', ')}` });
+  ctx.expect(!off.length, {
+    expected: 'every key the mock issues begins with crk_',
+    actual: `${off.length} of ${keys.length} do not: ${off.map((k) => `${k.key.slice(0, 4)}… (${k.state})`).join(', ')}`,
+  });
   // The prefix is part of the opaque value: the key works as issued, and the prefix alone is no key.
   const ok = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.main, query: { limit: 1 } });
   ctx.expect(ok.response.status === 200, { expected: '200 for GET /providers with the key as issued', actual: got(ok), exchange: ok });
   const bare = await ctx.send({ method: 'GET', path: '/providers', rawKey: `crk_${randomBytes(12).toString('hex')}`, query: { limit: 1 } });
-  ctx.expect(bare.response.status === 401, { expected: '401 for the prefix crk_ with a secret part no key has', actual: got(bare), exchange: bare });
+  ctx.expect(bare.response.status === 401, {
+    expected: '401 for the prefix crk_ with a secret part no key has',
+    actual: got(bare),
+    exchange: bare,
+  });
 }
 
 export function missing_key_rejected(ctx: CheckContext): Promise<void> {
@@ -120,7 +140,13 @@ export function revoked_key_rejected(ctx: CheckContext): Promise<void> {
 export async function patients_write_scope_grants(ctx: CheckContext): Promise<void> {
   await scopedLifecycle(ctx, 'patients:write', {
     what: 'POST /patients',
-    send: (key) => ctx.send({ method: 'POST', path: '/patients', key, json: { name: 'Conformance patients:write', external_id: ctx.externalId('scope-patient') } }),
+    send: (key) =>
+      ctx.send({
+        method: 'POST',
+        path: '/patients',
+        key,
+        json: { name: 'Conformance patients:write', external_id: ctx.externalId('scope-patient') },
+      }),
     steps: (id) => patchOne(`/patients/${id}`, 'phone', '+1-555-0143'),
   });
 }
@@ -130,7 +156,12 @@ export async function appointments_write_scope_grants(ctx: CheckContext): Promis
     what: 'POST /appointments',
     send: async (key) => {
       const { patient } = await own(ctx);
-      const json = { patient_id: String(patient.id), start_at: farFuture(), duration_minutes: 30, external_id: ctx.externalId('scope-appt') };
+      const json = {
+        patient_id: String(patient.id),
+        start_at: farFuture(),
+        duration_minutes: 30,
+        external_id: ctx.externalId('scope-appt'),
+      };
       return ctx.send({ method: 'POST', path: '/appointments', key, json });
     },
     steps: (id) => patchOne(`/appointments/${id}`, 'notes', 'updated with appointments:write'),
@@ -155,7 +186,10 @@ export async function documents_write_scope_grants(ctx: CheckContext): Promise<v
         changed: is2xx,
         changeExpected: `2xx for POST ${path}/extract`,
         // A deleted document has no GET of its own: its external_id lookup answers 404.
-        lookup: { spec: { method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: ext } }, what: `the lookup of ${ext}` },
+        lookup: {
+          spec: { method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: ext } },
+          what: `the lookup of ${ext}`,
+        },
       };
     },
   });
@@ -207,7 +241,11 @@ export async function other_org_document_not_found(ctx: CheckContext): Promise<v
   const up = await uploadDocument(ctx, String(patient.id));
   const doc = (up.response.json as { data?: { id?: string } })?.data;
   if (!doc?.id) return ctx.skip(`upload answered ${up.response.status}`);
-  const ex = await ctx.send({ method: 'POST', path: `/patients/${String(patient.id)}/documents/${doc.id}/extract`, key: ctx.keys.otherOrg! });
+  const ex = await ctx.send({
+    method: 'POST',
+    path: `/patients/${String(patient.id)}/documents/${doc.id}/extract`,
+    key: ctx.keys.otherOrg!,
+  });
   ctx.expect(ex.response.status === 404, { expected: "404 for extract on another organization's document", actual: got(ex), exchange: ex });
 }
 
@@ -221,7 +259,11 @@ export const checks: CheckDef[] = [
   check(appointments_write_scope_grants, { rule: 'AUTH-016', needs: { write: true, keys: ['scoped'] } }),
   check(documents_write_scope_grants, { rule: 'AUTH-018', needs: { write: true, keys: ['scoped'] } }),
   check(missing_scope_forbidden, { rule: 'AUTH-023', covers: ['AUTH-022', 'AUTH-024', 'ERR-003'], needs: { keys: ['scoped'] } }),
-  check(granted_scope_allowed, { rule: 'AUTH-021', covers: ['AUTH-013', 'AUTH-015', 'AUTH-017', 'AUTH-019', 'AUTH-020'], needs: { keys: ['scoped'] } }),
+  check(granted_scope_allowed, {
+    rule: 'AUTH-021',
+    covers: ['AUTH-013', 'AUTH-015', 'AUTH-017', 'AUTH-019', 'AUTH-020'],
+    needs: { keys: ['scoped'] },
+  }),
   check(wildcard_scope_covers_all, { rule: 'AUTH-012' }),
   check(other_org_document_not_found, { rule: 'AUTH-008', needs: { keys: ['otherOrg'], write: true } }),
 ];

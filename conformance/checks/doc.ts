@@ -3,7 +3,23 @@ import { randomBytes } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Exchange } from '../http.ts';
 import { messages } from '../../generated/spec-values.ts';
-import { type Obj, uploadDocument, objOf, listOf, followDocument, got, enumOf, body, is4xx, limitUploads, json, is2xx, made, SETUP, byExternalId } from './support/common.ts';
+import {
+  type Obj,
+  uploadDocument,
+  objOf,
+  listOf,
+  followDocument,
+  got,
+  enumOf,
+  body,
+  is4xx,
+  limitUploads,
+  json,
+  is2xx,
+  made,
+  SETUP,
+  byExternalId,
+} from './support/common.ts';
 import { own, pathIdForm, UUID } from './support/operations.ts';
 import { expectLookupGone } from './support/resources.ts';
 import { check } from './support/define.ts';
@@ -73,7 +89,11 @@ function trackedUploads(ctx: CheckContext): Promise<{ patientId: string; token: 
 /** The uploads that were stored (any 2xx with an id); blocked when none was (the upload's own check judges it). */
 function created(ctx: CheckContext, uploads: TrackedUpload[]): TrackedUpload[] {
   const ok = uploads.filter((u) => is2xx(u.upload) && idText(objOf(u.upload).id) !== undefined);
-  if (!ok.length && uploads[0]) ctx.block(`a stored PDF upload to follow (POST /patients/{id}/documents answered ${got(uploads[0].upload).slice(0, 120)})`, SETUP.upload);
+  if (!ok.length && uploads[0])
+    ctx.block(
+      `a stored PDF upload to follow (POST /patients/{id}/documents answered ${got(uploads[0].upload).slice(0, 120)})`,
+      SETUP.upload,
+    );
   return ok;
 }
 
@@ -90,9 +110,14 @@ export async function extracted_text_never_returned(ctx: CheckContext): Promise<
   const { patientId, token, uploads } = await trackedUploads(ctx);
   const ok = created(ctx, uploads);
   const done = ok.filter((u) => u.last?.status === 'completed');
-  if (!done.length) return ctx.skip(`no upload reached completed within ${ctx.timeoutMs / 1000} s (--timeout): no extracted text to look for`);
+  if (!done.length)
+    return ctx.skip(`no upload reached completed within ${ctx.timeoutMs / 1000} s (--timeout): no extracted text to look for`);
   const list = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main });
-  const extract = await ctx.send({ method: 'POST', path: `/patients/${patientId}/documents/${String(objOf(done[0]!.upload).id)}/extract`, key: ctx.keys.main });
+  const extract = await ctx.send({
+    method: 'POST',
+    path: `/patients/${patientId}/documents/${String(objOf(done[0]!.upload).id)}/extract`,
+    key: ctx.keys.main,
+  });
   const answers = [...ok.flatMap((u) => [u.upload, u.right, ...(u.lastExchange ? [u.lastExchange] : [])]), list, extract];
   for (const ex of answers)
     ctx.expect(!ex.response.text.includes(token), {
@@ -102,15 +127,25 @@ export async function extracted_text_never_returned(ctx: CheckContext): Promise<
     });
   const docs = [...answers.flatMap((ex) => listOf(ex)), ...answers.map((ex) => objOf(ex)).filter((d) => typeof d.id === 'string')];
   for (const d of docs) {
-    const textual = Object.keys(d).filter((k) => /text|content|ocr/i.test(k) && k !== 'has_extracted_text' && k !== 'extracted_text_length');
-    ctx.expect(!textual.length, { expected: 'only has_extracted_text and extracted_text_length about the text', actual: `document ${String(d.id)} carries ${textual.join(', ')}` });
+    const textual = Object.keys(d).filter(
+      (k) => /text|content|ocr/i.test(k) && k !== 'has_extracted_text' && k !== 'extracted_text_length',
+    );
+    ctx.expect(!textual.length, {
+      expected: 'only has_extracted_text and extracted_text_length about the text',
+      actual: `document ${String(d.id)} carries ${textual.join(', ')}`,
+    });
   }
   for (const u of done)
-    ctx.expect(u.last?.has_extracted_text === true && Number.isInteger(u.last.extracted_text_length) && (u.last.extracted_text_length as number) >= token.length, {
-      expected: `a completed document with has_extracted_text true and extracted_text_length ≥ ${token.length} (its text carries a ${token.length}-character token)`,
-      actual: json(u.last),
-      exchange: u.lastExchange,
-    });
+    ctx.expect(
+      u.last?.has_extracted_text === true &&
+        Number.isInteger(u.last.extracted_text_length) &&
+        (u.last.extracted_text_length as number) >= token.length,
+      {
+        expected: `a completed document with has_extracted_text true and extracted_text_length ≥ ${token.length} (its text carries a ${token.length}-character token)`,
+        actual: json(u.last),
+        exchange: u.lastExchange,
+      },
+    );
 }
 
 export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
@@ -144,11 +179,16 @@ export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
     for (const { externalId, terminal: was } of watched) {
       const ex = await lookupDocument(ctx, pid, externalId);
       const d = byExternalId(ex, externalId);
-      ctx.expect(!!d && d.status === was.status && d.extraction_error === was.extraction_error && d.has_extracted_text === was.has_extracted_text, {
-        expected: `document ${externalId} stays ${String(was.status)} (extraction_error ${json(was.extraction_error)}, has_extracted_text ${json(was.has_extracted_text)}) until a new run is started`,
-        actual: d ? `status ${String(d.status)}, extraction_error ${json(d.extraction_error)}, has_extracted_text ${json(d.has_extracted_text)}` : got(ex),
-        exchange: ex,
-      });
+      ctx.expect(
+        !!d && d.status === was.status && d.extraction_error === was.extraction_error && d.has_extracted_text === was.has_extracted_text,
+        {
+          expected: `document ${externalId} stays ${String(was.status)} (extraction_error ${json(was.extraction_error)}, has_extracted_text ${json(was.has_extracted_text)}) until a new run is started`,
+          actual: d
+            ? `status ${String(d.status)}, extraction_error ${json(d.extraction_error)}, has_extracted_text ${json(d.has_extracted_text)}`
+            : got(ex),
+          exchange: ex,
+        },
+      );
     }
     await ctx.sleep(Math.min(100, holdMs / 5));
   } while (performance.now() < end);
@@ -157,7 +197,8 @@ export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
 export async function queued_upload_answers_pending(ctx: CheckContext): Promise<void> {
   const { uploads } = await trackedUploads(ctx);
   const queued = created(ctx, uploads).filter((u) => u.queued);
-  if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
+  if (!queued.length)
+    return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
   const pending = queued.filter((u) => u.first === 'pending');
   // "Typically": most queued uploads answer pending (one finished early may answer another status, DOC-014).
   ctx.expect(pending.length * 2 > queued.length, {
@@ -171,7 +212,14 @@ export async function upload_status_is_a_real_state(ctx: CheckContext): Promise<
   const { uploads } = await trackedUploads(ctx);
   const statuses = enumOf(ctx, 'DocumentStatus');
   for (const u of created(ctx, uploads)) {
-    if (!ctx.expect(!!u.first && statuses.includes(u.first), { expected: `an upload status among ${statuses.join(', ')}`, actual: got(u.upload), exchange: u.upload })) continue;
+    if (
+      !ctx.expect(!!u.first && statuses.includes(u.first), {
+        expected: `an upload status among ${statuses.join(', ')}`,
+        actual: got(u.upload),
+        exchange: u.upload,
+      })
+    )
+      continue;
     // Whatever the upload answered was where the extraction stood: nothing seen later is behind it.
     const ranks = u.seen.map((s) => RANK[s] ?? -1);
     const forward = ranks.every((r, i) => r >= 0 && (i === 0 || r >= ranks[i - 1]!)) && u.seen.filter((s) => TERMINAL.has(s)).length <= 1;
@@ -204,7 +252,8 @@ export async function upload_does_not_wait_for_extraction(ctx: CheckContext): Pr
 export async function queued_upload_message_says_started(ctx: CheckContext): Promise<void> {
   const { uploads } = await trackedUploads(ctx);
   const queued = created(ctx, uploads).filter((u) => u.queued);
-  if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
+  if (!queued.length)
+    return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
   for (const u of queued)
     ctx.expect(typeof body(u.upload).message === 'string' && STARTED_WORDING.test(String(body(u.upload).message)), {
       expected: 'a message saying that text extraction started (the extraction was queued: the document moved on by itself)',
@@ -236,8 +285,18 @@ export async function extract_endpoint_status_codes(ctx: CheckContext): Promise<
   }
   const b = body(refused);
   ctx.expect(
-    refused.response.status === 503 && b.success === false && typeof b.error === 'string' && b.error.length > 0 && typeof b.details === 'string' && b.details.length > 0 && objOf(refused).id === id,
-    { expected: `503 { data: document ${id}, success: false, message, error, details } when the run could not be started`, actual: got(refused), exchange: refused },
+    refused.response.status === 503 &&
+      b.success === false &&
+      typeof b.error === 'string' &&
+      b.error.length > 0 &&
+      typeof b.details === 'string' &&
+      b.details.length > 0 &&
+      objOf(refused).id === id,
+    {
+      expected: `503 { data: document ${id}, success: false, message, error, details } when the run could not be started`,
+      actual: got(refused),
+      exchange: refused,
+    },
   );
 }
 
@@ -245,9 +304,16 @@ export async function upload_message_wordings(ctx: CheckContext): Promise<void> 
   const { patientId, uploads } = await trackedUploads(ctx);
   const queued = created(ctx, uploads).filter((u) => u.queued);
   for (const u of queued)
-    ctx.expect(body(u.upload).message === messages.upload.queued, { expected: `message ${json(messages.upload.queued)} for a queued upload`, actual: json(body(u.upload).message), exchange: u.upload });
+    ctx.expect(body(u.upload).message === messages.upload.queued, {
+      expected: `message ${json(messages.upload.queued)} for a queued upload`,
+      actual: json(body(u.upload).message),
+      exchange: u.upload,
+    });
   if (!ctx.mock) {
-    if (!queued.length) return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout), and without --mock no upload can be made not to queue`);
+    if (!queued.length)
+      return ctx.skip(
+        `no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout), and without --mock no upload can be made not to queue`,
+      );
     return;
   }
   await ctx.mock.fault({ kind: 'extraction-not-queued', count: 1 });
@@ -269,14 +335,33 @@ export async function document_id_path_uuid(ctx: CheckContext): Promise<void> {
   const pid = String(patient.id);
   const up = await uploadDocument(ctx, pid);
   const id = made(up, 'a stored upload to read the id of', SETUP.upload).id;
-  await pathIdForm(ctx, { param: 'documentId', form: UUID, formName: 'a UUID', id, requests: [{ method: 'POST', path: (x) => `/patients/${pid}/documents/${x}/extract` }] });
+  await pathIdForm(ctx, {
+    param: 'documentId',
+    form: UUID,
+    formName: 'a UUID',
+    id,
+    requests: [{ method: 'POST', path: (x) => `/patients/${pid}/documents/${x}/extract` }],
+  });
   // A DELETE with the id of the wrong form is refused and deletes nothing (the document is the run's own).
   for (const bad of [`${id}x`, 'not-a-uuid']) {
     const ex = await ctx.send({ method: 'DELETE', path: `/patients/${pid}/documents/${encodeURIComponent(bad)}`, key: ctx.keys.main });
-    ctx.expect(is4xx(ex), { expected: `a 4xx for DELETE /patients/{patientId}/documents/{documentId} with documentId ${JSON.stringify(bad)}`, actual: got(ex), exchange: ex });
+    ctx.expect(is4xx(ex), {
+      expected: `a 4xx for DELETE /patients/{patientId}/documents/{documentId} with documentId ${JSON.stringify(bad)}`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
-  const still = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: String(objOf(up).external_id) } });
-  ctx.expect(byExternalId(still, String(objOf(up).external_id))?.id === id, { expected: `document ${id} still there after DELETEs naming ids of the wrong form`, actual: got(still), exchange: still });
+  const still = await ctx.send({
+    method: 'GET',
+    path: `/patients/${pid}/documents`,
+    key: ctx.keys.main,
+    query: { external_id: String(objOf(up).external_id) },
+  });
+  ctx.expect(byExternalId(still, String(objOf(up).external_id))?.id === id, {
+    expected: `document ${id} still there after DELETEs naming ids of the wrong form`,
+    actual: got(still),
+    exchange: still,
+  });
 }
 
 export async function extraction_reaches_terminal_state(ctx: CheckContext): Promise<void> {
@@ -284,7 +369,8 @@ export async function extraction_reaches_terminal_state(ctx: CheckContext): Prom
   const ext = ctx.externalId('extract');
   const up = await uploadDocument(ctx, String(p.id), ext);
   made(up, 'a stored PDF upload', SETUP.upload);
-  if (!ctx.expect(typeof body(up).message === 'string', { expected: '{ data, message } for the upload', actual: got(up), exchange: up })) return;
+  if (!ctx.expect(typeof body(up).message === 'string', { expected: '{ data, message } for the upload', actual: got(up), exchange: up }))
+    return;
   const order = enumOf(ctx, 'DocumentStatus');
   const first = String(objOf(up).status);
   const { statuses, last, exchange } = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
@@ -292,9 +378,17 @@ export async function extraction_reaches_terminal_state(ctx: CheckContext): Prom
   const terminal = last?.status === 'completed' || last?.status === 'failed';
   ctx.expect(terminal, { expected: `completed or failed within ${EXTRACTION_MS / 1000} s`, actual: String(last?.status), exchange });
   if (last?.status === 'completed')
-    ctx.expect(last.has_extracted_text === true, { expected: 'has_extracted_text true once completed', actual: JSON.stringify(last), exchange });
+    ctx.expect(last.has_extracted_text === true, {
+      expected: 'has_extracted_text true once completed',
+      actual: JSON.stringify(last),
+      exchange,
+    });
   if (last?.status === 'failed')
-    ctx.expect(typeof last.extraction_error === 'string' && last.extraction_error.length > 0, { expected: 'extraction_error set when failed', actual: JSON.stringify(last), exchange });
+    ctx.expect(typeof last.extraction_error === 'string' && last.extraction_error.length > 0, {
+      expected: 'extraction_error set when failed',
+      actual: JSON.stringify(last),
+      exchange,
+    });
 }
 
 export async function extract_endpoint_starts_a_run(ctx: CheckContext): Promise<void> {
@@ -305,9 +399,17 @@ export async function extract_endpoint_starts_a_run(ctx: CheckContext): Promise<
   await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
   const ex = await ctx.send({ method: 'POST', path: `/patients/${String(p.id)}/documents/${id}/extract`, key: ctx.keys.main });
   const b = body(ex);
-  ctx.expect(ex.response.status < 300 && typeof b.success === 'boolean' && objOf(ex).id === id, { expected: '2xx { data: <the document>, success, message }', actual: got(ex), exchange: ex });
+  ctx.expect(ex.response.status < 300 && typeof b.success === 'boolean' && objOf(ex).id === id, {
+    expected: '2xx { data: <the document>, success, message }',
+    actual: got(ex),
+    exchange: ex,
+  });
   const { last, exchange } = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
-  ctx.expect(last?.status === 'completed' || last?.status === 'failed', { expected: 'the new run reaches a terminal state', actual: String(last?.status), exchange });
+  ctx.expect(last?.status === 'completed' || last?.status === 'failed', {
+    expected: 'the new run reaches a terminal state',
+    actual: String(last?.status),
+    exchange,
+  });
 }
 
 export async function extraction_failure_then_retry(ctx: CheckContext): Promise<void> {
@@ -316,11 +418,23 @@ export async function extraction_failure_then_retry(ctx: CheckContext): Promise<
   const ext = ctx.externalId('fails');
   const up = await uploadDocument(ctx, String(p.id), ext);
   const failed = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
-  ctx.expect(failed.last?.status === 'failed' && typeof failed.last.extraction_error === 'string', { expected: 'failed with extraction_error', actual: JSON.stringify(failed.last), exchange: failed.exchange });
-  const ex = await ctx.send({ method: 'POST', path: `/patients/${String(p.id)}/documents/${String(objOf(up).id)}/extract`, key: ctx.keys.main });
+  ctx.expect(failed.last?.status === 'failed' && typeof failed.last.extraction_error === 'string', {
+    expected: 'failed with extraction_error',
+    actual: JSON.stringify(failed.last),
+    exchange: failed.exchange,
+  });
+  const ex = await ctx.send({
+    method: 'POST',
+    path: `/patients/${String(p.id)}/documents/${String(objOf(up).id)}/extract`,
+    key: ctx.keys.main,
+  });
   ctx.expect(ex.response.status < 300, { expected: '2xx from the extract endpoint', actual: got(ex), exchange: ex });
   const done = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
-  ctx.expect(done.last?.status === 'completed', { expected: 'a failed document later reaches completed', actual: JSON.stringify(done.last), exchange: done.exchange });
+  ctx.expect(done.last?.status === 'completed', {
+    expected: 'a failed document later reaches completed',
+    actual: JSON.stringify(done.last),
+    exchange: done.exchange,
+  });
 }
 
 export async function extraction_not_queued(ctx: CheckContext): Promise<void> {
@@ -336,34 +450,63 @@ export async function extraction_not_queued(ctx: CheckContext): Promise<void> {
   });
   await ctx.sleep(300);
   const still = await followDocument(ctx, String(p.id), ext, 1);
-  ctx.expect(still.last?.status === 'pending', { expected: 'stays pending until the extract endpoint is called', actual: String(still.last?.status), exchange: still.exchange });
+  ctx.expect(still.last?.status === 'pending', {
+    expected: 'stays pending until the extract endpoint is called',
+    actual: String(still.last?.status),
+    exchange: still.exchange,
+  });
   await ctx.send({ method: 'POST', path: `/patients/${String(p.id)}/documents/${String(objOf(up).id)}/extract`, key: ctx.keys.main });
   const done = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
-  ctx.expect(done.last?.status === 'completed' || done.last?.status === 'failed', { expected: 'terminal after the extract endpoint', actual: String(done.last?.status), exchange: done.exchange });
+  ctx.expect(done.last?.status === 'completed' || done.last?.status === 'failed', {
+    expected: 'terminal after the extract endpoint',
+    actual: String(done.last?.status),
+    exchange: done.exchange,
+  });
 }
 
 export async function upload_over_max_bytes_413(ctx: CheckContext): Promise<void> {
   const { maxBytes, oversize } = await limitUploads(ctx);
   if (!oversize) return ctx.skip('the spec gives no x-max-bytes for the upload file');
-  ctx.expect(oversize.response.status === 413, { expected: `413 for a file of ${maxBytes! + 1} bytes (x-max-bytes ${maxBytes})`, actual: got(oversize), exchange: oversize });
+  ctx.expect(oversize.response.status === 413, {
+    expected: `413 for a file of ${maxBytes! + 1} bytes (x-max-bytes ${maxBytes})`,
+    actual: got(oversize),
+    exchange: oversize,
+  });
 }
 
 export async function upload_unsupported_type_415(ctx: CheckContext): Promise<void> {
   const { types, wrongType } = await limitUploads(ctx);
-  ctx.expect(wrongType.response.status === 415, { expected: `415 for a text/plain file (accepted: ${types.join(', ')})`, actual: got(wrongType), exchange: wrongType });
+  ctx.expect(wrongType.response.status === 415, {
+    expected: `415 for a text/plain file (accepted: ${types.join(', ')})`,
+    actual: got(wrongType),
+    exchange: wrongType,
+  });
 }
 
 export async function document_lifecycle(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.patient();
   const up = await uploadDocument(ctx, String(p.id));
   const d = objOf(up);
-  if (!ctx.expect(up.response.status === 201 && typeof d.id === 'string', { expected: '201 with the document', actual: got(up), exchange: up })) return;
+  if (
+    !ctx.expect(up.response.status === 201 && typeof d.id === 'string', {
+      expected: '201 with the document',
+      actual: got(up),
+      exchange: up,
+    })
+  )
+    return;
   const docs = `/patients/${String(p.id)}/documents`;
   const list = await ctx.send({ method: 'GET', path: docs, key: ctx.keys.main });
-  ctx.expect(listOf(list).some((x) => x.id === d.id), { expected: "the upload in the patient's documents", actual: got(list), exchange: list });
+  ctx.expect(
+    listOf(list).some((x) => x.id === d.id),
+    { expected: "the upload in the patient's documents", actual: got(list), exchange: list },
+  );
   const del = await ctx.send({ method: 'DELETE', path: `${docs}/${String(d.id)}`, key: ctx.keys.main });
   ctx.expect(del.response.status === 200, { expected: '200 { success: true }', actual: got(del), exchange: del });
-  for (const [method, path] of [['DELETE', `${docs}/${String(d.id)}`], ['POST', `${docs}/${String(d.id)}/extract`]] as const) {
+  for (const [method, path] of [
+    ['DELETE', `${docs}/${String(d.id)}`],
+    ['POST', `${docs}/${String(d.id)}/extract`],
+  ] as const) {
     const ex = await ctx.send({ method, path, key: ctx.keys.main });
     ctx.expect(ex.response.status === 404, { expected: `404 for ${method} after delete`, actual: got(ex), exchange: ex });
   }

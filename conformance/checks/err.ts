@@ -6,8 +6,34 @@ import type { Operation } from '../contract.ts';
 import type { Exchange, RequestSpec } from '../http.ts';
 import { tinyPdf } from '../fixtures.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
-import { uploadLimits, createAppointment, farFuture, uploadDocument, type Obj, objOf, body, got, fillPath, unusedNpi, limitUploads, isValidationError, listOf, negative } from './support/common.ts';
-import { jsonWrites, own, hasError, opLabel, mockSession, pathParams, bodyFor, keyWithout, malformed, WRITE_METHODS } from './support/operations.ts';
+import {
+  uploadLimits,
+  createAppointment,
+  farFuture,
+  uploadDocument,
+  type Obj,
+  objOf,
+  body,
+  got,
+  fillPath,
+  unusedNpi,
+  limitUploads,
+  isValidationError,
+  listOf,
+  negative,
+} from './support/common.ts';
+import {
+  jsonWrites,
+  own,
+  hasError,
+  opLabel,
+  mockSession,
+  pathParams,
+  bodyFor,
+  keyWithout,
+  malformed,
+  WRITE_METHODS,
+} from './support/operations.ts';
 import { documented } from './support/responses.ts';
 import { check, type InspectedExchange, type Finding, type ResponseCheckDef, responseCheck } from './support/define.ts';
 
@@ -32,26 +58,53 @@ function oversizedJson(ctx: CheckContext) {
 const opName = (op: Operation) => `${op.method} ${op.template} (${op.operationId})`;
 
 export async function external_id_conflict_body(ctx: CheckContext): Promise<void> {
-  const message = (ctx.contract.resolve('#/components/schemas/ExternalIdConflict') as { properties: { error: { const: string } } }).properties.error.const;
+  const message = (ctx.contract.resolve('#/components/schemas/ExternalIdConflict') as { properties: { error: { const: string } } })
+    .properties.error.const;
   const { patient } = await own(ctx);
   const pid = String(patient.id);
   const p = await ctx.fixtures.createPatient('conflict');
   const a = await createAppointment(ctx, pid, { start_at: farFuture() });
   const d = await uploadDocument(ctx, pid);
   const cases: Array<[string, Obj, () => Promise<Exchange>]> = [
-    ['patient', p, () => ctx.send({ method: 'POST', path: '/patients', key: ctx.keys.main, json: { name: 'Conformance conflict', external_id: p.external_id } })],
+    [
+      'patient',
+      p,
+      () =>
+        ctx.send({
+          method: 'POST',
+          path: '/patients',
+          key: ctx.keys.main,
+          json: { name: 'Conformance conflict', external_id: p.external_id },
+        }),
+    ],
     ['appointment', objOf(a), () => createAppointment(ctx, pid, { start_at: farFuture(), external_id: objOf(a).external_id })],
     ['document', objOf(d), () => uploadDocument(ctx, pid, String(objOf(d).external_id))],
   ];
   for (const [what, first, again] of cases) {
-    if (!ctx.expect(typeof first.id === 'string' && typeof first.external_id === 'string', { expected: `a ${what} created to collide with`, actual: JSON.stringify(first) })) continue;
+    if (
+      !ctx.expect(typeof first.id === 'string' && typeof first.external_id === 'string', {
+        expected: `a ${what} created to collide with`,
+        actual: JSON.stringify(first),
+      })
+    )
+      continue;
     const ex = await again();
     const b = body(ex);
     const existing = b.existing as Obj | undefined;
     // Nothing beside the quoted fields only by the kit's reading of the body as closed (GEN-011): --profile all.
-    const closed = ctx.profile === 'documented' || (Object.keys(b).sort().join() === 'error,existing' && Object.keys(existing ?? {}).sort().join() === 'external_id,id');
+    const closed =
+      ctx.profile === 'documented' ||
+      (Object.keys(b).sort().join() === 'error,existing' &&
+        Object.keys(existing ?? {})
+          .sort()
+          .join() === 'external_id,id');
     ctx.expect(
-      ex.response.status === 409 && b.error === message && !!existing && existing.id === first.id && existing.external_id === first.external_id && closed,
+      ex.response.status === 409 &&
+        b.error === message &&
+        !!existing &&
+        existing.id === first.id &&
+        existing.external_id === first.external_id &&
+        closed,
       {
         expected: `409 { error: ${JSON.stringify(message)}, existing: { id: ${JSON.stringify(first.id)}, external_id: ${JSON.stringify(first.external_id)} } } for a second ${what} with the same external_id`,
         actual: got(ex),
@@ -66,16 +119,26 @@ export async function json_write_wrong_content_type_415(ctx: CheckContext): Prom
   if (!targets.length) ctx.skip(`no JSON write to send (${left.join(', ')} need --mock or are unknown to the check)`);
   for (const t of targets)
     for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
-      const ex = await ctx.send({ method: t.op.method, path: t.path, key: ctx.keys.main, bodyText: JSON.stringify(t.body()), headers: { 'Content-Type': type } });
-      ctx.expect(ex.response.status === 415 && hasError(ex), { expected: `415 { error } for ${opLabel(t.op)} with a JSON body sent as Content-Type: ${type}`, actual: got(ex), exchange: ex });
+      const ex = await ctx.send({
+        method: t.op.method,
+        path: t.path,
+        key: ctx.keys.main,
+        bodyText: JSON.stringify(t.body()),
+        headers: { 'Content-Type': type },
+      });
+      ctx.expect(ex.response.status === 415 && hasError(ex), {
+        expected: `415 { error } for ${opLabel(t.op)} with a JSON body sent as Content-Type: ${type}`,
+        actual: got(ex),
+        exchange: ex,
+      });
     }
 }
 
 export async function json_body_too_large_413(ctx: CheckContext): Promise<void> {
   const sent = await oversizedJson(ctx);
   if (!sent.length) ctx.skip('no JSON write to send');
+  // No exchange: its curl line would carry the whole oversized body.
   for (const s of sent)
-    // No exchange: its curl line would carry the whole oversized body.
     ctx.expect(s.ex.response.status === 413 && hasError(s.ex), {
       message: `${s.op.method} ${s.path} with a ${s.size}-byte JSON body`,
       expected: `413 { error } for ${opLabel(s.op)} with a JSON body of ${s.size} bytes (more than the upload's x-max-bytes, the largest body the document allows)`,
@@ -89,13 +152,22 @@ export async function per_operation_error_statuses(ctx: CheckContext): Promise<v
   const sessionId = await mockSession(ctx);
   const providers = await ctx.fixtures.providers();
   const check = (op: Operation, status: number, why: string, ex: Exchange, note = '') =>
-    ctx.expect(ex.response.status === status && hasError(ex), { expected: `${status} { error } for ${opLabel(op)} ${why}${note}`, actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === status && hasError(ex), {
+      expected: `${status} { error } for ${opLabel(op)} ${why}${note}`,
+      actual: got(ex),
+      exchange: ex,
+    });
   // Ids that exist (the run's own) where a request must get past the lookup; random ones otherwise.
   const existing = { patientId: pid, appointmentId: String(appointment.id), sessionId };
   const missing = (op: Operation) => (pathParams(op).includes('documentId') ? { patientId: pid } : {});
   const validBody = (op: Operation): Pick<RequestSpec, 'json' | 'form'> =>
     op.operationId === 'uploadDocument'
-      ? { form: { fields: { external_id: ctx.externalId('status') }, file: { name: 'status.pdf', type: 'application/pdf', bytes: tinyPdf() } } }
+      ? {
+          form: {
+            fields: { external_id: ctx.externalId('status') },
+            file: { name: 'status.pdf', type: 'application/pdf', bytes: tinyPdf() },
+          },
+        }
       : op.jsonBodyPointer
         ? { json: bodyFor(ctx, op, pid) ?? {} }
         : {};
@@ -105,17 +177,44 @@ export async function per_operation_error_statuses(ctx: CheckContext): Promise<v
     check(op, 401, 'without a key', await ctx.send({ method: op.method, path: fillPath(op, {}), ...empty }));
     const lacking = keyWithout(ctx, op.scopes);
     if (lacking)
-      check(op, 403, `with a key of scopes [${lacking.scopes.join(', ')}]`, await ctx.send({ method: op.method, path: fillPath(op, {}), key: lacking.key, ...empty }));
+      check(
+        op,
+        403,
+        `with a key of scopes [${lacking.scopes.join(', ')}]`,
+        await ctx.send({ method: op.method, path: fillPath(op, {}), key: lacking.key, ...empty }),
+      );
     // 404 where the path names a resource (well-formed ids nothing has), or a lookup misses.
     if (pathParams(op).length)
-      check(op, 404, 'for ids that name nothing', await ctx.send({ method: op.method, path: fillPath(op, missing(op)), key: ctx.keys.main, ...validBody(op) }));
+      check(
+        op,
+        404,
+        'for ids that name nothing',
+        await ctx.send({ method: op.method, path: fillPath(op, missing(op)), key: ctx.keys.main, ...validBody(op) }),
+      );
     if (ctx.contract.queryParam(op, 'external_id'))
-      check(op, 404, 'for an external_id lookup that matches nothing', await ctx.send({ method: 'GET', path: fillPath(op, existing), key: ctx.keys.main, query: { external_id: `${ctx.prefix}no-such` } }));
+      check(
+        op,
+        404,
+        'for an external_id lookup that matches nothing',
+        await ctx.send({ method: 'GET', path: fillPath(op, existing), key: ctx.keys.main, query: { external_id: `${ctx.prefix}no-such` } }),
+      );
     if (ctx.contract.queryParam(op, 'npi'))
-      check(op, 404, 'for an npi lookup that matches nothing', await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { npi: unusedNpi(providers.map((p) => String(p.npi))) } }));
+      check(
+        op,
+        404,
+        'for an npi lookup that matches nothing',
+        await ctx.send({
+          method: 'GET',
+          path: op.template,
+          key: ctx.keys.main,
+          query: { npi: unusedNpi(providers.map((p) => String(p.npi))) },
+        }),
+      );
     // 400: a path id of the wrong form, a query value out of the spec, or a body missing its required fields.
     const params = pathParams(op);
-    const enumParam = op.parameters.find((p) => p.in === 'query' && Array.isArray((ctx.contract.deref(p.schema as Json) as JsonObject | undefined)?.enum));
+    const enumParam = op.parameters.find(
+      (p) => p.in === 'query' && Array.isArray((ctx.contract.deref(p.schema as Json) as JsonObject | undefined)?.enum),
+    );
     let bad: RequestSpec | undefined;
     let why = '';
     if (params.length) {
@@ -134,24 +233,49 @@ export async function per_operation_error_statuses(ctx: CheckContext): Promise<v
     }
     if (bad) {
       const ex = await ctx.send(bad);
-      ctx.expect(ex.response.status === 400 && hasError(ex), { expected: `400 { error } for ${opLabel(op)} ${why}`, actual: got(ex), exchange: ex });
+      ctx.expect(ex.response.status === 400 && hasError(ex), {
+        expected: `400 { error } for ${opLabel(op)} ${why}`,
+        actual: got(ex),
+        exchange: ex,
+      });
     }
     // 415 and 413 on JSON writes and the upload (JSON writes against the run's own resources).
     const writable = pathParams(op).every((p) => existing[p as keyof typeof existing] !== undefined);
     if (op.operationId === 'uploadDocument') {
-      const ex = await ctx.send({ method: 'POST', path: fillPath(op, existing), key: ctx.keys.main, json: { external_id: ctx.externalId('status-json') } });
+      const ex = await ctx.send({
+        method: 'POST',
+        path: fillPath(op, existing),
+        key: ctx.keys.main,
+        json: { external_id: ctx.externalId('status-json') },
+      });
       check(op, 415, 'with a JSON body instead of multipart/form-data', ex);
       // The upload checks' own oversized upload (one per run: it is 10 MB).
       const big = (await limitUploads(ctx)).oversize;
-      if (big) ctx.expect(big.response.status === 413 && hasError(big), { expected: `413 { error } for ${opLabel(op)} with a file one byte past x-max-bytes`, actual: got(big), exchange: big });
+      if (big)
+        ctx.expect(big.response.status === 413 && hasError(big), {
+          expected: `413 { error } for ${opLabel(op)} with a file one byte past x-max-bytes`,
+          actual: got(big),
+          exchange: big,
+        });
     } else if (op.jsonBodyPointer && WRITE_METHODS.includes(op.method) && writable) {
-      const ex = await ctx.send({ method: op.method, path: fillPath(op, existing), key: ctx.keys.main, bodyText: JSON.stringify(bodyFor(ctx, op, pid) ?? {}), headers: { 'Content-Type': 'text/plain' } });
+      const ex = await ctx.send({
+        method: op.method,
+        path: fillPath(op, existing),
+        key: ctx.keys.main,
+        bodyText: JSON.stringify(bodyFor(ctx, op, pid) ?? {}),
+        headers: { 'Content-Type': 'text/plain' },
+      });
       check(op, 415, 'with a JSON body sent as text/plain', ex);
     }
     // 429: every operation, when the mock can inject it (the limiter's answer to the next request).
     if (ctx.mock) {
       await ctx.mock.fault({ kind: 'rate-limited', count: 1 });
-      check(op, 429, 'when rate limited', await ctx.send({ method: op.method, path: fillPath(op, {}), key: ctx.keys.main, ...empty, acceptRateLimited: true }));
+      check(
+        op,
+        429,
+        'when rate limited',
+        await ctx.send({ method: op.method, path: fillPath(op, {}), key: ctx.keys.main, ...empty, acceptRateLimited: true }),
+      );
     }
   }
   for (const s of await oversizedJson(ctx))
@@ -168,15 +292,22 @@ export async function error_text_non_empty_string(ctx: CheckContext): Promise<vo
     ['401 without a key', { method: 'GET', path: '/patients' }],
     ['401 with an invalid key', { method: 'GET', path: '/patients', rawKey: 'crc-not-a-valid-key-0000000000' }],
     ['404 for a patient that does not exist', { method: 'GET', path: `/patients/${'9'.repeat(19)}`, key: ctx.keys.main }],
-    ['404 for a lookup that misses', { method: 'GET', path: '/patients', key: ctx.keys.main, query: { external_id: `${ctx.prefix}no-such` } }],
+    [
+      '404 for a lookup that misses',
+      { method: 'GET', path: '/patients', key: ctx.keys.main, query: { external_id: `${ctx.prefix}no-such` } },
+    ],
     ['404 for a note that does not exist', { method: 'GET', path: `/notes/${randomUUID()}`, key: ctx.keys.main }],
     ['400 for page=0', { method: 'GET', path: '/patients', key: ctx.keys.main, query: { page: 0 } }],
     ['400 for a patientId of the wrong form', { method: 'GET', path: '/patients/abc', key: ctx.keys.main }],
     ['400 for an unknown export format', { method: 'GET', path: '/notes/export', key: ctx.keys.main, query: { format: 'crc-unknown' } }],
-    ['404 for the documents of a patient that does not exist', { method: 'GET', path: `/patients/${'9'.repeat(19)}/documents`, key: ctx.keys.main }],
+    [
+      '404 for the documents of a patient that does not exist',
+      { method: 'GET', path: `/patients/${'9'.repeat(19)}/documents`, key: ctx.keys.main },
+    ],
   ];
   const lacking = keyWithout(ctx, ['patients:read']);
-  if (lacking) cases.push(['403 for a key without patients:read', { method: 'GET', path: `/patients/${String(patient.id)}`, key: lacking.key }]);
+  if (lacking)
+    cases.push(['403 for a key without patients:read', { method: 'GET', path: `/patients/${String(patient.id)}`, key: lacking.key }]);
   for (const [what, spec] of cases) {
     const ex = await ctx.send(spec);
     const e = body(ex).error;
@@ -199,21 +330,38 @@ export async function malformed_path_id_400(ctx: CheckContext): Promise<void> {
       // The other ids well formed (the run's own patient), the body valid: only the id is wrong.
       const path = fillPath(op, { patientId: pid, [p]: malformed(p) });
       const spec: RequestSpec = { method: op.method, path, key: ctx.keys.main };
-      if (op.operationId === 'uploadDocument') spec.form = { fields: { external_id: ctx.externalId('badid') }, file: { name: 'badid.pdf', type: 'application/pdf', bytes: tinyPdf() } };
+      if (op.operationId === 'uploadDocument')
+        spec.form = {
+          fields: { external_id: ctx.externalId('badid') },
+          file: { name: 'badid.pdf', type: 'application/pdf', bytes: tinyPdf() },
+        };
       else if (op.jsonBodyPointer) spec.json = bodyFor(ctx, op, pid) ?? {};
       const ex = await ctx.send(spec);
-      ctx.expect(isValidationError(ex), { expected: `400 { error, details } (not 404) for ${opLabel(op)} with ${p} ${JSON.stringify(malformed(p))}`, actual: got(ex), exchange: ex });
+      ctx.expect(isValidationError(ex), {
+        expected: `400 { error, details } (not 404) for ${opLabel(op)} with ${p} ${JSON.stringify(malformed(p))}`,
+        actual: got(ex),
+        exchange: ex,
+      });
     }
   }
 }
 
 export async function rate_limited_429(ctx: CheckContext): Promise<void> {
-  const message = (ctx.contract.resolve('#/components/schemas/RateLimitError') as { properties: { error: { const: string } } }).properties.error.const;
+  const message = (ctx.contract.resolve('#/components/schemas/RateLimitError') as { properties: { error: { const: string } } }).properties
+    .error.const;
   await ctx.mock!.fault({ kind: 'rate-limited', count: 1 });
   const ex = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.main, acceptRateLimited: true });
-  ctx.expect(ex.response.status === 429 && body(ex).error === message, { expected: `429 { error: "${message}" }`, actual: got(ex), exchange: ex });
+  ctx.expect(ex.response.status === 429 && body(ex).error === message, {
+    expected: `429 { error: "${message}" }`,
+    actual: got(ex),
+    exchange: ex,
+  });
   const ra = ex.response.headers['retry-after'];
-  ctx.expect(ra !== undefined && (/^\d+$/.test(ra) || !Number.isNaN(Date.parse(ra))), { expected: 'Retry-After: delta-seconds or an HTTP date', actual: String(ra), exchange: ex });
+  ctx.expect(ra !== undefined && (/^\d+$/.test(ra) || !Number.isNaN(Date.parse(ra))), {
+    expected: 'Retry-After: delta-seconds or an HTTP date',
+    actual: String(ra),
+    exchange: ex,
+  });
 }
 
 export function not_a_server_error(ex: InspectedExchange): Finding | undefined {
@@ -234,11 +382,20 @@ export function status_code_conformance(ex: InspectedExchange): Finding | undefi
 export async function other_org_ids_not_found(ctx: CheckContext): Promise<void> {
   // Ids the other organization can see must not resolve with this organization's key (reads only).
   const other = ctx.keys.otherOrg!;
-  for (const [list, detail] of [['/patients', '/patients/'], ['/appointments', '/appointments/'], ['/notes', '/notes/'], ['/providers', '/providers/']] as const) {
+  for (const [list, detail] of [
+    ['/patients', '/patients/'],
+    ['/appointments', '/appointments/'],
+    ['/notes', '/notes/'],
+    ['/providers', '/providers/'],
+  ] as const) {
     const ex = await ctx.send({ method: 'GET', path: list, key: other, query: { limit: 3 } });
     for (const item of listOf(ex).slice(0, 2)) {
       const mine = await ctx.send({ method: 'GET', path: `${detail}${String(item.id)}`, key: ctx.keys.main });
-      ctx.expect(mine.response.status === 404, { expected: `404 for another organization's ${detail}${String(item.id)}`, actual: got(mine), exchange: mine });
+      ctx.expect(mine.response.status === 404, {
+        expected: `404 for another organization's ${detail}${String(item.id)}`,
+        actual: got(mine),
+        exchange: mine,
+      });
     }
   }
 }
@@ -256,7 +413,13 @@ export function out_of_bounds_rejected(ctx: CheckContext): Promise<void> {
 }
 
 export async function malformed_json_rejected(ctx: CheckContext): Promise<void> {
-  const ex = await ctx.send({ method: 'POST', path: '/patients', key: ctx.keys.main, bodyText: '{"name": "broken', headers: { 'Content-Type': 'application/json' } });
+  const ex = await ctx.send({
+    method: 'POST',
+    path: '/patients',
+    key: ctx.keys.main,
+    bodyText: '{"name": "broken',
+    headers: { 'Content-Type': 'application/json' },
+  });
   ctx.expect(ex.response.status === 400, { expected: '400 for a malformed JSON body', actual: got(ex), exchange: ex });
 }
 

@@ -3,7 +3,20 @@ import { tinyPdf } from '../fixtures.ts';
 import { escapeToken, type JsonObject } from '../../spec/runtime/json-pointer.ts';
 import type { CheckContext, CheckDef } from '../model.ts';
 import { jsonWrites, opLabel, own, readablePathValues, pathParams, DIGITS } from './support/operations.ts';
-import { is2xx, got, uploadDocument, is4xx, listOf, fillPath, objOf, dataOf, createAppointment, farFuture, negative, sameId } from './support/common.ts';
+import {
+  is2xx,
+  got,
+  uploadDocument,
+  is4xx,
+  listOf,
+  fillPath,
+  objOf,
+  dataOf,
+  createAppointment,
+  farFuture,
+  negative,
+  sameId,
+} from './support/common.ts';
 import { postPatient, getPatient, createdOk, getAppointment } from './support/resources.ts';
 import { documented } from './support/responses.ts';
 import { check, type InspectedExchange, type InspectEnv, type Finding, type ResponseCheckDef, responseCheck } from './support/define.ts';
@@ -12,8 +25,18 @@ export async function write_requests_json_content_type(ctx: CheckContext): Promi
   const { targets, left } = await jsonWrites(ctx);
   for (const t of targets)
     for (const type of ['application/json', 'application/json; charset=utf-8']) {
-      const ex = await ctx.send({ method: t.op.method, path: t.path, key: ctx.keys.main, json: t.body(), headers: { 'Content-Type': type } });
-      ctx.expect(is2xx(ex), { expected: `2xx for ${opLabel(t.op)} with a valid body sent as Content-Type: ${type}`, actual: got(ex), exchange: ex });
+      const ex = await ctx.send({
+        method: t.op.method,
+        path: t.path,
+        key: ctx.keys.main,
+        json: t.body(),
+        headers: { 'Content-Type': type },
+      });
+      ctx.expect(is2xx(ex), {
+        expected: `2xx for ${opLabel(t.op)} with a valid body sent as Content-Type: ${type}`,
+        actual: got(ex),
+        exchange: ex,
+      });
     }
   if (!targets.length) ctx.skip(`no JSON write to send (${left.join(', ')} need --mock or are unknown to the check)`);
 }
@@ -30,7 +53,11 @@ export async function upload_is_multipart_form_data(ctx: CheckContext): Promise<
     key: ctx.keys.main,
     json: { external_id: ctx.externalId('json-upload'), file: Buffer.from(tinyPdf()).toString('base64') },
   });
-  ctx.expect(is4xx(asJson), { expected: 'a 4xx for a document upload sent as application/json (the upload is multipart/form-data)', actual: got(asJson), exchange: asJson });
+  ctx.expect(is4xx(asJson), {
+    expected: 'a 4xx for a document upload sent as application/json (the upload is multipart/form-data)',
+    actual: got(asJson),
+    exchange: asJson,
+  });
   // And it is the one such write: a JSON create sent as multipart/form-data is not accepted.
   const patientAsForm = await ctx.send({
     method: 'POST',
@@ -38,7 +65,11 @@ export async function upload_is_multipart_form_data(ctx: CheckContext): Promise<
     key: ctx.keys.main,
     form: { fields: { name: 'Conformance multipart', external_id: ctx.externalId('form-patient') } },
   });
-  ctx.expect(is4xx(patientAsForm), { expected: 'a 4xx for POST /patients sent as multipart/form-data (only the upload is)', actual: got(patientAsForm), exchange: patientAsForm });
+  ctx.expect(is4xx(patientAsForm), {
+    expected: 'a 4xx for POST /patients sent as multipart/form-data (only the upload is)',
+    actual: got(patientAsForm),
+    exchange: patientAsForm,
+  });
 }
 
 export async function response_objects_closed(ctx: CheckContext): Promise<void> {
@@ -49,11 +80,19 @@ export async function response_objects_closed(ctx: CheckContext): Promise<void> 
   }
   for (const op of ctx.contract.operations) {
     const ok = op.responses.get('200');
-    if (op.method !== 'GET' || !(ok?.node.content as JsonObject | undefined)?.['application/json'] || pathParams(op).some((p) => !values[p])) continue;
+    if (
+      op.method !== 'GET' ||
+      !(ok?.node.content as JsonObject | undefined)?.['application/json'] ||
+      pathParams(op).some((p) => !values[p])
+    )
+      continue;
     const query = ctx.contract.queryParam(op, 'limit') ? { limit: 100 } : undefined;
     const ex = await ctx.send({ method: 'GET', path: fillPath(op, values), key: ctx.keys.main, query });
     // The spec's own schema (ajv), only its closedness and required fields: other shape errors are GEN-003's.
-    const found = ex.response.json === undefined ? [] : ctx.schemas.validate(`${ok!.pointer}/content/application~1json/schema`, ex.response.json, ['additionalProperties', 'required']);
+    const found =
+      ex.response.json === undefined
+        ? []
+        : ctx.schemas.validate(`${ok!.pointer}/content/application~1json/schema`, ex.response.json, ['additionalProperties', 'required']);
     ctx.expect(ex.response.status === 200 && ex.response.json !== undefined && !found.length, {
       expected: `200 whose objects hold only the fields of the spec (closed), required fields present, for GET ${op.template}`,
       actual: ex.response.status === 200 ? found.join('; ') || got(ex) : got(ex),
@@ -65,36 +104,65 @@ export async function response_objects_closed(ctx: CheckContext): Promise<void> 
 export async function patient_id_digit_string(ctx: CheckContext): Promise<void> {
   const list = await ctx.send({ method: 'GET', path: '/patients', key: ctx.keys.main, query: { limit: 20 } });
   // Raw text too: a number would lose digits in JSON.parse before any schema sees it.
-  ctx.expect(!/"id"\s*:\s*\d/.test(list.response.text), { expected: 'every patient "id" a JSON string', actual: list.response.text.slice(0, 300), exchange: list });
-  for (const p of listOf(list)) ctx.expect(typeof p.id === 'string' && DIGITS.test(p.id), { expected: 'id a string of digits', actual: JSON.stringify(p.id), exchange: list });
+  ctx.expect(!/"id"\s*:\s*\d/.test(list.response.text), {
+    expected: 'every patient "id" a JSON string',
+    actual: list.response.text.slice(0, 300),
+    exchange: list,
+  });
+  for (const p of listOf(list))
+    ctx.expect(typeof p.id === 'string' && DIGITS.test(p.id), {
+      expected: 'id a string of digits',
+      actual: JSON.stringify(p.id),
+      exchange: list,
+    });
   const p = await ctx.fixtures.patient();
   const one = await ctx.send({ method: 'GET', path: `/patients/${String(p.id)}`, key: ctx.keys.main });
-  ctx.expect(typeof objOf(one).id === 'string' && !/"id"\s*:\s*\d/.test(one.response.text), { expected: 'id a JSON string', actual: got(one), exchange: one });
+  ctx.expect(typeof objOf(one).id === 'string' && !/"id"\s*:\s*\d/.test(one.response.text), {
+    expected: 'id a JSON string',
+    actual: got(one),
+    exchange: one,
+  });
 }
 
 export async function success_wrapped_in_data(ctx: CheckContext): Promise<void> {
   const patient = await ctx.fixtures.patient();
   const note = (await ctx.fixtures.notes())[0];
   const provider = (await ctx.fixtures.providers())[0];
-  const values = { patientId: String(patient.id), noteId: note?.id as string, sessionId: note?.session_id as string, providerId: provider?.id as string };
+  const values = {
+    patientId: String(patient.id),
+    noteId: note?.id as string,
+    sessionId: note?.session_id as string,
+    providerId: provider?.id as string,
+  };
   for (const op of ctx.contract.operations) {
     if (op.method !== 'GET' || op.operationId === 'exportNotes') continue;
     if (/\{(appointmentId|documentId)\}/.test(op.template)) continue;
     if (!note && /\{(noteId|sessionId)\}/.test(op.template)) continue; // no notes to read on this target
     const ex = await ctx.send({ method: 'GET', path: fillPath(op, values), key: ctx.keys.main });
-    ctx.expect(ex.response.status === 200 && dataOf(ex) !== undefined, { expected: `200 { data: ... } for GET ${op.template}`, actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === 200 && dataOf(ex) !== undefined, {
+      expected: `200 { data: ... } for GET ${op.template}`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
 }
 
 export async function one_key_covers_every_provider(ctx: CheckContext): Promise<void> {
   const providers = (await ctx.fixtures.providers()).filter((p) => typeof p.id === 'string');
-  if (providers.length < 2) return ctx.skip(`the organization lists ${providers.length} provider(s): at least 2 are needed to assign records to different providers`);
+  if (providers.length < 2)
+    return ctx.skip(
+      `the organization lists ${providers.length} provider(s): at least 2 are needed to assign records to different providers`,
+    );
   // The key owner's provider last (when known), so the others are tried first.
-  const order = [...providers.filter((p) => p.id !== ctx.keys.mainProvider), ...providers.filter((p) => p.id === ctx.keys.mainProvider)].slice(0, 10);
+  const order = [
+    ...providers.filter((p) => p.id !== ctx.keys.mainProvider),
+    ...providers.filter((p) => p.id === ctx.keys.mainProvider),
+  ].slice(0, 10);
   for (const prv of order) {
     const pid = String(prv.id);
     const p = await postPatient(ctx, { name: 'Conformance provider record', provider_id: pid }, 'per-provider');
-    if (!ctx.expect(is2xx(p) && objOf(p).provider_id === pid, { expected: `2xx with provider_id ${pid}`, actual: got(p), exchange: p })) continue;
+    if (!ctx.expect(is2xx(p) && objOf(p).provider_id === pid, { expected: `2xx with provider_id ${pid}`, actual: got(p), exchange: p }))
+      continue;
     const read = await getPatient(ctx, objOf(p).id);
     ctx.expect(read.response.status === 200 && objOf(read).provider_id === pid, {
       expected: `the same key reads patient ${String(objOf(p).id)} of provider ${pid}, with that provider_id`,
@@ -104,9 +172,20 @@ export async function one_key_covers_every_provider(ctx: CheckContext): Promise<
     if (prv !== order[0]) continue;
     // And an appointment of that provider (not the key's).
     const a = await createAppointment(ctx, String(objOf(p).id), { provider_id: pid, start_at: farFuture() });
-    if (!ctx.expect(createdOk(a) && objOf(a).provider_id === pid, { expected: `2xx with an appointment of provider ${pid}`, actual: got(a), exchange: a })) continue;
+    if (
+      !ctx.expect(createdOk(a) && objOf(a).provider_id === pid, {
+        expected: `2xx with an appointment of provider ${pid}`,
+        actual: got(a),
+        exchange: a,
+      })
+    )
+      continue;
     const ra = await getAppointment(ctx, objOf(a).id);
-    ctx.expect(ra.response.status === 200 && objOf(ra).provider_id === pid, { expected: `the same key reads the appointment of provider ${pid}`, actual: got(ra), exchange: ra });
+    ctx.expect(ra.response.status === 200 && objOf(ra).provider_id === pid, {
+      expected: `the same key reads the appointment of provider ${pid}`,
+      actual: got(ra),
+      exchange: ra,
+    });
   }
 }
 
@@ -125,8 +204,7 @@ export function response_schema_conformance(ex: InspectedExchange, { schemas }: 
   const media = ex.response.mediaType;
   if (!r || !content || !(media in content) || !(media === 'application/json' || media.endsWith('+json'))) return;
   if (!(content[media] as JsonObject).schema) return;
-  if (ex.response.json === undefined)
-    return { expected: `a JSON body (${media})`, actual: ex.response.text.slice(0, 200) || '(empty)' };
+  if (ex.response.json === undefined) return { expected: `a JSON body (${media})`, actual: ex.response.text.slice(0, 200) || '(empty)' };
   const pointer = `${r.pointer}/content/${escapeToken(media)}/schema`;
   const errors = schemas.validate(pointer, ex.response.json);
   if (!errors.length) return;
@@ -144,13 +222,21 @@ export async function other_org_patient_not_found(ctx: CheckContext): Promise<vo
     ['GET', `/patients/${id}/documents`, undefined],
   ] as const) {
     const ex = await ctx.send({ method, path, key: other, json });
-    ctx.expect(ex.response.status === 404, { expected: `404 for ${method} ${path} with another organization's key`, actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === 404, {
+      expected: `404 for ${method} ${path} with another organization's key`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
   const lookup = await ctx.send({ method: 'GET', path: '/patients', key: other, query: { external_id: String(mine.external_id) } });
   const unseen = lookup.response.status === 404 || (is2xx(lookup) && !listOf(lookup).some((p) => sameId(p.id, id)));
   ctx.expect(unseen, { expected: "another organization's external_id lookup finds nothing (404)", actual: got(lookup), exchange: lookup });
   const list = await ctx.send({ method: 'GET', path: '/patients', key: other, query: { limit: 100 } });
-  ctx.expect(!listOf(list).some((p) => p.id === id), { expected: "another organization's list without this organization's patient", actual: `patient ${id} listed`, exchange: list });
+  ctx.expect(!listOf(list).some((p) => p.id === id), {
+    expected: "another organization's list without this organization's patient",
+    actual: `patient ${id} listed`,
+    exchange: list,
+  });
 }
 
 export function unknown_field_rejected(ctx: CheckContext): Promise<void> {

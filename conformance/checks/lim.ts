@@ -3,17 +3,30 @@ import { randomBytes } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Operation } from '../contract.ts';
 import type { Exchange } from '../http.ts';
-import { type Hit, gaps, backoffFits, BACKOFF_RANGE, TIMER_LATENESS_MS, ms, timingWithUnit, expectTimeouts } from './support/webhook-probe.ts';
+import {
+  type Hit,
+  gaps,
+  backoffFits,
+  BACKOFF_RANGE,
+  TIMER_LATENESS_MS,
+  ms,
+  timingWithUnit,
+  expectTimeouts,
+} from './support/webhook-probe.ts';
 import { regenTarget, regenerateAndWait, noteNow, regenerate, accepted, watchNote, stillNote, quietMs } from './support/regeneration.ts';
 import { got, limitUploads, uploadDocument, paginated, body, listOf, is2xx } from './support/common.ts';
 import { check } from './support/define.ts';
 
-const paramDefault = (ctx: CheckContext, op: Operation, name: string) => (ctx.contract.queryParam(op, name)?.schema as { default?: number } | undefined)?.default;
+const paramDefault = (ctx: CheckContext, op: Operation, name: string) =>
+  (ctx.contract.queryParam(op, name)?.schema as { default?: number } | undefined)?.default;
 
 /** Checks a delivery's gaps: 1 s then 2 s (the second about twice the first). */
 function expectBackoff(ctx: CheckContext, label: string, hs: Hit[]): void {
   const g = gaps(hs);
-  if (!ctx.expect(g.length === 2, { expected: `${label}: 3 attempts, so two backoff gaps (1 s then 2 s)`, actual: `${hs.length} attempt(s)` })) return;
+  if (
+    !ctx.expect(g.length === 2, { expected: `${label}: 3 attempts, so two backoff gaps (1 s then 2 s)`, actual: `${hs.length} attempt(s)` })
+  )
+    return;
   const ratio = g[1]! / g[0]!;
   ctx.expect(backoffFits(g[0]!, g[1]!), {
     expected: `${label}: exponential backoff, the second gap (2 s) about twice the first (1 s): ${BACKOFF_RANGE[0]}..${BACKOFF_RANGE[1]} ×, allowing ${TIMER_LATENESS_MS} ms of timer lateness`,
@@ -24,14 +37,23 @@ function expectBackoff(ctx: CheckContext, label: string, hs: Hit[]): void {
 export async function idempotency_key_per_session(ctx: CheckContext): Promise<void> {
   const [a, b] = await regenTarget(ctx, 1, 2);
   const key = `${ctx.prefix}per-session-${randomBytes(4).toString('hex')}`;
-  const onA = await regenerateAndWait(ctx, a!, { json: { model: 'fast' }, idempotencyKey: key }, `Idempotency-Key ${key} on session ${a!.sessionId}`);
+  const onA = await regenerateAndWait(
+    ctx,
+    a!,
+    { json: { model: 'fast' }, idempotencyKey: key },
+    `Idempotency-Key ${key} on session ${a!.sessionId}`,
+  );
   if (!onA) return;
   // The same key on another session starts that session's own regeneration...
   const beforeB = await noteNow(ctx, b!.noteId);
   if (!beforeB) return;
   const since = performance.now();
   const exB = await regenerate(ctx, b!.sessionId, { json: { model: 'fast' }, idempotencyKey: key });
-  ctx.expect(accepted(exB, b!.sessionId), { expected: `2xx queued for session ${b!.sessionId} with the key already used on ${a!.sessionId}`, actual: got(exB), exchange: exB });
+  ctx.expect(accepted(exB, b!.sessionId), {
+    expected: `2xx queued for session ${b!.sessionId} with the key already used on ${a!.sessionId}`,
+    actual: got(exB),
+    exchange: exB,
+  });
   const wB = await watchNote(ctx, b!.noteId, beforeB.updated_at, since, Math.min(ctx.timeoutMs, Math.max(1000, 10 * onA.ms)));
   ctx.expect(wB.moved, {
     expected: `session ${b!.sessionId} regenerated (the key ${key} was used on session ${a!.sessionId} only)`,
@@ -53,8 +75,17 @@ export async function idempotency_key_per_session(ctx: CheckContext): Promise<vo
 export async function upload_limits_refused(ctx: CheckContext): Promise<void> {
   const { maxBytes, types, oversize, wrongType } = await limitUploads(ctx);
   const refused = (ex: Exchange) => ex.response.status >= 400 && ex.response.status < 500;
-  if (oversize) ctx.expect(refused(oversize), { expected: `a 4xx refusal for a file of ${maxBytes! + 1} bytes (limit ${maxBytes})`, actual: got(oversize), exchange: oversize });
-  ctx.expect(refused(wrongType), { expected: `a 4xx refusal for a text/plain file (accepted: ${types.join(', ')})`, actual: got(wrongType), exchange: wrongType });
+  if (oversize)
+    ctx.expect(refused(oversize), {
+      expected: `a 4xx refusal for a file of ${maxBytes! + 1} bytes (limit ${maxBytes})`,
+      actual: got(oversize),
+      exchange: oversize,
+    });
+  ctx.expect(refused(wrongType), {
+    expected: `a 4xx refusal for a text/plain file (accepted: ${types.join(', ')})`,
+    actual: got(wrongType),
+    exchange: wrongType,
+  });
   // And the accepted kind at a small size goes through.
   const p = await ctx.fixtures.patient();
   const ok = await uploadDocument(ctx, String(p.id));
@@ -72,7 +103,11 @@ export async function list_meta_defaults(ctx: CheckContext): Promise<void> {
       actual: got(ex),
       exchange: ex,
     });
-    ctx.expect(listOf(ex).length <= (limit ?? Infinity), { expected: `at most ${limit} items`, actual: `${listOf(ex).length}`, exchange: ex });
+    ctx.expect(listOf(ex).length <= (limit ?? Infinity), {
+      expected: `at most ${limit} items`,
+      actual: `${listOf(ex).length}`,
+      exchange: ex,
+    });
   }
 }
 
@@ -80,7 +115,10 @@ export async function webhook_delivery_limits(ctx: CheckContext): Promise<void> 
   // The worst case: a receiver that never answers. Each attempt times out (30 s), three attempts in all, 1 s then 2 s apart.
   const t = await timingWithUnit(ctx);
   const hs = t.held;
-  ctx.expect(hs.length === 3, { expected: '3 attempts to a receiver that never answers (each one times out), then no more', actual: `${hs.length} attempt(s)` });
+  ctx.expect(hs.length === 3, {
+    expected: '3 attempts to a receiver that never answers (each one times out), then no more',
+    actual: `${hs.length} attempt(s)`,
+  });
   expectTimeouts(ctx, t, hs.slice(0, 3));
   if (hs.length >= 3) expectBackoff(ctx, 'the receiver that never answers', hs.slice(0, 3));
 }

@@ -28,7 +28,8 @@ const ids = (ex: Exchange) => listOf(ex).map((n) => String(n.id));
 const shift = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 export async function notes_list_filters(ctx: CheckContext): Promise<void> {
-  if (ctx.profile === 'documented') return ctx.skip("the filters' parameter names are the kit's assumption (NOTE-024): runs with --profile all");
+  if (ctx.profile === 'documented')
+    return ctx.skip("the filters' parameter names are the kit's assumption (NOTE-024): runs with --profile all");
   const all = await notesPage(ctx, {});
   const notes = listOf(all);
   const note = notes.find((n) => typeof n.template_id === 'string' && typeof n.note_type === 'string') ?? notes[0];
@@ -50,9 +51,14 @@ export async function notes_list_filters(ctx: CheckContext): Promise<void> {
   const owner = new Map<string, string>();
   for (const prv of providers) {
     const ex = await notesPage(ctx, { provider_id: String(prv.id) });
-    if (!ctx.expect(ex.response.status === 200, { expected: `200 for provider_id ${String(prv.id)}`, actual: got(ex), exchange: ex })) continue;
+    if (!ctx.expect(ex.response.status === 200, { expected: `200 for provider_id ${String(prv.id)}`, actual: got(ex), exchange: ex }))
+      continue;
     for (const id of ids(ex)) {
-      ctx.expect(!owner.has(id), { expected: `note ${id} authored by one clinician only`, actual: `listed for ${owner.get(id)} and ${String(prv.id)}`, exchange: ex });
+      ctx.expect(!owner.has(id), {
+        expected: `note ${id} authored by one clinician only`,
+        actual: `listed for ${owner.get(id)} and ${String(prv.id)}`,
+        exchange: ex,
+      });
       owner.set(id, String(prv.id));
     }
   }
@@ -60,7 +66,10 @@ export async function notes_list_filters(ctx: CheckContext): Promise<void> {
   // Every note has its clinician among them when both lists are whole (the providers' first page is not full).
   if (meta?.total_pages === 1 && providers.length && providers.length < 20) {
     const orphans = notes.filter((n) => !owner.has(String(n.id)));
-    ctx.expect(!orphans.length, { expected: "every note in the list of its authoring clinician's filter", actual: `not in any: ${orphans.map((n) => String(n.id)).join(', ')}` });
+    ctx.expect(!orphans.length, {
+      expected: "every note in the list of its authoring clinician's filter",
+      actual: `not in any: ${orphans.map((n) => String(n.id)).join(', ')}`,
+    });
   }
   // Creation dates: on or after / on or before the note's own day keeps it, and nothing outside the bound.
   const day = String(note.created_at).slice(0, 10);
@@ -115,7 +124,11 @@ export async function notes_filter_parameter_names(ctx: CheckContext): Promise<v
     });
   }
   const none = await notesPage(ctx, { created_before: '1900-01-01' });
-  ctx.expect(none.response.status === 200 && listOf(none).length === 0, { expected: '200 with no notes for created_before=1900-01-01', actual: got(none), exchange: none });
+  ctx.expect(none.response.status === 200 && listOf(none).length === 0, {
+    expected: '200 with no notes for created_before=1900-01-01',
+    actual: got(none),
+    exchange: none,
+  });
 }
 
 export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
@@ -131,7 +144,11 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
   const csv = await get('csv');
   // json, also by default: { data: [NoteExport] }.
   const data = Array.isArray(body(asJson).data) ? (body(asJson).data as Obj[]) : undefined;
-  ctx.expect(asJson.response.status === 200 && asJson.response.mediaType === 'application/json' && !!data, { expected: '200 application/json { data: [NoteExport] } for format=json', actual: got(asJson), exchange: asJson });
+  ctx.expect(asJson.response.status === 200 && asJson.response.mediaType === 'application/json' && !!data, {
+    expected: '200 application/json { data: [NoteExport] } for format=json',
+    actual: got(asJson),
+    exchange: asJson,
+  });
   ctx.expect(plain.response.status === 200 && plain.response.mediaType === 'application/json' && Array.isArray(body(plain).data), {
     expected: '200 application/json { data: [...] } without format (json is the default)',
     actual: `${plain.response.status} ${plain.response.mediaType} ${plain.response.text.slice(0, 200)}`,
@@ -153,26 +170,47 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
   }
   for (const n of data.slice(0, 50)) {
     const errors = ctx.schemas.validate('#/components/schemas/NoteExport', n);
-    ctx.expect(!errors.length, { expected: 'each json item a NoteExport', actual: `${errors.join('; ')} in ${json(n).slice(0, 200)}`, exchange: asJson });
+    ctx.expect(!errors.length, {
+      expected: 'each json item a NoteExport',
+      actual: `${errors.join('; ')} in ${json(n).slice(0, 200)}`,
+      exchange: asJson,
+    });
   }
   // ndjson: one NoteExport object per line.
   let lines: Obj[] | undefined;
   try {
-    lines = nd.response.text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Obj);
+    lines = nd.response.text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Obj);
   } catch {
     lines = undefined;
   }
-  ctx.expect(nd.response.status === 200 && nd.response.mediaType === 'application/x-ndjson' && !!lines && lines.every((l) => l && typeof l === 'object' && !Array.isArray(l)), {
-    expected: '200 application/x-ndjson, one JSON object per line',
-    actual: `${nd.response.status} ${nd.response.mediaType} ${nd.response.text.slice(0, 200)}`,
-    exchange: nd,
-  });
+  ctx.expect(
+    nd.response.status === 200 &&
+      nd.response.mediaType === 'application/x-ndjson' &&
+      !!lines &&
+      lines.every((l) => l && typeof l === 'object' && !Array.isArray(l)),
+    {
+      expected: '200 application/x-ndjson, one JSON object per line',
+      actual: `${nd.response.status} ${nd.response.mediaType} ${nd.response.text.slice(0, 200)}`,
+      exchange: nd,
+    },
+  );
   if (lines) {
     const missing = lines.filter((l) => !byId.has(String(l.id)));
-    ctx.expect(lines.length === data.length && !missing.length, { expected: `the json export's ${data.length} notes, one a line`, actual: `${lines.length} lines${missing.length ? `, unknown ids ${missing.map((l) => String(l.id)).join(', ')}` : ''}`, exchange: nd });
+    ctx.expect(lines.length === data.length && !missing.length, {
+      expected: `the json export's ${data.length} notes, one a line`,
+      actual: `${lines.length} lines${missing.length ? `, unknown ids ${missing.map((l) => String(l.id)).join(', ')}` : ''}`,
+      exchange: nd,
+    });
     for (const l of lines.slice(0, 50)) {
       const errors = ctx.schemas.validate('#/components/schemas/NoteExport', l);
-      ctx.expect(!errors.length, { expected: 'each ndjson line a NoteExport', actual: `${errors.join('; ')} in ${json(l).slice(0, 200)}`, exchange: nd });
+      ctx.expect(!errors.length, {
+        expected: 'each ndjson line a NoteExport',
+        actual: `${errors.join('; ')} in ${json(l).slice(0, 200)}`,
+        exchange: nd,
+      });
     }
   }
   // csv: a header naming every NoteExport field in schema order, then one note a row.
@@ -184,7 +222,11 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
     exchange: csv,
   });
   if (!isDeepStrictEqual(header, fields)) return;
-  ctx.expect(records.length === data.length, { expected: `one row per note (${data.length})`, actual: `${records.length} rows`, exchange: csv });
+  ctx.expect(records.length === data.length, {
+    expected: `one row per note (${data.length})`,
+    actual: `${records.length} rows`,
+    exchange: csv,
+  });
   for (const r of records.slice(0, 50)) {
     const n = byId.get(r[0] ?? '');
     // A note the parallel checks regenerated between the two exports is compared on its id only.
@@ -202,29 +244,56 @@ export async function free_text_enumerations(ctx: CheckContext): Promise<void> {
   // note_type: a value no enum would hold is a filter like any other (200, nothing matches).
   const kind = `crc ${ctx.runId} free-text note type`;
   const ex = await notesPage(ctx, { note_type: kind });
-  ctx.expect(ex.response.status === 200 && listOf(ex).length === 0, { expected: `200 with no notes for note_type=${kind}`, actual: got(ex), exchange: ex });
+  ctx.expect(ex.response.status === 200 && listOf(ex).length === 0, {
+    expected: `200 with no notes for note_type=${kind}`,
+    actual: got(ex),
+    exchange: ex,
+  });
   // frequency: a free-text recurrence is accepted and kept.
   const p = await ctx.fixtures.patient();
   const frequency = `every third Tuesday ${ctx.runId}`;
   const a = await createAppointment(ctx, String(p.id), { start_at: farFuture(), repeat_rule: { frequency } });
   const back = objOf(a).repeat_rule as Obj | undefined;
-  ctx.expect(a.response.status >= 200 && a.response.status < 300 && back?.frequency === frequency, { expected: `2xx with repeat_rule.frequency ${json(frequency)} kept`, actual: got(a), exchange: a });
+  ctx.expect(a.response.status >= 200 && a.response.status < 300 && back?.frequency === frequency, {
+    expected: `2xx with repeat_rule.frequency ${json(frequency)} kept`,
+    actual: got(a),
+    exchange: a,
+  });
   // role and specialty: whatever the providers carry is text.
   for (const prv of await ctx.fixtures.providers())
     for (const f of ['role', 'specialty'])
-      if (prv[f] !== undefined && prv[f] !== null) ctx.expect(typeof prv[f] === 'string', { expected: `provider ${f} free text`, actual: json(prv[f]) });
+      if (prv[f] !== undefined && prv[f] !== null)
+        ctx.expect(typeof prv[f] === 'string', { expected: `provider ${f} free text`, actual: json(prv[f]) });
 }
 
 export async function note_and_session_id_path_uuid(ctx: CheckContext): Promise<void> {
   const note = await ctx.fixtures.firstNote();
-  await pathIdForm(ctx, { param: 'noteId', form: UUID, formName: 'a UUID', id: String(note.id), requests: [{ method: 'GET', path: (id) => `/notes/${id}` }] });
-  await pathIdForm(ctx, { param: 'sessionId', form: UUID, formName: 'a UUID', id: String(note.session_id), requests: [{ method: 'GET', path: (id) => `/sessions/${id}/notes` }] });
+  await pathIdForm(ctx, {
+    param: 'noteId',
+    form: UUID,
+    formName: 'a UUID',
+    id: String(note.id),
+    requests: [{ method: 'GET', path: (id) => `/notes/${id}` }],
+  });
+  await pathIdForm(ctx, {
+    param: 'sessionId',
+    form: UUID,
+    formName: 'a UUID',
+    id: String(note.session_id),
+    requests: [{ method: 'GET', path: (id) => `/sessions/${id}/notes` }],
+  });
 }
 
 export async function note_include_parameter(ctx: CheckContext): Promise<void> {
   const note = await ctx.fixtures.firstNote();
   const path = `/notes/${String(note.id)}`;
-  for (const [include, want] of [[undefined, ['transcript', 'patient']], ['', []], ['transcript', ['transcript']], ['patient', ['patient']], ['transcript,patient', ['transcript', 'patient']]] as const) {
+  for (const [include, want] of [
+    [undefined, ['transcript', 'patient']],
+    ['', []],
+    ['transcript', ['transcript']],
+    ['patient', ['patient']],
+    ['transcript,patient', ['transcript', 'patient']],
+  ] as const) {
     const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: include === undefined ? {} : { include } });
     const d = objOf(ex);
     const has = ['transcript', 'patient'].filter((k) => k in d && d[k] !== null);
@@ -243,22 +312,34 @@ export async function note_list_items_without_detail_fields(ctx: CheckContext): 
   const ex = await ctx.send({ method: 'GET', path: '/notes', key: ctx.keys.main });
   for (const n of listOf(ex)) {
     const present = only.filter((f) => f in n);
-    ctx.expect(!present.length, { expected: `list items without ${only.join(', ')}`, actual: `${String(n.id)} carries ${present.join(', ')}`, exchange: ex });
+    ctx.expect(!present.length, {
+      expected: `list items without ${only.join(', ')}`,
+      actual: `${String(n.id)} carries ${present.join(', ')}`,
+      exchange: ex,
+    });
   }
 }
 
 export async function notes_export_formats(ctx: CheckContext): Promise<void> {
   const op = ctx.contract.byId('exportNotes');
   const formats = ((ctx.contract.queryParam(op, 'format')?.schema as { enum?: string[] })?.enum ?? []).slice();
-  const media = Object.keys(((op.responses.get('200')?.node.content ?? {}) as object));
+  const media = Object.keys((op.responses.get('200')?.node.content ?? {}) as object);
   for (const format of formats) {
     const ex = await ctx.send({ method: 'GET', path: '/notes/export', key: ctx.keys.main, query: { format } });
     const expectedMedia = media.find((m) => m.includes(format === 'ndjson' ? 'ndjson' : format));
-    ctx.expect(ex.response.status === 200 && ex.response.mediaType === expectedMedia, { expected: `200 ${expectedMedia} for format=${format}`, actual: `${ex.response.status} ${ex.response.mediaType}`, exchange: ex });
+    ctx.expect(ex.response.status === 200 && ex.response.mediaType === expectedMedia, {
+      expected: `200 ${expectedMedia} for format=${format}`,
+      actual: `${ex.response.status} ${ex.response.mediaType}`,
+      exchange: ex,
+    });
     let rows = -1;
     try {
       if (format === 'json') rows = (body(ex).data as unknown[]).length;
-      else if (format === 'ndjson') rows = ex.response.text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown).length;
+      else if (format === 'ndjson')
+        rows = ex.response.text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as unknown).length;
       else rows = Math.max(0, ex.response.text.split('\n').filter(Boolean).length - 1);
     } catch {
       rows = -1;
@@ -272,14 +353,26 @@ export async function session_notes(ctx: CheckContext): Promise<void> {
   const ex = await ctx.send({ method: 'GET', path: `/sessions/${String(note.session_id)}/notes`, key: ctx.keys.main });
   const d = objOf(ex);
   const notes = Array.isArray(d.notes) ? (d.notes as Array<Record<string, unknown>>) : [];
-  ctx.expect(ex.response.status === 200 && notes.some((n) => n.id === note.id), { expected: `200 { data: { session, patient, notes } } including note ${String(note.id)}`, actual: got(ex), exchange: ex });
+  ctx.expect(ex.response.status === 200 && notes.some((n) => n.id === note.id), {
+    expected: `200 { data: { session, patient, notes } } including note ${String(note.id)}`,
+    actual: got(ex),
+    exchange: ex,
+  });
   const miss = await ctx.send({ method: 'GET', path: `/sessions/${crypto.randomUUID()}/notes`, key: ctx.keys.main });
-  ctx.expect(miss.response.status === 404, { expected: '404 for a session the organization does not own', actual: got(miss), exchange: miss });
+  ctx.expect(miss.response.status === 404, {
+    expected: '404 for a session the organization does not own',
+    actual: got(miss),
+    exchange: miss,
+  });
 }
 
 export async function notes_list_parameters(ctx: CheckContext): Promise<void> {
   const items = await pageAndLimit(ctx, '/notes');
-  for (const n of items) ctx.expect(typeof n.id === 'string' && typeof n.session_id === 'string', { expected: 'each item a note list item { id, session_id, ... }', actual: json(n).slice(0, 200) });
+  for (const n of items)
+    ctx.expect(typeof n.id === 'string' && typeof n.session_id === 'string', {
+      expected: 'each item a note list item { id, session_id, ... }',
+      actual: json(n).slice(0, 200),
+    });
 }
 
 export const checks: CheckDef[] = [

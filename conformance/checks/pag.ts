@@ -12,40 +12,66 @@ export async function pages_walk_to_total_pages(ctx: CheckContext): Promise<void
     const limit = 20;
     const first = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { page: 1, limit } });
     const total = (body(first).meta as { total_pages?: number } | undefined)?.total_pages;
-    if (!ctx.expect(Number.isInteger(total) && total! >= 1, { expected: 'meta.total_pages an integer ≥ 1', actual: got(first), exchange: first })) continue;
+    if (
+      !ctx.expect(Number.isInteger(total) && total! >= 1, {
+        expected: 'meta.total_pages an integer ≥ 1',
+        actual: got(first),
+        exchange: first,
+      })
+    )
+      continue;
     const pages = total! <= MAX_WALK ? Array.from({ length: total! }, (_, i) => i + 1) : [1, 2, total! - 1, total!];
     const seen = new Set<unknown>();
     for (const page of pages) {
       const ex = page === 1 ? first : await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { page, limit } });
       const items = listOf(ex);
       const meta = body(ex).meta as { page?: number; limit?: number; total_pages?: number } | undefined;
-      ctx.expect(meta?.page === page && meta?.limit === limit, { expected: `meta.page ${page}, meta.limit ${limit}`, actual: got(ex), exchange: ex });
+      ctx.expect(meta?.page === page && meta?.limit === limit, {
+        expected: `meta.page ${page}, meta.limit ${limit}`,
+        actual: got(ex),
+        exchange: ex,
+      });
       const last = page === total;
       const ok = last ? items.length <= limit && (items.length > 0 || total === 1) : items.length === limit;
       ctx.expect(ok, {
-        expected: last ? `page ${page} = total_pages: 1..${limit} items (the end of the list)` : `page ${page} of ${total}: a full page of ${limit}`,
+        expected: last
+          ? `page ${page} = total_pages: 1..${limit} items (the end of the list)`
+          : `page ${page} of ${total}: a full page of ${limit}`,
         actual: `${items.length} items`,
         exchange: ex,
       });
       for (const it of items) {
-        ctx.expect(!seen.has(it.id), { expected: `each item on one page only`, actual: `${String(it.id)} repeated on page ${page}`, exchange: ex });
+        ctx.expect(!seen.has(it.id), {
+          expected: `each item on one page only`,
+          actual: `${String(it.id)} repeated on page ${page}`,
+          exchange: ex,
+        });
         seen.add(it.id);
       }
     }
     const beyond = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { page: total! + 1, limit } });
-    ctx.expect(beyond.response.status !== 200 || listOf(beyond).length === 0, { expected: `no items past total_pages (page ${total! + 1})`, actual: got(beyond), exchange: beyond });
+    ctx.expect(beyond.response.status !== 200 || listOf(beyond).length === 0, {
+      expected: `no items past total_pages (page ${total! + 1})`,
+      actual: got(beyond),
+      exchange: beyond,
+    });
   }
 }
 
 export async function documents_list_without_meta(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.patient();
   const ex = await ctx.send({ method: 'GET', path: `/patients/${String(p.id)}/documents`, key: ctx.keys.main });
-  ctx.expect(ex.response.status === 200 && Array.isArray(body(ex).data) && !('meta' in body(ex)), { expected: '200 { data: [...] } without meta', actual: got(ex), exchange: ex });
+  ctx.expect(ex.response.status === 200 && Array.isArray(body(ex).data) && !('meta' in body(ex)), {
+    expected: '200 { data: [...] } without meta',
+    actual: got(ex),
+    exchange: ex,
+  });
 }
 
 export async function page_and_limit_bounds(ctx: CheckContext): Promise<void> {
   for (const op of paginated(ctx)) {
-    const schema = (name: string) => (ctx.contract.deref(ctx.contract.queryParam(op, name)?.schema) ?? {}) as { minimum?: number; maximum?: number };
+    const schema = (name: string) =>
+      (ctx.contract.deref(ctx.contract.queryParam(op, name)?.schema) ?? {}) as { minimum?: number; maximum?: number };
     const page = schema('page');
     const limit = schema('limit');
     const cases: Array<[string, Record<string, string | number>]> = [];
@@ -59,7 +85,11 @@ export async function page_and_limit_bounds(ctx: CheckContext): Promise<void> {
     }
     if (limit.maximum !== undefined) {
       const max = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { limit: limit.maximum } });
-      ctx.expect(max.response.status === 200, { expected: `200 for GET ${op.template} with limit ${limit.maximum} (the maximum)`, actual: got(max), exchange: max });
+      ctx.expect(max.response.status === 200, {
+        expected: `200 for GET ${op.template} with limit ${limit.maximum} (the maximum)`,
+        actual: got(max),
+        exchange: max,
+      });
     }
   }
 }
@@ -69,19 +99,38 @@ export async function page_past_end_empty(ctx: CheckContext): Promise<void> {
   for (const op of lists) {
     const first = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { page: 1, limit: 100 } });
     const total = metaOf(first)?.total_pages;
-    if (!ctx.expect(Number.isInteger(total) && (total as number) >= 1, { expected: `meta.total_pages an integer ≥ 1 for GET ${op.template}`, actual: got(first), exchange: first })) continue;
+    if (
+      !ctx.expect(Number.isInteger(total) && (total as number) >= 1, {
+        expected: `meta.total_pages an integer ≥ 1 for GET ${op.template}`,
+        actual: got(first),
+        exchange: first,
+      })
+    )
+      continue;
     // Well past the end, so records other checks create meanwhile cannot reach it.
     const page = (total as number) + 5;
     const past = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { page, limit: 100 } });
     const m = metaOf(past);
-    ctx.expect(past.response.status === 200 && same(body(past).data, []) && m?.page === page && m?.limit === 100 && Number.isInteger(m?.total_pages) && (m!.total_pages as number) >= 1, {
-      expected: `200 { data: [], meta: { page: ${page}, limit: 100, total_pages ≥ 1 } } for GET ${op.template}?page=${page} (total_pages ${String(total)})`,
-      actual: got(past),
-      exchange: past,
-    });
+    ctx.expect(
+      past.response.status === 200 &&
+        same(body(past).data, []) &&
+        m?.page === page &&
+        m?.limit === 100 &&
+        Number.isInteger(m?.total_pages) &&
+        (m!.total_pages as number) >= 1,
+      {
+        expected: `200 { data: [], meta: { page: ${page}, limit: 100, total_pages ≥ 1 } } for GET ${op.template}?page=${page} (total_pages ${String(total)})`,
+        actual: got(past),
+        exchange: past,
+      },
+    );
   }
   // Empty lists: a patient search, an appointment day and a note type that match nothing.
-  for (const [path, query] of [['/patients', { search: token(ctx) }], ['/appointments', { date: '1901-01-01' }], ['/notes', { note_type: token(ctx) }]] as const) {
+  for (const [path, query] of [
+    ['/patients', { search: token(ctx) }],
+    ['/appointments', { date: '1901-01-01' }],
+    ['/notes', { note_type: token(ctx) }],
+  ] as const) {
     const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query });
     const m = metaOf(ex);
     ctx.expect(ex.response.status === 200 && same(body(ex).data, []) && m?.page === 1 && m?.total_pages === 1, {

@@ -10,7 +10,13 @@ import { check } from './support/define.ts';
 export async function provider_id_path_uuid(ctx: CheckContext): Promise<void> {
   const provider = (await ctx.fixtures.providers())[0];
   if (!provider) return ctx.skip('the organization lists no providers');
-  await pathIdForm(ctx, { param: 'providerId', form: UUID, formName: 'a UUID', id: String(provider.id), requests: [{ method: 'GET', path: (id) => `/providers/${id}` }] });
+  await pathIdForm(ctx, {
+    param: 'providerId',
+    form: UUID,
+    formName: 'a UUID',
+    id: String(provider.id),
+    requests: [{ method: 'GET', path: (id) => `/providers/${id}` }],
+  });
 }
 
 export async function providers_read_only(ctx: CheckContext): Promise<void> {
@@ -19,9 +25,19 @@ export async function providers_read_only(ctx: CheckContext): Promise<void> {
   const real = ctx.mock ? providers[0] : undefined;
   const id = real ? String(real.id) : randomUUID();
   const attempts: RequestSpec[] = [
-    { method: 'POST', path: '/providers', key: ctx.keys.main, json: real ? { name: 'Conformance provider', npi: unusedNpi(providers.map((p) => String(p.npi))) } : {} },
+    {
+      method: 'POST',
+      path: '/providers',
+      key: ctx.keys.main,
+      json: real ? { name: 'Conformance provider', npi: unusedNpi(providers.map((p) => String(p.npi))) } : {},
+    },
     { method: 'PATCH', path: `/providers/${id}`, key: ctx.keys.main, json: real ? { name: 'Changed by the conformance suite' } : {} },
-    { method: 'PUT', path: `/providers/${id}`, key: ctx.keys.main, json: real ? { ...real, name: 'Changed by the conformance suite' } : {} },
+    {
+      method: 'PUT',
+      path: `/providers/${id}`,
+      key: ctx.keys.main,
+      json: real ? { ...real, name: 'Changed by the conformance suite' } : {},
+    },
     { method: 'DELETE', path: `/providers/${id}`, key: ctx.keys.main },
   ];
   for (const spec of attempts) {
@@ -34,9 +50,17 @@ export async function providers_read_only(ctx: CheckContext): Promise<void> {
   }
   if (real) {
     const after = await ctx.send({ method: 'GET', path: `/providers/${id}`, key: ctx.keys.main });
-    ctx.expect(after.response.status === 200 && JSON.stringify(objOf(after)) === JSON.stringify(real), { expected: `provider ${id} unchanged: ${JSON.stringify(real)}`, actual: got(after), exchange: after });
+    ctx.expect(after.response.status === 200 && JSON.stringify(objOf(after)) === JSON.stringify(real), {
+      expected: `provider ${id} unchanged: ${JSON.stringify(real)}`,
+      actual: got(after),
+      exchange: after,
+    });
     const list = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.main });
-    ctx.expect(listOf(list).length === providers.length, { expected: `still ${providers.length} providers listed`, actual: got(list), exchange: list });
+    ctx.expect(listOf(list).length === providers.length, {
+      expected: `still ${providers.length} providers listed`,
+      actual: got(list),
+      exchange: list,
+    });
   }
 }
 
@@ -46,16 +70,29 @@ export async function npi_lookup(ctx: CheckContext): Promise<void> {
   if (!first?.npi) return ctx.skip('no provider with an npi to look up');
   const hit = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.main, query: { npi: String(first.npi), page: 2 } });
   const data = listOf(hit);
-  ctx.expect(hit.response.status === 200 && data.length === 1 && data[0]?.id === first.id, { expected: `200 with exactly provider ${String(first.id)}`, actual: got(hit), exchange: hit });
+  ctx.expect(hit.response.status === 200 && data.length === 1 && data[0]?.id === first.id, {
+    expected: `200 with exactly provider ${String(first.id)}`,
+    actual: got(hit),
+    exchange: hit,
+  });
   // A well-formed NPI no provider holds (Luhn-valid with the 80840 prefix).
-  const miss = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.main, query: { npi: unusedNpi(providers.map((p) => String(p.npi))) } });
+  const miss = await ctx.send({
+    method: 'GET',
+    path: '/providers',
+    key: ctx.keys.main,
+    query: { npi: unusedNpi(providers.map((p) => String(p.npi))) },
+  });
   ctx.expect(miss.response.status === 404, { expected: '404 for an npi no provider has', actual: got(miss), exchange: miss });
 }
 
 export async function provider_by_id(ctx: CheckContext): Promise<void> {
   for (const p of (await ctx.fixtures.providers()).slice(0, 3)) {
     const ex = await ctx.send({ method: 'GET', path: `/providers/${String(p.id)}`, key: ctx.keys.main });
-    ctx.expect(ex.response.status === 200 && objOf(ex).id === p.id, { expected: `200 with provider ${String(p.id)}`, actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === 200 && objOf(ex).id === p.id, {
+      expected: `200 with provider ${String(p.id)}`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
   const miss = await ctx.send({ method: 'GET', path: `/providers/${crypto.randomUUID()}`, key: ctx.keys.main });
   ctx.expect(miss.response.status === 404, { expected: '404 for an unknown provider', actual: got(miss), exchange: miss });
@@ -63,7 +100,11 @@ export async function provider_by_id(ctx: CheckContext): Promise<void> {
 
 export async function providers_list_parameters(ctx: CheckContext): Promise<void> {
   const items = await pageAndLimit(ctx, '/providers');
-  for (const x of items) ctx.expect(typeof x.id === 'string' && typeof x.name === 'string', { expected: 'each item a provider { id, name, ... }', actual: json(x).slice(0, 200) });
+  for (const x of items)
+    ctx.expect(typeof x.id === 'string' && typeof x.name === 'string', {
+      expected: 'each item a provider { id, name, ... }',
+      actual: json(x).slice(0, 200),
+    });
   const all = await ctx.fixtures.providers();
   const target = all.find((x) => typeof x.npi === 'string' && x.id !== all[0]?.id) ?? all.find((x) => typeof x.npi === 'string');
   if (!target) return;

@@ -5,7 +5,9 @@ import { documented } from './support/responses.ts';
 import { check, type InspectedExchange, type InspectEnv, type Finding, type ResponseCheckDef, responseCheck } from './support/define.ts';
 
 export async function rate_limit_counted_per_key(ctx: CheckContext): Promise<void> {
-  const other = (await ctx.mock!.keys()).find((k) => k.state === 'active' && k.key !== ctx.keys.main.value && (!ctx.keys.mainOrg || k.organization_id === ctx.keys.mainOrg));
+  const other = (await ctx.mock!.keys()).find(
+    (k) => k.state === 'active' && k.key !== ctx.keys.main.value && (!ctx.keys.mainOrg || k.organization_id === ctx.keys.mainOrg),
+  );
   if (!other) return ctx.skip("the mock lists no other active key of the main key's organization");
   const second = { role: 'second', value: other.key, envVar: 'CLINICAL_RECORDS_SECOND_KEY' };
   const hit = async (key: typeof second) => {
@@ -30,7 +32,8 @@ export async function rate_limit_counted_per_key(ctx: CheckContext): Promise<voi
       actual: `limit ${String(r.ex.response.headers['x-ratelimit-limit'])}, remaining ${String(r.ex.response.headers['x-ratelimit-remaining'])}`,
       exchange: r.ex,
     });
-  if (!sameWindow(m.b1, m.b2) || !sameWindow(...m.a)) return ctx.skip('a rate-limit window reset during each of two measurements: the counts cannot be compared');
+  if (!sameWindow(m.b1, m.b2) || !sameWindow(...m.a))
+    return ctx.skip('a rate-limit window reset during each of two measurements: the counts cannot be compared');
   ctx.expect(a[1]!.remaining === a[0]!.remaining - 1 && a[2]!.remaining === a[1]!.remaining - 1, {
     expected: "the main key's X-RateLimit-Remaining down by one per request",
     actual: a.map((r) => r.remaining).join(' → '),
@@ -69,6 +72,4 @@ export const checks: CheckDef[] = [
   check(rate_limit_counted_per_key, { rule: 'RATE-007', provenance: 'assumed', needs: { mock: true }, exclusive: true }),
 ];
 
-export const responseChecks: ResponseCheckDef[] = [
-  responseCheck(rate_limit_headers, { rule: 'RATE-001', covers: ['LIM-008'] }),
-];
+export const responseChecks: ResponseCheckDef[] = [responseCheck(rate_limit_headers, { rule: 'RATE-001', covers: ['LIM-008'] })];

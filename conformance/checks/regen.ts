@@ -3,7 +3,18 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Exchange, RequestSpec } from '../http.ts';
 import type { Delivery } from '../receiver.ts';
-import { regenerate, regenTarget, regenerateAndWait, stillNote, quietMs, accepted, notesPage, watchNote, noteNow, firstRunBudget } from './support/regeneration.ts';
+import {
+  regenerate,
+  regenTarget,
+  regenerateAndWait,
+  stillNote,
+  quietMs,
+  accepted,
+  notesPage,
+  watchNote,
+  noteNow,
+  firstRunBudget,
+} from './support/regeneration.ts';
 import { got, listOf, body, type Obj, is4xx, objOf, json, is2xx } from './support/common.ts';
 import { register, unregister } from './support/webhook-probe.ts';
 import { mockSession, pathIdForm, UUID, keyWithout, hasError } from './support/operations.ts';
@@ -60,25 +71,40 @@ export async function regenerate_body_optional(ctx: CheckContext): Promise<void>
     ['a JSON body with model', { json: { model: 'fast' } }],
   ] as const) {
     const ex = await regenerate(ctx, session, opts);
-    ctx.expect(accepted(ex, session), { expected: `2xx { data: { session_id: "${session}", status: "queued" } } with ${label}`, actual: got(ex), exchange: ex });
+    ctx.expect(accepted(ex, session), {
+      expected: `2xx { data: { session_id: "${session}", status: "queued" } } with ${label}`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
 }
 
 export async function regenerate_template_id(ctx: CheckContext): Promise<void> {
   const [t] = await regenTarget(ctx, 3);
   if (!t!.templateId) return ctx.skip(`note ${t!.noteId} names no template`);
-  const other = [...new Set(listOf(await notesPage(ctx, {})).map((n) => n.template_id).filter((x): x is string => typeof x === 'string'))].find((x) => x !== t!.templateId);
+  const other = [
+    ...new Set(
+      listOf(await notesPage(ctx, {}))
+        .map((n) => n.template_id)
+        .filter((x): x is string => typeof x === 'string'),
+    ),
+  ].find((x) => x !== t!.templateId);
   if (!other) return ctx.skip('the organization lists notes of one template only: no other template to regenerate with');
   // Without template_id: the session's current template (its one note's).
   const dflt = await regenerateAndWait(ctx, t!, { json: { model: 'fast' } }, 'no template_id');
   if (!dflt) return;
-  ctx.expect(dflt.note.template_id === t!.templateId, { expected: `template_id ${t!.templateId} (the session's) after a regeneration without template_id`, actual: got(dflt.exchange), exchange: dflt.exchange });
+  ctx.expect(dflt.note.template_id === t!.templateId, {
+    expected: `template_id ${t!.templateId} (the session's) after a regeneration without template_id`,
+    actual: got(dflt.exchange),
+    exchange: dflt.exchange,
+  });
   // With template_id: that template; then back to the original one (the mock's data as it was).
   let last = dflt.note.updated_at;
   for (const template of [other, t!.templateId]) {
     const since = performance.now();
     const ex = await regenerate(ctx, t!.sessionId, { json: { template_id: template, model: 'fast' } });
-    if (!ctx.expect(accepted(ex, t!.sessionId), { expected: `2xx queued for template_id ${template}`, actual: got(ex), exchange: ex })) return;
+    if (!ctx.expect(accepted(ex, t!.sessionId), { expected: `2xx queued for template_id ${template}`, actual: got(ex), exchange: ex }))
+      return;
     const w = await watchNote(ctx, t!.noteId, last, since, Math.min(ctx.timeoutMs, Math.max(1000, 10 * dflt.ms)));
     ctx.expect(w.moved && w.note.template_id === template, {
       expected: `note ${t!.noteId} regenerated with template_id ${template}`,
@@ -95,15 +121,27 @@ export async function regenerate_model_tiers(ctx: CheckContext): Promise<void> {
   const session = String(note.session_id);
   for (const model of ['fast', 'balanced', 'detailed', undefined]) {
     const ex = await regenerate(ctx, session, { json: model ? { model } : {} });
-    ctx.expect(accepted(ex, session), { expected: `2xx queued for ${model ? `model ${model}` : 'no model (the standard tier)'}`, actual: got(ex), exchange: ex });
+    ctx.expect(accepted(ex, session), {
+      expected: `2xx queued for ${model ? `model ${model}` : 'no model (the standard tier)'}`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
   const bad = await regenerate(ctx, session, { json: { model: 'turbo' } });
-  ctx.expect(bad.response.status === 400, { expected: '400 for model "turbo" (not one of fast, balanced, detailed)', actual: got(bad), exchange: bad });
+  ctx.expect(bad.response.status === 400, {
+    expected: '400 for model "turbo" (not one of fast, balanced, detailed)',
+    actual: got(bad),
+    exchange: bad,
+  });
 }
 
 export async function regenerate_invalid_400(ctx: CheckContext): Promise<void> {
   for (const [label, ex] of await invalidRegenerations(ctx))
-    ctx.expect(ex.response.status === 400 && typeof body(ex).error === 'string' && String(body(ex).error).length > 0, { expected: `400 { error } for ${label}`, actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === 400 && typeof body(ex).error === 'string' && String(body(ex).error).length > 0, {
+      expected: `400 { error } for ${label}`,
+      actual: got(ex),
+      exchange: ex,
+    });
 }
 
 export async function regeneration_under_a_minute(ctx: CheckContext): Promise<void> {
@@ -113,11 +151,25 @@ export async function regeneration_under_a_minute(ctx: CheckContext): Promise<vo
   const budget = firstRunBudget(ctx);
   const since = performance.now();
   const ex = await regenerate(ctx, t!.sessionId, { json: {} });
-  if (!ctx.expect(accepted(ex, t!.sessionId), { expected: '2xx queued for a regeneration with the default tier', actual: got(ex), exchange: ex })) return;
+  if (
+    !ctx.expect(accepted(ex, t!.sessionId), {
+      expected: '2xx queued for a regeneration with the default tier',
+      actual: got(ex),
+      exchange: ex,
+    })
+  )
+    return;
   const w = await watchNote(ctx, t!.noteId, before.updated_at, since, budget);
   if (!w.moved) {
-    if (budget < 60_000) return ctx.skip(`the regeneration was not seen within ${budget / 1000} s (--timeout), less than the rule's minute: rerun with --timeout 60000`);
-    ctx.expect(false, { expected: 'the regenerated note within a minute', actual: `note ${t!.noteId} unchanged after ${Math.round(w.ms / 1000)} s`, exchange: w.exchange });
+    if (budget < 60_000)
+      return ctx.skip(
+        `the regeneration was not seen within ${budget / 1000} s (--timeout), less than the rule's minute: rerun with --timeout 60000`,
+      );
+    ctx.expect(false, {
+      expected: 'the regenerated note within a minute',
+      actual: `note ${t!.noteId} unchanged after ${Math.round(w.ms / 1000)} s`,
+      exchange: w.exchange,
+    });
     return;
   }
   ctx.expect(w.ms < 60_000, { expected: 'the regenerated note within a minute', actual: `${Math.round(w.ms)} ms`, exchange: w.exchange });
@@ -146,7 +198,10 @@ export async function regeneration_sends_note_regenerated(ctx: CheckContext): Pr
     const wait = Math.min(ctx.timeoutMs, 20_000);
     await ctx.receiver!.waitFor((ds) => ds.slice(from).some(mine), wait);
     const d = ctx.receiver!.deliveries.slice(from).find(mine);
-    if (!ctx.expect(!!d, { expected: `a delivery for the regeneration of session ${t!.sessionId}`, actual: `none within ${wait / 1000} s` })) return;
+    if (
+      !ctx.expect(!!d, { expected: `a delivery for the regeneration of session ${t!.sessionId}`, actual: `none within ${wait / 1000} s` })
+    )
+      return;
     const j = d!.json as Obj;
     ctx.expect(j.event === 'NOTE_REGENERATED' && j.note_id === t!.noteId && j.session_id === t!.sessionId, {
       expected: `NOTE_REGENERATED for note ${t!.noteId} of session ${t!.sessionId}`,
@@ -164,12 +219,18 @@ export async function regenerate_default_tier_balanced(ctx: CheckContext): Promi
   // The note a tier writes, run numbers masked: the default run must write what an explicit balanced run does.
   const written = new Map<string, string>();
   for (const model of ['default', 'balanced', 'fast', 'detailed']) {
-    const w = await regenerateAndWait(ctx, t!, { json: model === 'default' ? {} : { model } }, model === 'default' ? 'no model' : `model ${model}`);
+    const w = await regenerateAndWait(
+      ctx,
+      t!,
+      { json: model === 'default' ? {} : { model } },
+      model === 'default' ? 'no model' : `model ${model}`,
+    );
     if (!w) return;
     written.set(model, String(w.note.content).replace(/\d+/g, '#'));
   }
   const of = (m: string) => written.get(m);
-  if (of('balanced') === of('fast') && of('balanced') === of('detailed')) return ctx.skip('every tier writes the same note here: the default tier cannot be told apart');
+  if (of('balanced') === of('fast') && of('balanced') === of('detailed'))
+    return ctx.skip('every tier writes the same note here: the default tier cannot be told apart');
   const like = ['balanced', 'fast', 'detailed'].filter((m) => of(m) === of('default'));
   ctx.expect(of('default') === of('balanced'), {
     expected: 'a regeneration without model writes the note an explicit model balanced writes (run numbers aside)',
@@ -182,12 +243,20 @@ export async function regenerate_400_body_shape(ctx: CheckContext): Promise<void
     const b = body(ex);
     const keys = Object.keys(b);
     const details = b.details;
-    const detailsOk = details === undefined || (!!details && typeof details === 'object' && !Array.isArray(details) && Object.values(details as Obj).every((v) => typeof v === 'string'));
-    ctx.expect(ex.response.status === 400 && typeof b.error === 'string' && keys.every((k) => k === 'error' || k === 'details') && detailsOk, {
-      expected: `400 { error } or { error, details: { field: message } } for ${label}, nothing else`,
-      actual: got(ex),
-      exchange: ex,
-    });
+    const detailsOk =
+      details === undefined ||
+      (!!details &&
+        typeof details === 'object' &&
+        !Array.isArray(details) &&
+        Object.values(details as Obj).every((v) => typeof v === 'string'));
+    ctx.expect(
+      ex.response.status === 400 && typeof b.error === 'string' && keys.every((k) => k === 'error' || k === 'details') && detailsOk,
+      {
+        expected: `400 { error } or { error, details: { field: message } } for ${label}, nothing else`,
+        actual: got(ex),
+        exchange: ex,
+      },
+    );
   }
 }
 
@@ -195,11 +264,16 @@ export async function regenerate_session_id_uuid(ctx: CheckContext): Promise<voi
   // A real session only with --mock (a 202 regenerates its note); elsewhere ids no session has.
   const real = await mockSession(ctx);
   const path = (id: string) => `/sessions/${id}/notes/regenerate`;
-  if (real) await pathIdForm(ctx, { param: 'sessionId', form: UUID, formName: 'a UUID', id: real, requests: [{ method: 'POST', path, json: {} }] });
+  if (real)
+    await pathIdForm(ctx, { param: 'sessionId', form: UUID, formName: 'a UUID', id: real, requests: [{ method: 'POST', path, json: {} }] });
   else
     for (const bad of [`${randomUUID()}x`, 'not-a-uuid']) {
       const ex = await ctx.send({ method: 'POST', path: path(encodeURIComponent(bad)), key: ctx.keys.main, json: {} });
-      ctx.expect(is4xx(ex), { expected: `a 4xx for POST /sessions/{sessionId}/notes/regenerate with sessionId ${JSON.stringify(bad)}, not a UUID`, actual: got(ex), exchange: ex });
+      ctx.expect(is4xx(ex), {
+        expected: `a 4xx for POST /sessions/{sessionId}/notes/regenerate with sessionId ${JSON.stringify(bad)}, not a UUID`,
+        actual: got(ex),
+        exchange: ex,
+      });
     }
   // Required: an empty sessionId segment is no regenerate request.
   const none = await ctx.send({ method: 'POST', path: path(''), key: ctx.keys.main, json: {} });
@@ -216,14 +290,26 @@ export async function regenerate_auth_errors(ctx: CheckContext): Promise<void> {
   ];
   const lacking = keyWithout(ctx, scopes);
   if (!lacking) return ctx.skip(`needs a --scoped-key without ${scopes.join(', ')}`);
-  cases.push([403, `with a key of scopes [${lacking.scopes.join(', ')}] (needs ${scopes.join(', ')})`, { method: 'POST', path, key: lacking.key, json: {} }]);
+  cases.push([
+    403,
+    `with a key of scopes [${lacking.scopes.join(', ')}] (needs ${scopes.join(', ')})`,
+    { method: 'POST', path, key: lacking.key, json: {} },
+  ]);
   for (const [status, why, spec] of cases) {
     const ex = await ctx.send(spec);
-    ctx.expect(ex.response.status === status && hasError(ex), { expected: `${status} { error } for POST /sessions/{sessionId}/notes/regenerate ${why}`, actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === status && hasError(ex), {
+      expected: `${status} { error } for POST /sessions/{sessionId}/notes/regenerate ${why}`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
   await ctx.mock!.fault({ kind: 'rate-limited', count: 1 });
   const limited = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, acceptRateLimited: true });
-  ctx.expect(limited.response.status === 429 && hasError(limited), { expected: '429 { error } for POST /sessions/{sessionId}/notes/regenerate when rate limited', actual: got(limited), exchange: limited });
+  ctx.expect(limited.response.status === 429 && hasError(limited), {
+    expected: '429 { error } for POST /sessions/{sessionId}/notes/regenerate when rate limited',
+    actual: got(limited),
+    exchange: limited,
+  });
 }
 
 export async function regenerate_accepted(ctx: CheckContext): Promise<void> {
@@ -246,7 +332,11 @@ export async function regenerate_accepted(ctx: CheckContext): Promise<void> {
     const notes = (objOf(last).notes ?? []) as Array<Record<string, unknown>>;
     moved = notes.some((n) => n.id === note.id && String(n.updated_at) !== before) || notes.length > 1;
   }
-  ctx.expect(moved, { expected: 'the regenerated note available from the session notes endpoint', actual: last ? got(last) : 'no answer', exchange: last });
+  ctx.expect(moved, {
+    expected: 'the regenerated note available from the session notes endpoint',
+    actual: last ? got(last) : 'no answer',
+    exchange: last,
+  });
 }
 
 export async function regenerate_idempotency_key(ctx: CheckContext): Promise<void> {
@@ -282,10 +372,17 @@ export async function idempotency_key_length_bounds(ctx: CheckContext): Promise<
   const path = `/sessions/${String(note.session_id)}/notes/regenerate`;
   const tooShort = minLength !== undefined && minLength > 0 ? 'k'.repeat(minLength - 1) : undefined;
   const tooLong = maxLength !== undefined ? 'k'.repeat(maxLength + 1) : undefined;
-  for (const [label, value] of [[`shorter than ${minLength}`, tooShort], [`longer than ${maxLength}`, tooLong]] as const) {
+  for (const [label, value] of [
+    [`shorter than ${minLength}`, tooShort],
+    [`longer than ${maxLength}`, tooLong],
+  ] as const) {
     if (value === undefined) continue;
     const ex = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': value } });
-    ctx.expect(ex.response.status === 400 && typeof body(ex).error === 'string', { expected: `400 { error } for an Idempotency-Key ${label} characters`, actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === 400 && typeof body(ex).error === 'string', {
+      expected: `400 { error } for an Idempotency-Key ${label} characters`,
+      actual: got(ex),
+      exchange: ex,
+    });
   }
   if (maxLength !== undefined) {
     const longest = `${ctx.prefix}`.padEnd(maxLength, 'k');
@@ -314,8 +411,17 @@ export async function regenerate_unknown_session(ctx: CheckContext): Promise<voi
 export async function regenerate_unavailable(ctx: CheckContext): Promise<void> {
   const note = await ctx.fixtures.firstNote();
   await ctx.mock!.fault({ kind: 'regeneration-unavailable', count: 1 });
-  const ex = await ctx.send({ method: 'POST', path: `/sessions/${String(note.session_id)}/notes/regenerate`, key: ctx.keys.main, json: {} });
-  ctx.expect(ex.response.status === 503 && typeof body(ex).error === 'string', { expected: '503 { error } when regeneration cannot be queued', actual: got(ex), exchange: ex });
+  const ex = await ctx.send({
+    method: 'POST',
+    path: `/sessions/${String(note.session_id)}/notes/regenerate`,
+    key: ctx.keys.main,
+    json: {},
+  });
+  ctx.expect(ex.response.status === 503 && typeof body(ex).error === 'string', {
+    expected: '503 { error } when regeneration cannot be queued',
+    actual: got(ex),
+    exchange: ex,
+  });
 }
 
 export const checks: CheckDef[] = [
@@ -325,8 +431,18 @@ export const checks: CheckDef[] = [
   check(regenerate_model_tiers, { rule: 'REGEN-007', needs: { mock: true, write: true } }),
   check(regenerate_invalid_400, { rule: 'REGEN-009', needs: { mock: true, write: true } }),
   check(regeneration_under_a_minute, { rule: 'REGEN-015', needs: { mock: true, write: true }, exclusive: true }),
-  check(regeneration_sends_note_regenerated, { rule: 'REGEN-016', payloadSchemas: ['#/components/schemas/NoteEvent'], needs: { mock: true, receiver: true, write: true }, exclusive: true }),
-  check(regenerate_default_tier_balanced, { rule: 'REGEN-017', provenance: 'assumed', needs: { mock: true, write: true }, exclusive: true }),
+  check(regeneration_sends_note_regenerated, {
+    rule: 'REGEN-016',
+    payloadSchemas: ['#/components/schemas/NoteEvent'],
+    needs: { mock: true, receiver: true, write: true },
+    exclusive: true,
+  }),
+  check(regenerate_default_tier_balanced, {
+    rule: 'REGEN-017',
+    provenance: 'assumed',
+    needs: { mock: true, write: true },
+    exclusive: true,
+  }),
   check(regenerate_400_body_shape, { rule: 'REGEN-020', provenance: 'assumed', needs: { mock: true, write: true } }),
   check(regenerate_session_id_uuid, { rule: 'REGEN-002', needs: { write: true } }),
   check(regenerate_auth_errors, { rule: 'REGEN-010', needs: { mock: true, keys: ['scoped'], write: true }, exclusive: true }),

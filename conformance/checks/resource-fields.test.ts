@@ -3,7 +3,6 @@
 import { apiPath, is, jsonOf, setJson, type ProxyRequest, type ProxyResponse } from '../testing/broken-proxy.ts';
 import { checksNamed, describeBrokenVariants, describeCheckFile, type Breaks } from '../testing/check-file.ts';
 
-
 // ----- helpers of the variants -----
 /** Edits a JSON request body in place (when it is JSON). */
 const editJson = (req: ProxyRequest, fn: (b: any) => void) => {
@@ -31,7 +30,11 @@ const validation400 = (res: ProxyResponse, field: string) => {
 
 // One variant per check: [check name, rule it must fail on, what the variant breaks].
 const broken: Array<[string, string, Breaks]> = [
-  ['one_key_covers_every_provider', 'GEN-002', { request: (req) => is(req, 'POST', /^\/patients$/) && editJson(req, (b) => delete b.provider_id) }],
+  [
+    'one_key_covers_every_provider',
+    'GEN-002',
+    { request: (req) => is(req, 'POST', /^\/patients$/) && editJson(req, (b) => delete b.provider_id) },
+  ],
   [
     'page_past_end_empty',
     'PAG-008',
@@ -46,7 +49,11 @@ const broken: Array<[string, string, Breaks]> = [
     },
   ],
   ['external_id_query_parameter', 'XID-007', { request: (req) => is(req, 'GET', /^\/appointments$/) && dropQuery(req, 'external_id') }],
-  ['upload_form_patient_id_field', 'XID-013', { request: (req) => is(req, 'POST', /\/documents$/) && setFormField(req, 'patient_id', '1') }],
+  [
+    'upload_form_patient_id_field',
+    'XID-013',
+    { request: (req) => is(req, 'POST', /\/documents$/) && setFormField(req, 'patient_id', '1') },
+  ],
   [
     'lookup_hit_meta_first_page',
     'XID-014',
@@ -66,8 +73,16 @@ const broken: Array<[string, string, Breaks]> = [
     'XID-015',
     { request: (req) => is(req, 'POST', /\/documents$/) && setFormField(req, 'patient_id', /\/patients\/(\d+)\//.exec(apiPath(req))![1]!) },
   ],
-  ['patient_first_name_min_length', 'PAT-004', { request: (req) => /^\/patients/.test(apiPath(req)) && editJson(req, (b) => b.first_name === '' && delete b.first_name) }],
-  ['patient_last_name_min_length', 'PAT-005', { request: (req) => /^\/patients/.test(apiPath(req)) && editJson(req, (b) => b.last_name === '' && delete b.last_name) }],
+  [
+    'patient_first_name_min_length',
+    'PAT-004',
+    { request: (req) => /^\/patients/.test(apiPath(req)) && editJson(req, (b) => b.first_name === '' && delete b.first_name) },
+  ],
+  [
+    'patient_last_name_min_length',
+    'PAT-005',
+    { request: (req) => /^\/patients/.test(apiPath(req)) && editJson(req, (b) => b.last_name === '' && delete b.last_name) },
+  ],
   [
     'patient_date_of_birth_format',
     'PAT-006',
@@ -81,13 +96,24 @@ const broken: Array<[string, string, Breaks]> = [
       },
     },
   ],
-  ['patient_address_object', 'PAT-008', { request: (req) => is(req, 'POST', /^\/patients$/) && editJson(req, (b) => typeof b.address === 'string' && (b.address = { line1: b.address })) }],
+  [
+    'patient_address_object',
+    'PAT-008',
+    {
+      request: (req) =>
+        is(req, 'POST', /^\/patients$/) && editJson(req, (b) => typeof b.address === 'string' && (b.address = { line1: b.address })),
+    },
+  ],
   [
     'patient_mrn_optional',
     'PAT-010',
     { response: (res, req) => is(req, 'POST', /^\/patients$/) && jsonOf(req.body)?.mrn === null && validation400(res, 'mrn') },
   ],
-  ['patient_provider_id_string', 'PAT-016', { request: (req) => /^\/patients/.test(apiPath(req)) && editJson(req, (b) => b.provider_id === '' && delete b.provider_id) }],
+  [
+    'patient_provider_id_string',
+    'PAT-016',
+    { request: (req) => /^\/patients/.test(apiPath(req)) && editJson(req, (b) => b.provider_id === '' && delete b.provider_id) },
+  ],
   ['patients_list_parameters', 'PAT-019', { request: (req) => is(req, 'GET', /^\/patients$/) && dropQuery(req, 'limit') }],
   [
     'patient_search_fields',
@@ -104,36 +130,64 @@ const broken: Array<[string, string, Breaks]> = [
   [
     'patient_create_name_variants',
     'PAT-026',
-    { request: (req) => is(req, 'POST', /^\/patients$/) && editJson(req, (b) => !('name' in b || 'first_name' in b || 'last_name' in b) && (b.name = 'Added by proxy')) },
+    {
+      request: (req) =>
+        is(req, 'POST', /^\/patients$/) &&
+        editJson(req, (b) => !('name' in b || 'first_name' in b || 'last_name' in b) && (b.name = 'Added by proxy')),
+    },
   ],
-  ['patient_patch_fields_optional', 'PAT-027', { request: (req) => is(req, 'PATCH', /^\/patients\/\d+$/) && editJson(req, (b) => delete b.gender) }],
+  [
+    'patient_patch_fields_optional',
+    'PAT-027',
+    { request: (req) => is(req, 'PATCH', /^\/patients\/\d+$/) && editJson(req, (b) => delete b.gender) },
+  ],
   ['patient_search_parameter_named_search', 'PAT-029', { request: (req) => is(req, 'GET', /^\/patients$/) && dropQuery(req, 'search') }],
   [
     'appointment_patient_id_digit_string',
     'APT-002',
     {
       response(res, req) {
-        if (is(req, 'POST', /^\/appointments$/)) res.body = Buffer.from(res.body.toString('utf8').replace(/"patient_id":"(\d{1,15})\d*"/, '"patient_id":$1'));
+        if (is(req, 'POST', /^\/appointments$/))
+          res.body = Buffer.from(res.body.toString('utf8').replace(/"patient_id":"(\d{1,15})\d*"/, '"patient_id":$1'));
       },
     },
   ],
-  ['appointment_provider_id_optional', 'APT-004', { request: (req) => is(req, 'POST', /^\/appointments$/) && editJson(req, (b) => b.provider_id === '' && delete b.provider_id) }],
+  [
+    'appointment_provider_id_optional',
+    'APT-004',
+    { request: (req) => is(req, 'POST', /^\/appointments$/) && editJson(req, (b) => b.provider_id === '' && delete b.provider_id) },
+  ],
   [
     'appointment_start_at_date_time',
     'APT-009',
-    { request: (req) => is(req, 'POST', /^\/appointments$/) && editJson(req, (b) => /^\d{4}-\d{2}-\d{2}$/.test(b.start_at) && (b.start_at += 'T00:00:00Z')) },
+    {
+      request: (req) =>
+        is(req, 'POST', /^\/appointments$/) && editJson(req, (b) => /^\d{4}-\d{2}-\d{2}$/.test(b.start_at) && (b.start_at += 'T00:00:00Z')),
+    },
   ],
   [
     'appointment_duration_minutes_integer',
     'APT-010',
-    { request: (req) => /^\/appointments/.test(apiPath(req)) && editJson(req, (b) => typeof b.duration_minutes === 'number' && (b.duration_minutes = Math.max(1, Math.round(b.duration_minutes)))) },
+    {
+      request: (req) =>
+        /^\/appointments/.test(apiPath(req)) &&
+        editJson(req, (b) => typeof b.duration_minutes === 'number' && (b.duration_minutes = Math.max(1, Math.round(b.duration_minutes)))),
+    },
   ],
   ['appointments_list_parameters', 'APT-014', { request: (req) => is(req, 'GET', /^\/appointments$/) && dropQuery(req, 'page') }],
-  ['appointment_create_all_fields', 'APT-016', { request: (req) => is(req, 'POST', /^\/appointments$/) && editJson(req, (b) => delete b.notes) }],
+  [
+    'appointment_create_all_fields',
+    'APT-016',
+    { request: (req) => is(req, 'POST', /^\/appointments$/) && editJson(req, (b) => delete b.notes) },
+  ],
   [
     'appointment_patch_reassigns_provider',
     'APT-019',
-    { request: (req) => is(req, 'PATCH', /^\/appointments\/[^/]+$/) && editJson(req, (b) => 'provider_id' in b && (delete b.provider_id, (b.notes = 'provider ignored'))) },
+    {
+      request: (req) =>
+        is(req, 'PATCH', /^\/appointments\/[^/]+$/) &&
+        editJson(req, (b) => 'provider_id' in b && (delete b.provider_id, (b.notes = 'provider ignored'))),
+    },
   ],
   [
     'appointment_create_required_and_defaults',
@@ -151,18 +205,41 @@ const broken: Array<[string, string, Breaks]> = [
   [
     'appointment_repeat_rule_input',
     'APT-024',
-    { request: (req) => is(req, 'POST', /^\/appointments$/) && editJson(req, (b) => b.repeat_rule && !b.repeat_rule.frequency && (b.repeat_rule.frequency = 'weekly')) },
+    {
+      request: (req) =>
+        is(req, 'POST', /^\/appointments$/) &&
+        editJson(req, (b) => b.repeat_rule && !b.repeat_rule.frequency && (b.repeat_rule.frequency = 'weekly')),
+    },
   ],
-  ['appointment_patch_fields_optional', 'APT-025', { request: (req) => is(req, 'PATCH', /^\/appointments\/[^/]+$/) && editJson(req, (b) => !Object.keys(b).length && (b.notes = 'filled by proxy')) }],
-  ['appointment_status_any_transition', 'APT-026', { request: (req) => is(req, 'PATCH', /^\/appointments\/[^/]+$/) && editJson(req, (b) => b.status === 'NO_SHOW' && (b.status = 'CANCELLED')) }],
-  ['appointment_create_201', 'APT-028', { response: (res, req) => is(req, 'POST', /^\/appointments$/) && res.status === 201 && (res.status = 200) }],
+  [
+    'appointment_patch_fields_optional',
+    'APT-025',
+    {
+      request: (req) =>
+        is(req, 'PATCH', /^\/appointments\/[^/]+$/) && editJson(req, (b) => !Object.keys(b).length && (b.notes = 'filled by proxy')),
+    },
+  ],
+  [
+    'appointment_status_any_transition',
+    'APT-026',
+    {
+      request: (req) =>
+        is(req, 'PATCH', /^\/appointments\/[^/]+$/) && editJson(req, (b) => b.status === 'NO_SHOW' && (b.status = 'CANCELLED')),
+    },
+  ],
+  [
+    'appointment_create_201',
+    'APT-028',
+    { response: (res, req) => is(req, 'POST', /^\/appointments$/) && res.status === 201 && (res.status = 200) },
+  ],
   // A server whose external_ids are unique per resource type: each type's value is stored under its own suffix.
   [
     'external_id_one_namespace',
     'XID-016',
     {
       request(req) {
-        if (is(req, 'POST', /^\/appointments$/)) editJson(req, (b) => typeof b.external_id === 'string' && (b.external_id += '-appointments'));
+        if (is(req, 'POST', /^\/appointments$/))
+          editJson(req, (b) => typeof b.external_id === 'string' && (b.external_id += '-appointments'));
         else if (is(req, 'POST', /\/documents$/)) {
           const m = /name="external_id"\r\n\r\n([^\r]*)/.exec(req.body.toString('latin1'));
           if (m) setFormField(req, 'external_id', `${m[1]}-documents`);

@@ -9,10 +9,18 @@ export async function base_url_ends_with_version(ctx: CheckContext): Promise<voi
   const path = new URL(ctx.http.baseUrl).pathname.replace(/\/$/, '');
   ctx.expect(!!base && path.endsWith(base), { expected: `the base address ends with ${base} (the spec's servers)`, actual: path || '/' });
   const versioned = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.main, query: { limit: 1 } });
-  ctx.expect(versioned.response.status === 200 && Array.isArray(body(versioned).data), { expected: `200 { data: [...] } for GET ${path}/providers`, actual: got(versioned), exchange: versioned });
+  ctx.expect(versioned.response.status === 200 && Array.isArray(body(versioned).data), {
+    expected: `200 { data: [...] } for GET ${path}/providers`,
+    actual: got(versioned),
+    exchange: versioned,
+  });
   // Without the version segment the address is not the API.
   const bare = await ctx.send({ method: 'GET', path: '/../providers', key: ctx.keys.main, query: { limit: 1 } });
-  ctx.expect(!is2xx(bare), { expected: `no 2xx for GET ${path.replace(/\/[^/]*$/, '')}/providers (the version left out of the address)`, actual: got(bare), exchange: bare });
+  ctx.expect(!is2xx(bare), {
+    expected: `no 2xx for GET ${path.replace(/\/[^/]*$/, '')}/providers (the version left out of the address)`,
+    actual: got(bare),
+    exchange: bare,
+  });
 }
 
 export async function paths_relative_to_base_url(ctx: CheckContext): Promise<void> {
@@ -21,16 +29,29 @@ export async function paths_relative_to_base_url(ctx: CheckContext): Promise<voi
     if (op.method === 'GET') {
       if (pathParams(op).some((p) => !values[p])) continue;
       const ex = await ctx.send({ method: 'GET', path: fillPath(op, values), key: ctx.keys.main });
-      ctx.expect(ex.response.status === 200, { expected: `200 for GET {base_url}${op.template} (the path appended to the base address)`, actual: got(ex), exchange: ex });
+      ctx.expect(ex.response.status === 200, {
+        expected: `200 for GET {base_url}${op.template} (the path appended to the base address)`,
+        actual: got(ex),
+        exchange: ex,
+      });
     } else if (!ctx.readOnly) {
       // Writes without a key, on ids that do not exist: the operation is there (401), and nothing can be written.
       // Whether keys are enforced is AUTH-001's; here any answer but a missing route will do, and a 404 counts as
       // one only where no id is in the path (elsewhere it may be the id that is missing).
       const ex = await ctx.send({ method: op.method, path: fillPath(op, {}), json: op.jsonBodyPointer ? {} : undefined });
       const s = ex.response.status;
-      if (s === 401) ctx.expect(hasError(ex), { expected: `401 { error } for ${op.method} {base_url}${op.template} without a key`, actual: got(ex), exchange: ex });
+      if (s === 401)
+        ctx.expect(hasError(ex), {
+          expected: `401 { error } for ${op.method} {base_url}${op.template} without a key`,
+          actual: got(ex),
+          exchange: ex,
+        });
       else if (s === 405 || s === 501 || (s === 404 && !pathParams(op).length))
-        ctx.expect(false, { expected: `${op.method} {base_url}${op.template} to exist (401 without a key)`, actual: got(ex), exchange: ex });
+        ctx.expect(false, {
+          expected: `${op.method} {base_url}${op.template} to exist (401 without a key)`,
+          actual: got(ex),
+          exchange: ex,
+        });
     }
   }
 }

@@ -11,7 +11,6 @@ import { MESSAGES } from '../../mock/features/documents/messages.ts';
 import { HOP_BY_HOP, jsonOf, plainHeaders, serveOnLoopback } from '../testing/broken-proxy.ts';
 import { checksNamed, describeCheckFile } from '../testing/check-file.ts';
 
-
 // ----- the broken sender -----
 
 /** One attempt as the forwarder sends it on. */
@@ -44,10 +43,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** One POST to `d.target`; resolves with the status (and Location). `hold`: resolves a handle to abort it. */
 function post(d: Outgoing, onRequest?: (abort: () => void) => void): Promise<{ status: number; location?: string }> {
   return new Promise((resolve) => {
-    const req = request(d.target, { method: d.method, headers: { ...d.headers, 'content-length': String(d.body.length) }, agent: false }, (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
-    });
+    const req = request(
+      d.target,
+      { method: d.method, headers: { ...d.headers, 'content-length': String(d.body.length) }, agent: false },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+      },
+    );
     req.on('error', () => resolve({ status: 0 }));
     onRequest?.(() => req.destroy());
     req.end(d.body);
@@ -62,7 +65,12 @@ async function startForwarder(b: Breaks): Promise<{ origin: string; close(): Pro
     incoming.on('data', (c: Buffer) => chunks.push(c));
     incoming.on('end', async () => {
       const target = new URL(decodeURIComponent((incoming.url ?? '').replace(/^\/f\//, '')));
-      const d: Outgoing = { target, method: incoming.method ?? 'POST', headers: plainHeaders(incoming.headers), body: Buffer.concat(chunks) };
+      const d: Outgoing = {
+        target,
+        method: incoming.method ?? 'POST',
+        headers: plainHeaders(incoming.headers),
+        body: Buffer.concat(chunks),
+      };
       const key = `${target.href}\n${d.body.toString('utf8')}`;
       const n = (attempts.get(key) ?? 0) + 1;
       attempts.set(key, n);
@@ -74,7 +82,8 @@ async function startForwarder(b: Breaks): Promise<{ origin: string; close(): Pro
       await sleep(b.delay?.(n) ?? 0);
       b.send?.(d, n);
       let r = await post(d, (a) => (abort = a));
-      for (let hops = 0; b.follow && r.status >= 300 && r.status < 400 && r.location && hops < 3; hops++) r = await post({ ...d, target: new URL(r.location, d.target) });
+      for (let hops = 0; b.follow && r.status >= 300 && r.status < 400 && r.location && hops < 3; hops++)
+        r = await post({ ...d, target: new URL(r.location, d.target) });
       if (b.again?.(r.status, n)) void sleep(20).then(() => post(d));
       if (!outgoing.destroyed) outgoing.writeHead(b.status?.(r.status) ?? (r.status || 502)).end();
     });
@@ -145,7 +154,10 @@ const broken: Array<[string, string, Breaks]> = [
         const j = jsonOf(d.body);
         if (j?.note_id && j.source === null) {
           const r = await fetch(`${file.mock().url}/notes/${j.note_id}`, { headers: { 'X-API-Key': file.mainKey() } });
-          leak.set(d.body.toString('utf8'), String(((await r.json()) as { data?: { content?: string } }).data?.content ?? '').slice(0, 200));
+          leak.set(
+            d.body.toString('utf8'),
+            String(((await r.json()) as { data?: { content?: string } }).data?.content ?? '').slice(0, 200),
+          );
         }
         return [];
       },
@@ -155,7 +167,11 @@ const broken: Array<[string, string, Breaks]> = [
       },
     },
   ],
-  ['note_regenerated_event_fetch', 'EVT-005', { send: (d) => editJson(d, (j) => j.event === 'NOTE_REGENERATED' && (j.note_id = randomUUID())) }],
+  [
+    'note_regenerated_event_fetch',
+    'EVT-005',
+    { send: (d) => editJson(d, (j) => j.event === 'NOTE_REGENERATED' && (j.note_id = randomUUID())) },
+  ],
   [
     'unqueued_upload_fires_no_event',
     'EVT-011',
@@ -188,7 +204,9 @@ const broken: Array<[string, string, Breaks]> = [
         const j = jsonOf(d.body);
         if (n !== 1 || j?.event !== 'DOCUMENT_STATUS_CHANGED' || replayed.has(d.target.href)) return [];
         replayed.add(d.target.href);
-        const r = await fetch(`${file.mock().url}/patients/${j.patient_id}/documents?limit=100`, { headers: { 'X-API-Key': file.mainKey() } });
+        const r = await fetch(`${file.mock().url}/patients/${j.patient_id}/documents?limit=100`, {
+          headers: { 'X-API-Key': file.mainKey() },
+        });
         const docs = ((await r.json()) as { data?: any[] }).data ?? [];
         return docs
           .filter((x) => x.id !== j.document_id && (x.status === 'completed' || x.status === 'failed'))
@@ -202,11 +220,19 @@ const broken: Array<[string, string, Breaks]> = [
   ['webhook_backoff_exponential', 'EVT-035', { delay: (n) => (n === 2 ? 30 : 0) }],
   ['webhook_3xx_not_followed', 'EVT-038', { follow: true }],
   ['webhook_no_signature_secret_header', 'EVT-041', { send: (d) => void (d.headers['x-webhook-signature'] = `sha256=${'ab'.repeat(32)}`) }],
-  ['xml_delivery_layout', 'EVT-043', { send: (d) => isXml(d) && void (d.body = Buffer.from(d.body.toString('utf8').replace(/<(\w+) xsi:nil="true"\/>/g, '<$1></$1>'))) }],
+  [
+    'xml_delivery_layout',
+    'EVT-043',
+    { send: (d) => isXml(d) && void (d.body = Buffer.from(d.body.toString('utf8').replace(/<(\w+) xsi:nil="true"\/>/g, '<$1></$1>'))) },
+  ],
   [
     'form_data_delivery_layout',
     'EVT-044',
-    { send: (d) => isForm(d) && void (d.body = Buffer.from(new URLSearchParams([...new URLSearchParams(d.body.toString('utf8'))].reverse()).toString())) },
+    {
+      send: (d) =>
+        isForm(d) &&
+        void (d.body = Buffer.from(new URLSearchParams([...new URLSearchParams(d.body.toString('utf8'))].reverse()).toString())),
+    },
   ],
   ['webhook_2xx_acknowledges', 'EVT-045', { status: (s) => (s > 200 && s < 300 ? 500 : s) }],
   ['only_four_event_kinds', 'EVT-047', { send: (d) => editJson(d, (j) => j.event === 'NOTE_UPDATED' && (j.event = 'NOTE_EDITED')) }],
@@ -228,7 +254,8 @@ describe('webhook-delivery checks against a broken sender (each fails on its rul
     it(`${check} fails on ${rule}`, async () => {
       const forwarder = await startForwarder(breaks);
       const proxy = await startRegistrationProxy(new URL(file.mock().url).origin, forwarder.origin, (path, status, b) => {
-        if (/\/documents$/.test(path.split('?')[0]!) && status === 201 && b?.message === MESSAGES.uploaded && b.data?.id) unqueued.add(b.data.id);
+        if (/\/documents$/.test(path.split('?')[0]!) && status === 201 && b?.message === MESSAGES.uploaded && b.data?.id)
+          unqueued.add(b.data.id);
       });
       try {
         await file.expectFails(check, rule, { url: file.urlVia(proxy.origin) });

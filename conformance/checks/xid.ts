@@ -1,7 +1,22 @@
 // XID: external identifiers. Immutability, duplicates (409 with existing), lookups on hit and miss, upload form fields.
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Exchange } from '../http.ts';
-import { body, objOf, got, createAppointment, uploadDocument, listOf, type Obj, isValidationError, is2xx, made, SETUP, sameId, dataOf, byExternalId } from './support/common.ts';
+import {
+  body,
+  objOf,
+  got,
+  createAppointment,
+  uploadDocument,
+  listOf,
+  type Obj,
+  isValidationError,
+  is2xx,
+  made,
+  SETUP,
+  sameId,
+  dataOf,
+  byExternalId,
+} from './support/common.ts';
 import { createdOk, metaOf } from './support/resources.ts';
 import { check } from './support/define.ts';
 import { idText } from '../fixtures.ts';
@@ -21,7 +36,17 @@ function conflict(ctx: CheckContext, ex: Exchange, first: Exchange, what: string
 export async function duplicate_external_id_conflict(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.createPatient('dup');
   const firstP = await ctx.send({ method: 'GET', path: `/patients/${String(p.id)}`, key: ctx.keys.main });
-  conflict(ctx, await ctx.send({ method: 'POST', path: '/patients', key: ctx.keys.main, json: { name: 'Conformance dup', external_id: p.external_id } }), firstP, 'patient');
+  conflict(
+    ctx,
+    await ctx.send({
+      method: 'POST',
+      path: '/patients',
+      key: ctx.keys.main,
+      json: { name: 'Conformance dup', external_id: p.external_id },
+    }),
+    firstP,
+    'patient',
+  );
   const a = await createAppointment(ctx, String(p.id));
   conflict(ctx, await createAppointment(ctx, String(p.id), { external_id: objOf(a).external_id }), a, 'appointment');
   const d = await uploadDocument(ctx, String(p.id));
@@ -33,24 +58,54 @@ export async function external_id_one_namespace(ctx: CheckContext): Promise<void
   const p = await ctx.fixtures.createPatient('namespace');
   const pid = String(p.id);
   const patientFirst = await ctx.send({ method: 'GET', path: `/patients/${pid}`, key: ctx.keys.main });
-  conflict(ctx, await createAppointment(ctx, pid, { external_id: p.external_id }), patientFirst, 'appointment (the external_id a patient holds)');
+  conflict(
+    ctx,
+    await createAppointment(ctx, pid, { external_id: p.external_id }),
+    patientFirst,
+    'appointment (the external_id a patient holds)',
+  );
   conflict(ctx, await uploadDocument(ctx, pid, String(p.external_id)), patientFirst, 'document (the external_id a patient holds)');
   const a = await createAppointment(ctx, pid);
   if (!createdOk(a)) return ctx.skip(`could not create an appointment to collide with: ${got(a)}`);
-  conflict(ctx, await ctx.send({ method: 'POST', path: '/patients', key: ctx.keys.main, json: { name: 'Conformance namespace', external_id: objOf(a).external_id } }), a, 'patient (the external_id an appointment holds)');
+  conflict(
+    ctx,
+    await ctx.send({
+      method: 'POST',
+      path: '/patients',
+      key: ctx.keys.main,
+      json: { name: 'Conformance namespace', external_id: objOf(a).external_id },
+    }),
+    a,
+    'patient (the external_id an appointment holds)',
+  );
 }
 
 export async function external_id_immutable_on_patch(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.createPatient('immutable');
   const a = made(await createAppointment(ctx, String(p.id)), 'an appointment of the run (POST /appointments)', SETUP.appointment);
-  for (const [path, original] of [[`/patients/${String(p.id)}`, p.external_id], [`/appointments/${String(a.id)}`, a.external_id]] as const) {
+  for (const [path, original] of [
+    [`/patients/${String(p.id)}`, p.external_id],
+    [`/appointments/${String(a.id)}`, a.external_id],
+  ] as const) {
     const ex = await ctx.send({ method: 'PATCH', path, key: ctx.keys.main, json: { external_id: ctx.externalId('changed') } });
-    ctx.expect(ex.response.status === 200, { expected: `200 for PATCH ${path} with external_id (silently ignored)`, actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === 200, {
+      expected: `200 for PATCH ${path} with external_id (silently ignored)`,
+      actual: got(ex),
+      exchange: ex,
+    });
     // The PATCH's own answer carries the resource: it must not show the new value either.
     if (dataOf(ex) !== undefined)
-      ctx.expect(objOf(ex).external_id === original, { expected: `the PATCH answer with external_id still ${JSON.stringify(original)}`, actual: got(ex), exchange: ex });
+      ctx.expect(objOf(ex).external_id === original, {
+        expected: `the PATCH answer with external_id still ${JSON.stringify(original)}`,
+        actual: got(ex),
+        exchange: ex,
+      });
     const after = await ctx.send({ method: 'GET', path, key: ctx.keys.main });
-    ctx.expect(objOf(after).external_id === original, { expected: `external_id still ${JSON.stringify(original)}`, actual: got(after), exchange: after });
+    ctx.expect(objOf(after).external_id === original, {
+      expected: `external_id still ${JSON.stringify(original)}`,
+      actual: got(after),
+      exchange: after,
+    });
   }
 }
 
@@ -58,8 +113,17 @@ export async function external_id_lookup_hit(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.patient();
   const a = objOf(await createAppointment(ctx, String(p.id)));
   const d = objOf(await uploadDocument(ctx, String(p.id)));
-  for (const [path, item] of [['/patients', p], ['/appointments', a], [`/patients/${String(p.id)}/documents`, d]] as const) {
-    const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { external_id: String(item.external_id), page: 2, limit: 1 } });
+  for (const [path, item] of [
+    ['/patients', p],
+    ['/appointments', a],
+    [`/patients/${String(p.id)}/documents`, d],
+  ] as const) {
+    const ex = await ctx.send({
+      method: 'GET',
+      path,
+      key: ctx.keys.main,
+      query: { external_id: String(item.external_id), page: 2, limit: 1 },
+    });
     const data = listOf(ex);
     ctx.expect(ex.response.status === 200 && data.length === 1 && sameId(data[0]?.id, item.id), {
       expected: `200 with exactly the item ${String(item.id)} (pagination bypassed, even with page=2&limit=1)`,
@@ -84,10 +148,13 @@ export async function external_id_query_parameter(ctx: CheckContext): Promise<vo
   const a = await createAppointment(ctx, pid);
   const d1 = await uploadDocument(ctx, pid);
   const d2 = await uploadDocument(ctx, pid);
-  for (const ex of [a, d1, d2]) if (!ctx.expect(createdOk(ex), { expected: '2xx for a create to look up', actual: got(ex), exchange: ex })) return;
+  for (const ex of [a, d1, d2])
+    if (!ctx.expect(createdOk(ex), { expected: '2xx for a create to look up', actual: got(ex), exchange: ex })) return;
   const listed = async (path: string, not: unknown) => {
     const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { limit: 100 } });
-    return listOf(ex).filter((x) => typeof x.external_id === 'string' && x.id !== not).slice(0, 1);
+    return listOf(ex)
+      .filter((x) => typeof x.external_id === 'string' && x.id !== not)
+      .slice(0, 1);
   };
   const cases: Array<[string, Obj[]]> = [
     ['/patients', [p, ...(await listed('/patients', p.id))]],
@@ -111,9 +178,20 @@ export async function upload_form_patient_id_field(ctx: CheckContext): Promise<v
   const pid = String(p.id);
   const ext = ctx.externalId('form-patient');
   const up = await uploadDocument(ctx, pid, ext, { fields: { external_id: ext, patient_id: pid } });
-  if (!ctx.expect(is2xx(up) && idText(objOf(up).id) !== undefined, { expected: `2xx with the document for an upload whose form carries file, external_id and patient_id ${pid}`, actual: got(up), exchange: up })) return;
+  if (
+    !ctx.expect(is2xx(up) && idText(objOf(up).id) !== undefined, {
+      expected: `2xx with the document for an upload whose form carries file, external_id and patient_id ${pid}`,
+      actual: got(up),
+      exchange: up,
+    })
+  )
+    return;
   const look = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: ext } });
-  ctx.expect(look.response.status === 200 && byExternalId(look, ext)?.id === objOf(up).id, { expected: `the document ${String(objOf(up).id)} listed under patient ${pid}`, actual: got(look), exchange: look });
+  ctx.expect(look.response.status === 200 && byExternalId(look, ext)?.id === objOf(up).id, {
+    expected: `the document ${String(objOf(up).id)} listed under patient ${pid}`,
+    actual: got(look),
+    exchange: look,
+  });
 }
 
 export async function lookup_hit_meta_first_page(ctx: CheckContext): Promise<void> {
@@ -130,7 +208,10 @@ export async function lookup_hit_meta_first_page(ctx: CheckContext): Promise<voi
   for (const [path, q] of lookups) {
     const op = ctx.contract.find((o) => o.method === 'GET' && o.template === path)[0]!;
     const dflt = (ctx.contract.deref(ctx.contract.queryParam(op, 'limit')?.schema) as { default?: number } | undefined)?.default;
-    for (const [query, limit] of [[{ ...q, page: 3, limit: 7 }, 7], [q, dflt]] as const) {
+    for (const [query, limit] of [
+      [{ ...q, page: 3, limit: 7 }, 7],
+      [q, dflt],
+    ] as const) {
       const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query });
       const m = metaOf(ex);
       ctx.expect(ex.response.status === 200 && listOf(ex).length === 1 && m?.page === 1 && m?.limit === limit && m?.total_pages === 1, {
@@ -147,10 +228,18 @@ export async function upload_patient_id_mismatch_400(ctx: CheckContext): Promise
   const other = await ctx.fixtures.createPatient('other-patient');
   const ext = ctx.externalId('form-mismatch');
   const up = await uploadDocument(ctx, String(p.id), ext, { fields: { external_id: ext, patient_id: String(other.id) } });
-  ctx.expect(isValidationError(up), { expected: `400 { error, details } for an upload to patient ${String(p.id)} whose form says patient_id ${String(other.id)}`, actual: got(up), exchange: up });
+  ctx.expect(isValidationError(up), {
+    expected: `400 { error, details } for an upload to patient ${String(p.id)} whose form says patient_id ${String(other.id)}`,
+    actual: got(up),
+    exchange: up,
+  });
   for (const pid of [String(p.id), String(other.id)]) {
     const look = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: ext } });
-    ctx.expect(look.response.status === 404, { expected: `no document stored under patient ${pid} (lookup 404)`, actual: got(look), exchange: look });
+    ctx.expect(look.response.status === 404, {
+      expected: `no document stored under patient ${pid} (lookup 404)`,
+      actual: got(look),
+      exchange: look,
+    });
   }
 }
 

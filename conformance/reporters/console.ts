@@ -23,15 +23,29 @@ export function renderConsole(report: RunReport): string {
   for (const r of failed) {
     lines.push('', `✗ ${r.name}  [${r.ruleId}, ${r.provenance}]${r.known ? '  (known: the baseline has it)' : ''}  ${r.rule}`);
     for (const f of r.failures.slice(0, 5)) {
-      lines.push(`    ${f.message}`, `      expected: ${f.expected}`, `      actual:   ${String(f.actual).replace(/\s+/g, ' ').slice(0, 300)}`);
+      lines.push(
+        `    ${f.message}`,
+        `      expected: ${f.expected}`,
+        `      actual:   ${String(f.actual).replace(/\s+/g, ' ').slice(0, 300)}`,
+      );
       if (f.curl) lines.push(`      reproduce: ${f.curl}`);
     }
     if (r.failures.length > 5) lines.push(`    ... and ${r.failures.length - 5} more (see the JSON or HTML report)`);
   }
   lines.push('', 'Summary by area:');
   const areas = [...new Set(report.results.map((r) => r.area))];
-  for (const a of areas) lines.push(areaLine(a, report.results.filter((r) => r.area === a)));
-  for (const [o, title] of [['timed-out', 'Timed out'], ['blocked', 'Blocked (a setup step of theirs did not work)'], ['skipped', 'Skipped']] as const) {
+  for (const a of areas)
+    lines.push(
+      areaLine(
+        a,
+        report.results.filter((r) => r.area === a),
+      ),
+    );
+  for (const [o, title] of [
+    ['timed-out', 'Timed out'],
+    ['blocked', 'Blocked (a setup step of theirs did not work)'],
+    ['skipped', 'Skipped'],
+  ] as const) {
     const rs = report.results.filter((r) => r.outcome === o);
     if (rs.length) lines.push('', `${title}:`, ...rs.map((r) => `  ${mark[o]} ${r.name} [${r.ruleId}]: ${r.reason ?? ''}`));
   }
@@ -42,7 +56,9 @@ export function renderConsole(report: RunReport): string {
     ...report.cleanup.leftovers.map((l) => `  ${l}`),
   );
   if (report.pacing.pauses)
-    lines.push(`rate limit: the target's window was spent ${report.pacing.pauses} time(s); paused ${Math.round(report.pacing.seconds)} s and resent (use a key of its own for the suite, or a higher limit)`);
+    lines.push(
+      `rate limit: the target's window was spent ${report.pacing.pauses} time(s); paused ${Math.round(report.pacing.seconds)} s and resent (use a key of its own for the suite, or a higher limit)`,
+    );
   if (report.interrupted) lines.push('interrupted (Ctrl-C): results are partial');
   return lines.join('\n');
 }

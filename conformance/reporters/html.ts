@@ -3,7 +3,12 @@
 // identical evidence is shown once ("N more like this"), and a filter (CSS :target) shows one outcome at a time.
 import type { CheckResult, Failure, Outcome, RunReport } from '../model.ts';
 
-const h = (s: unknown) => String(s ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const h = (s: unknown) =>
+  String(s ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 const OUTCOMES: Outcome[] = ['failed', 'timed-out', 'blocked', 'skipped', 'passed'];
 const label = (o: Outcome) => o.replace('-', ' ');
 const anchor = (r: CheckResult) => `check-${r.name}`;
@@ -69,8 +74,12 @@ export function renderHtml(report: RunReport): string {
 ${rs.map(checkRows).join('\n')}</table>`;
     })
     .join('\n');
-  const bySchema = report.coveredBySchemas.map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>checked by ${h(r.check)}</td></tr>`).join('\n');
-  const notChecked = report.notChecked.map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>${h(r.reason)}</td></tr>`).join('\n');
+  const bySchema = report.coveredBySchemas
+    .map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>checked by ${h(r.check)}</td></tr>`)
+    .join('\n');
+  const notChecked = report.notChecked
+    .map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>${h(r.reason)}</td></tr>`)
+    .join('\n');
   const filters = OUTCOMES.map((o) => `<a href="#show-${o}">${label(o)} (${n(o)})</a>`).join(' ');
   const hide = OUTCOMES.map((o) => `#show-${o}:target ~ main tbody.check:not(.${o})`).join(',\n');
   const leftovers = report.cleanup.leftovers.length ? `<ul>${report.cleanup.leftovers.map((l) => `<li>${h(l)}</li>`).join('')}</ul>` : '';

@@ -10,7 +10,13 @@ import { renderConsole } from './console.ts';
 import { groupFailures, renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 
-const fail = (message: string, actual = '200'): Failure => ({ ruleId: 'ERR-017', message, expected: 'one of 201, 400 for POST /patients', actual, curl: `curl -X POST '${message}'` });
+const fail = (message: string, actual = '200'): Failure => ({
+  ruleId: 'ERR-017',
+  message,
+  expected: 'one of 201, 400 for POST /patients',
+  actual,
+  curl: `curl -X POST '${message}'`,
+});
 const result = (name: string, area: string, outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult => ({
   name,
   area,
@@ -31,9 +37,22 @@ const report: RunReport = {
   startedAt: '2026-11-23T00:00:00.000Z',
   seconds: 3.2,
   results: [
-    result('status_code_conformance', 'ERR', 'failed', { ruleId: 'ERR-017', failures: [fail('POST /patients (sent by a)'), fail('POST /patients (sent by b)'), fail('POST /patients (sent by c)'), fail('GET /x', '500')] }),
-    result('slow_check', 'DOC', 'timed-out', { reason: 'no result within 30 s (--check-timeout): still waiting for the answer to GET /patients/1/documents' }),
-    result('needs_a_patient', 'PAT', 'blocked', { reason: 'waited for a patient to work on (POST /patients); PAT-021 is judged by valid_bodies_accepted failed', blockedBy: { waitedFor: 'a patient', ruleId: 'PAT-021', checks: ['valid_bodies_accepted'] } }),
+    result('status_code_conformance', 'ERR', 'failed', {
+      ruleId: 'ERR-017',
+      failures: [
+        fail('POST /patients (sent by a)'),
+        fail('POST /patients (sent by b)'),
+        fail('POST /patients (sent by c)'),
+        fail('GET /x', '500'),
+      ],
+    }),
+    result('slow_check', 'DOC', 'timed-out', {
+      reason: 'no result within 30 s (--check-timeout): still waiting for the answer to GET /patients/1/documents',
+    }),
+    result('needs_a_patient', 'PAT', 'blocked', {
+      reason: 'waited for a patient to work on (POST /patients); PAT-021 is judged by valid_bodies_accepted failed',
+      blockedBy: { waitedFor: 'a patient', ruleId: 'PAT-021', checks: ['valid_bodies_accepted'] },
+    }),
     result('fine', 'PAT', 'passed'),
     result('not_here', 'PAT', 'skipped', { reason: 'needs --other-org-key' }),
   ],

@@ -8,7 +8,8 @@ const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.i
 
 /** Extra fields a real service may add: the field tables are not said to be exhaustive (GEN-011 is assumed). */
 function addFields(body: Obj, status: number): void {
-  if (status >= 400) body.code = `E${status}`; // error.code: the document shows `{ error }`, not that nothing else comes
+  if (status >= 400)
+    body.code = `E${status}`; // error.code: the document shows `{ error }`, not that nothing else comes
   else body.request_id = 'crc-allowed-variant';
   if (isObj(body.meta)) body.meta.total = 1; // meta.total beside page, limit, total_pages
   const items = Array.isArray(body.data) ? body.data : isObj(body.data) ? [body.data] : [];
@@ -23,7 +24,8 @@ function addFields(body: Obj, status: number): void {
 /** What a create without visit_type answers: the document gives the enum but no default, so it may be null. */
 function visitTypeNull(body: Obj, req: ProxyRequest): void {
   const sent = jsonOf(req.body) as Obj | undefined;
-  if (req.method === 'POST' && apiPath(req) === '/appointments' && isObj(body.data) && sent && !('visit_type' in sent)) body.data.visit_type = null;
+  if (req.method === 'POST' && apiPath(req) === '/appointments' && isObj(body.data) && sent && !('visit_type' in sent))
+    body.data.visit_type = null;
 }
 
 export const allowedVariant: Variant = {

@@ -225,7 +225,8 @@ export function variants(keys: VariantKeys): Variant[] {
       area: 'lookups',
       rule: 'XID-008',
       request(req) {
-        if (req.method === 'GET' && /\/documents$/.test(apiPath(req))) req.url = req.url.replace(/([?&])external_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
+        if (req.method === 'GET' && /\/documents$/.test(apiPath(req)))
+          req.url = req.url.replace(/([?&])external_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
       },
     },
     {
@@ -309,7 +310,15 @@ export function variants(keys: VariantKeys): Variant[] {
         rule: 'PAT-018',
         request(req: ProxyRequest) {
           const b = jsonOf(req.body);
-          if (!/^\/patients(\/\d+)?$/.test(apiPath(req)) || !b || typeof b !== 'object' || typeof b.provider_id !== 'string' || !b.provider_id || ours.has(b.provider_id)) return;
+          if (
+            !/^\/patients(\/\d+)?$/.test(apiPath(req)) ||
+            !b ||
+            typeof b !== 'object' ||
+            typeof b.provider_id !== 'string' ||
+            !b.provider_id ||
+            ours.has(b.provider_id)
+          )
+            return;
           delete b.provider_id;
           if (req.method === 'PATCH') b.phone = '+1-555-0199';
           req.body = Buffer.from(JSON.stringify(b));
@@ -341,7 +350,8 @@ export function variants(keys: VariantKeys): Variant[] {
         // An upload past the limit stored like any other: 201 with a document (the last one this proxy saw stored).
         if (!is(req, 'POST', /^\/patients\/\d+\/documents$/)) return;
         if (res.status === 201) stored = res.body;
-        else if (res.status === 413 && stored) Object.assign(res, { status: 201, body: stored, headers: { ...res.headers, 'content-type': 'application/json' } });
+        else if (res.status === 413 && stored)
+          Object.assign(res, { status: 201, body: stored, headers: { ...res.headers, 'content-type': 'application/json' } });
       },
     },
     {
@@ -391,12 +401,21 @@ export function plainHeaders(h: IncomingHttpHeaders): Record<string, string> {
 
 /** Starts the proxy on 127.0.0.1 (port 0) in front of `target` (an origin such as http://127.0.0.1:4010). */
 /** `observe` sees every request as it arrives, the control API's (/__mock) included. */
-export async function startBrokenProxy(target: string, variant?: Variant, observe?: (req: ProxyRequest) => void): Promise<{ origin: string; close(): Promise<void> }> {
+export async function startBrokenProxy(
+  target: string,
+  variant?: Variant,
+  observe?: (req: ProxyRequest) => void,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));
     incoming.on('end', async () => {
-      const req: ProxyRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: plainHeaders(incoming.headers), body: Buffer.concat(chunks) };
+      const req: ProxyRequest = {
+        method: incoming.method ?? 'GET',
+        url: incoming.url ?? '/',
+        headers: plainHeaders(incoming.headers),
+        body: Buffer.concat(chunks),
+      };
       try {
         observe?.(req);
         const drop = req.url.startsWith('/__mock') ? undefined : variant?.drop?.(req);
@@ -407,7 +426,7 @@ export async function startBrokenProxy(target: string, variant?: Variant, observ
         const r = await fetch(target + req.url, {
           method: req.method,
           headers: req.headers,
-          body: req.body.length && req.method !== "GET" ? new Uint8Array(req.body) : undefined,
+          body: req.body.length && req.method !== 'GET' ? new Uint8Array(req.body) : undefined,
           redirect: 'manual',
           signal: AbortSignal.timeout(30_000),
         });

@@ -25,7 +25,15 @@ export const suiteOptions = (url: string): RunOptions => ({
 
 /** The mock the tests of a file share: loopback, time-scale 0.01, Prism --strict, no rate limit in the way. */
 export const startTestMock = () =>
-  startMock({ port: 0, host: '127.0.0.1', timeScale: 0.01, strict: true, allowPrivateWebhooks: true, quiet: true, rateLimit: { requests: 1_000_000, seconds: 60 } });
+  startMock({
+    port: 0,
+    host: '127.0.0.1',
+    timeScale: 0.01,
+    strict: true,
+    allowPrivateWebhooks: true,
+    quiet: true,
+    rateLimit: { requests: 1_000_000, seconds: 60 },
+  });
 
 /** Starts the file's mock before its tests and stops it after them; `mock()` is it. */
 export function useTestMock(): { mock(): RunningMock } {
@@ -48,7 +56,11 @@ export function checksNamed(names: string[]): CheckDef[] {
 
 /** The failures of a run, one readable line each (an empty list when it passed). */
 export const failureLines = (r: RunReport) =>
-  r.results.filter((x) => x.outcome === 'failed').flatMap((x) => x.failures.slice(0, 2).map((f) => `${x.name} [${x.ruleId}] ${f.message}: expected ${f.expected}, got ${f.actual.slice(0, 200)}`));
+  r.results
+    .filter((x) => x.outcome === 'failed')
+    .flatMap((x) =>
+      x.failures.slice(0, 2).map((f) => `${x.name} [${x.ruleId}] ${f.message}: expected ${f.expected}, got ${f.actual.slice(0, 200)}`),
+    );
 
 export interface CheckFile {
   mock(): RunningMock;
@@ -159,7 +171,12 @@ export function describeBrokenVariants(
     for (const [check, rule, breaks] of broken)
       it(`${check} fails on ${rule}`, async () => {
         const area = checks.find((c) => c.name === check)?.area ?? '';
-        const proxy = await startBrokenProxy(new URL(file.mock().url).origin, { name: check, area, rule, ...(typeof breaks === 'function' ? breaks() : breaks) });
+        const proxy = await startBrokenProxy(new URL(file.mock().url).origin, {
+          name: check,
+          area,
+          rule,
+          ...(typeof breaks === 'function' ? breaks() : breaks),
+        });
         try {
           await file.expectFails(check, rule, { url: file.urlVia(proxy.origin) }, driver);
         } finally {

@@ -27,10 +27,16 @@ describe.each<[MockMode, boolean]>([
     expect(violations).toEqual([]);
   });
   const key = () => m.seed.keys[0]!.key;
-  const patient = () => (m.seed.patients as Array<{ id: string; organization_id: string }>).find((p) => p.organization_id === m.seed.organizations[0]!.id)!.id;
+  const patient = () =>
+    (m.seed.patients as Array<{ id: string; organization_id: string }>).find((p) => p.organization_id === m.seed.organizations[0]!.id)!.id;
 
   it('ERR-014 a 20 MB JSON body sent chunked, without Content-Length, answers 413 {error} with the rate-limit headers', async () => {
-    const r = await sendChunked(`${m.url}/patients`, { 'x-api-key': key(), 'content-type': 'application/json' }, Buffer.from('{"name":"'), 20 * 1024 * 1024);
+    const r = await sendChunked(
+      `${m.url}/patients`,
+      { 'x-api-key': key(), 'content-type': 'application/json' },
+      Buffer.from('{"name":"'),
+      20 * 1024 * 1024,
+    );
     expect(r.status).toBe(413);
     expect(JSON.parse(r.body)).toEqual({ error: expect.any(String) });
     expectRateLimitHeaders(r.headers);
@@ -38,8 +44,15 @@ describe.each<[MockMode, boolean]>([
 
   it('a 12 MB multipart upload sent chunked answers 413 {error}', async () => {
     const boundary = 'xBOUNDARYx';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`);
-    const r = await sendChunked(`${m.url}/patients/${patient()}/documents`, { 'x-api-key': key(), 'content-type': `multipart/form-data; boundary=${boundary}` }, head, 12 * 1024 * 1024);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`,
+    );
+    const r = await sendChunked(
+      `${m.url}/patients/${patient()}/documents`,
+      { 'x-api-key': key(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      head,
+      12 * 1024 * 1024,
+    );
     expect(r.status).toBe(413);
     expect(JSON.parse(r.body)).toEqual({ error: expect.any(String) });
     expectRateLimitHeaders(r.headers);
@@ -49,7 +62,11 @@ describe.each<[MockMode, boolean]>([
     const cases: Array<[string, string, number]> = [
       ['headers too large', `GET /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
       ['bad Content-Length', 'POST /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400],
-      ['Content-Length with Transfer-Encoding', 'POST /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
+      [
+        'Content-Length with Transfer-Encoding',
+        'POST /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+        400,
+      ],
       ['unknown method', 'BREW /ext-api/v1/patients HTTP/1.1\r\nHost: x\r\n\r\n', 400],
       ['no Host', 'GET /ext-api/v1/patients HTTP/1.1\r\nConnection: close\r\n\r\n', 400],
       ['a Host that is no host name', 'GET /ext-api/v1/patients HTTP/1.1\r\nHost: a/b@c\r\nConnection: close\r\n\r\n', 400],
@@ -59,7 +76,9 @@ describe.each<[MockMode, boolean]>([
     for (const [what, bytes, status] of cases) {
       const r = await rawRequest(port, bytes);
       expect(r.status, what).toBe(status);
-      expect(r.json, what).toEqual(status === 400 ? { error: expect.any(String), details: expect.any(Object) } : { error: expect.any(String) });
+      expect(r.json, what).toEqual(
+        status === 400 ? { error: expect.any(String), details: expect.any(Object) } : { error: expect.any(String) },
+      );
       expect(r.headers['content-type'], what).toMatch(/^application\/json/);
       expectRateLimitHeaders(r.headers);
     }

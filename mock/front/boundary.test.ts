@@ -68,7 +68,8 @@ describe.each<MockMode>(['default', 'engine-only', 'static'])('control API bound
       expect(r.json.error, h).toMatch(/Host/);
     }
     expect((await send('/__mock/health', [], '')).json).toEqual({ error: 'Bad Host header', details: { host: 'is required' } });
-    for (const h of [`localhost:${port}`, `[::1]:${port}`, `127.8.9.10:${port}`, 'localhost']) expect((await send('/__mock/health', [], h)).status, h).toBe(200);
+    for (const h of [`localhost:${port}`, `[::1]:${port}`, `127.8.9.10:${port}`, 'localhost'])
+      expect((await send('/__mock/health', [], h)).status, h).toBe(200);
     const page = await send('/__mock/health', ['Origin: https://evil.example']);
     expect(page.status).toBe(403);
     expect(page.json.error).toMatch(/other origins/);
@@ -88,7 +89,8 @@ describe('the engine behind the default front sees the real peer', () => {
     await m?.close();
   });
   it('counts keyless and wrong-key requests per client address, whatever peer header the client sends', async () => {
-    const get = (key: string, extra: Record<string, string> = {}) => fetch(`${m.url}/providers`, { headers: { 'x-api-key': key, ...extra } });
+    const get = (key: string, extra: Record<string, string> = {}) =>
+      fetch(`${m.url}/providers`, { headers: { 'x-api-key': key, ...extra } });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await get(`crk_guess_${i}`, { [PEER_HEADER]: `10.0.0.${i}` })).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);

@@ -29,18 +29,28 @@ function classify(code: string | undefined): { status: number; reason: string } 
 
 /** The raw response written for a refused request. */
 function rawRefusal(status: number, reason: string, extra: Record<string, string>): string {
-  const body = JSON.stringify(status === 400 ? { error: `Bad request: ${reason}`, details: { request: reason } } : { error: `${STATUS_CODES[status]}: ${reason}` });
+  const body = JSON.stringify(
+    status === 400 ? { error: `Bad request: ${reason}`, details: { request: reason } } : { error: `${STATUS_CODES[status]}: ${reason}` },
+  );
   const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close', ...extra };
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n${body}`;
 }
 
 export function shapeClientErrors(server: Server, rateHeaders?: (peer: string) => Record<string, string>): void {
   const extraFor = (socket: Socket) => rateHeaders?.(socket.remoteAddress ?? 'unknown') ?? {};
   // Without a listener Node closes a CONNECT's socket without a word; the mock is no proxy.
-  server.on('connect', (_req: unknown, socket: Socket) => socket.end(rawRefusal(400, 'CONNECT is not supported: the mock is not a proxy', extraFor(socket))));
+  server.on('connect', (_req: unknown, socket: Socket) =>
+    socket.end(rawRefusal(400, 'CONNECT is not supported: the mock is not a proxy', extraFor(socket))),
+  );
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // A connection already gone, or a response already under way on it: nothing more can be written.
-    if (err.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    if (
+      err.code === 'ECONNRESET' ||
+      !socket.writable ||
+      (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+    ) {
       socket.destroy();
       return;
     }

@@ -69,7 +69,8 @@ export function createGate(opts: GateOptions = {}): Gate {
   return (req, res) => {
     const peer = peerOf(req) ?? 'unknown';
     const target = normalizeTarget(req.url);
-    if (!target.ok) return refuse(req, res, 400, { error: 'Bad request target', details: { target: target.reason } }, opts.rateHeaders?.(peer));
+    if (!target.ok)
+      return refuse(req, res, 400, { error: 'Bad request target', details: { target: target.reason } }, opts.rateHeaders?.(peer));
     // HTTP/1.0 may omit Host: the address the client connected to stands in for it.
     if (req.headers.host === undefined && req.httpVersion === '1.0' && req.socket.localAddress)
       req.headers.host = `${req.socket.localAddress.includes(':') ? `[${req.socket.localAddress}]` : req.socket.localAddress}:${req.socket.localPort}`;
@@ -79,7 +80,13 @@ export function createGate(opts: GateOptions = {}): Gate {
     if (target.authority !== undefined) {
       // Absolute-form: the target's authority is the host (RFC 9112 3.2.2); a different Host header is ambiguous.
       if ((req.headers.host ?? '').toLowerCase() !== target.authority.toLowerCase())
-        return refuse(req, res, 400, { error: 'Bad request target', details: { target: 'its authority differs from the Host header' } }, opts.rateHeaders?.(peer));
+        return refuse(
+          req,
+          res,
+          400,
+          { error: 'Bad request target', details: { target: 'its authority differs from the Host header' } },
+          opts.rateHeaders?.(peer),
+        );
     }
     req.url = target.url;
     req.headers[PEER_HEADER] = peer;

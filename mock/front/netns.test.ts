@@ -30,7 +30,10 @@ function canMakeNamespaces(): boolean {
 const available = canMakeNamespaces();
 
 function teardown() {
-  for (const args of [['link', 'del', VETH[0]], ['netns', 'del', NS]])
+  for (const args of [
+    ['link', 'del', VETH[0]],
+    ['netns', 'del', NS],
+  ])
     try {
       execFileSync('ip', args, { stdio: 'ignore' });
     } catch {
@@ -63,7 +66,14 @@ describe.skipIf(!available)(`from another address (network namespace ${NS}, ${NS
     let m: RunningMock;
     let origin: string;
     beforeAll(async () => {
-      m = await startMock({ port: 0, host: HOST_IP, mode, strict: mode === 'default', quiet: true, rateLimit: { requests: 3, seconds: 60 } });
+      m = await startMock({
+        port: 0,
+        host: HOST_IP,
+        mode,
+        strict: mode === 'default',
+        quiet: true,
+        rateLimit: { requests: 3, seconds: 60 },
+      });
       origin = new URL(m.url).origin;
     });
     afterAll(async () => {
@@ -87,7 +97,8 @@ describe.skipIf(!available)(`from another address (network namespace ${NS}, ${NS
 
     it.skipIf(mode === 'static')('throttles wrong keys per client address (429 after the limit)', async () => {
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await curlFromNamespace(['-H', `X-API-Key: crk_guess_${i}`, `${origin}/ext-api/v1/providers`])).status);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await curlFromNamespace(['-H', `X-API-Key: crk_guess_${i}`, `${origin}/ext-api/v1/providers`])).status);
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
     });
   });

@@ -14,10 +14,16 @@ describe('request targets are normalized as the engine would read them', () => {
       expect(normalizeTarget(raw), raw).toMatchObject({ ok: true, url });
   });
   it('reduces absolute-form to origin-form and keeps its authority', () => {
-    expect(normalizeTarget('http://127.0.0.1:4010/ext-api/v1/../../__mock/keys')).toEqual({ ok: true, url: '/__mock/keys', path: '/__mock/keys', authority: '127.0.0.1:4010' });
+    expect(normalizeTarget('http://127.0.0.1:4010/ext-api/v1/../../__mock/keys')).toEqual({
+      ok: true,
+      url: '/__mock/keys',
+      path: '/__mock/keys',
+      authority: '127.0.0.1:4010',
+    });
   });
   it('refuses anything else', () => {
-    for (const raw of ['*', 'example.com:443', '', undefined, 'ftp://x/__mock', 'http://[bad/']) expect(normalizeTarget(raw).ok, String(raw)).toBe(false);
+    for (const raw of ['*', 'example.com:443', '', undefined, 'ftp://x/__mock', 'http://[bad/'])
+      expect(normalizeTarget(raw).ok, String(raw)).toBe(false);
   });
 });
 
@@ -37,7 +43,7 @@ describe('the plain-target shortcut answers what URL parsing answers', () => {
       '/ext-api/v1/notes?x=..%2F..',
       "/ext-api/v1/patients/O'Brien;v=1,2*(x)~_-.$!@:=+&",
       '/ext-api/v1/patients?',
-      '/ext-api/v1/patients?q=it\'s',
+      "/ext-api/v1/patients?q=it's",
       '/ext-api/v1/patients?q=a b',
       '/ext-api/v1/patients?q="x"<y>',
       '/ext-api/v1/patients#frag',

@@ -5,7 +5,12 @@
 // absolute-form target (`GET http://host/path HTTP/1.1`, RFC 9112 3.2.2) becomes origin-form, its authority kept
 // to compare with the Host header. Anything else (`*`, a bare name) is refused.
 export type Target =
-  | { ok: true; /** origin-form: normalized path and query */ url: string; path: string; /** absolute-form's authority */ authority?: string }
+  | {
+      ok: true /** origin-form: normalized path and query */;
+      url: string;
+      path: string /** absolute-form's authority */;
+      authority?: string;
+    }
   | { ok: false; reason: string };
 
 /** A fixed base: the client's Host never takes part in parsing the path. */

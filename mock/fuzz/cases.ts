@@ -21,7 +21,22 @@ export interface FuzzCase {
 /** Values for path parameters that reach a real row (from the seed), by parameter name. */
 export type PathValues = Record<string, string>;
 
-const ODD_IDS = ['abc', '-1', '0', '9'.repeat(400), '%00', '%2e%2e', '..%2f..%2f__mock', '%C0%AE%C0%AE', '%ZZ', '%C3%BC', '1%20OR%201%3D1', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '00000000-0000-0000-0000-000000000000', '%F0%9F%98%80'];
+const ODD_IDS = [
+  'abc',
+  '-1',
+  '0',
+  '9'.repeat(400),
+  '%00',
+  '%2e%2e',
+  '..%2f..%2f__mock',
+  '%C0%AE%C0%AE',
+  '%ZZ',
+  '%C3%BC',
+  '1%20OR%201%3D1',
+  'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+  '00000000-0000-0000-0000-000000000000',
+  '%F0%9F%98%80',
+];
 const UNDECLARED_METHODS = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'];
 
 const schemaOf = (bundle: JsonObject, node: Json | undefined): JsonObject => (deref(bundle, node) ?? {}) as JsonObject;
@@ -75,14 +90,26 @@ function queryValues(schema: JsonObject): Array<[string, string]> {
     ['NUL', '%00'],
   ];
   const t = typeOf(schema);
-  if (t === 'integer' || t === 'number') out.push(['not a number', 'abc'], ['negative', '-1'], ['zero', '0'], ['fraction', '1.5'], ['exponent', '1e3'], ['past 2^53', '99999999999999999999'], ['overflow', '9'.repeat(400)]);
+  if (t === 'integer' || t === 'number')
+    out.push(
+      ['not a number', 'abc'],
+      ['negative', '-1'],
+      ['zero', '0'],
+      ['fraction', '1.5'],
+      ['exponent', '1e3'],
+      ['past 2^53', '99999999999999999999'],
+      ['overflow', '9'.repeat(400)],
+    );
   if (t === 'boolean') out.push(['not a boolean', 'maybe']);
-  for (const [what, v] of outOfBounds(schema)) if (typeof v === 'string' || typeof v === 'number') out.push([what, encodeURIComponent(String(v))]);
+  for (const [what, v] of outOfBounds(schema))
+    if (typeof v === 'string' || typeof v === 'number') out.push([what, encodeURIComponent(String(v))]);
   return out;
 }
 
 function fillPath(op: OperationEntry, values: PathValues, override?: [string, string]): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (override && override[0] === name ? override[1] : (values[name] ?? '00000000-0000-4000-8000-000000000000')));
+  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    override && override[0] === name ? override[1] : (values[name] ?? '00000000-0000-4000-8000-000000000000'),
+  );
 }
 
 /** The request body schema and its first documented example (a valid base to break one field at a time). */
@@ -102,7 +129,8 @@ function bodyCases(bundle: JsonObject, op: OperationEntry, base: Omit<FuzzCase, 
   const spec = jsonBody(bundle, op);
   if (!spec) return [];
   const cases: FuzzCase[] = [];
-  const add = (label: string, body: string | Buffer, headers: Record<string, string> = JSON_TYPE) => cases.push({ ...base, label, body, headers: { ...base.headers, ...headers } });
+  const add = (label: string, body: string | Buffer, headers: Record<string, string> = JSON_TYPE) =>
+    cases.push({ ...base, label, body, headers: { ...base.headers, ...headers } });
   const send = (label: string, value: unknown) => add(label, JSON.stringify(value));
   const props = (spec.schema.properties ?? {}) as JsonObject;
   for (const [name, raw] of Object.entries(props)) {
@@ -135,7 +163,14 @@ function bodyCases(bundle: JsonObject, op: OperationEntry, base: Omit<FuzzCase, 
   add('UTF-8 BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(spec.example))]));
   add('empty body', '');
   add('over 1 MiB', JSON.stringify({ ...spec.example, zz: 'z'.repeat(1_100_000) }));
-  for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/jsonx'])
+  for (const type of [
+    'text/plain',
+    'application/xml',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/json; charset=latin1',
+    'application/jsonx',
+  ])
     add(`Content-Type ${type}`, JSON.stringify(spec.example), { 'content-type': type });
   add('no Content-Type', JSON.stringify(spec.example), {});
   add('Content-Encoding gzip (not gzip)', JSON.stringify(spec.example), { ...JSON_TYPE, 'content-encoding': 'gzip' });
@@ -148,9 +183,11 @@ function multipartCases(bundle: JsonObject, op: OperationEntry, base: Omit<FuzzC
   const media = content['multipart/form-data'] as JsonObject | undefined;
   if (!media) return [];
   const schema = schemaOf(bundle, media.schema);
-  const fileField = Object.entries((schema.properties ?? {}) as JsonObject).find(([, s]) => schemaOf(bundle, s).format === 'binary')?.[0] ?? 'file';
+  const fileField =
+    Object.entries((schema.properties ?? {}) as JsonObject).find(([, s]) => schemaOf(bundle, s).format === 'binary')?.[0] ?? 'file';
   const B = 'fuzzBOUNDARY';
-  const part = (disposition: string, body: string, type = 'application/octet-stream') => `--${B}\r\nContent-Disposition: form-data; ${disposition}\r\nContent-Type: ${type}\r\n\r\n${body}\r\n`;
+  const part = (disposition: string, body: string, type = 'application/octet-stream') =>
+    `--${B}\r\nContent-Disposition: form-data; ${disposition}\r\nContent-Type: ${type}\r\n\r\n${body}\r\n`;
   const pdf = '%PDF-1.4\n%%EOF\n';
   const file = (filename: string, body = pdf) => part(`name="${fileField}"; filename="${filename}"`, body, 'application/pdf');
   const end = `--${B}--\r\n`;
@@ -173,7 +210,12 @@ function multipartCases(bundle: JsonObject, op: OperationEntry, base: Omit<FuzzC
     ['JSON instead', '{"file":"x"}', JSON_TYPE],
     ['RFC 5987 name', part(`name="${fileField}"; filename*=UTF-8''%E6%96%87%F0%9F%98%80%0D%0A.pdf`, pdf, 'application/pdf') + end],
   ];
-  return cases.map(([label, body, headers]) => ({ ...base, label: `multipart: ${label}`, body, headers: { ...base.headers, ...(headers ?? type) } }));
+  return cases.map(([label, body, headers]) => ({
+    ...base,
+    label: `multipart: ${label}`,
+    body,
+    headers: { ...base.headers, ...(headers ?? type) },
+  }));
 }
 
 /** Every case for every operation of the bundle; `key` is an active key with every scope. */
@@ -195,11 +237,13 @@ export function fuzzCases(bundle: JsonObject, key: string, values: PathValues): 
     ] as const)
       cases.push({ ...base, label: `${at}: ${label}`, headers });
     for (const p of op.parameters.filter((x) => x.in === 'path'))
-      for (const odd of ODD_IDS) cases.push({ ...base, label: `${at}: ${String(p.name)}=${odd.slice(0, 20)}`, path: fillPath(op, values, [String(p.name), odd]) });
+      for (const odd of ODD_IDS)
+        cases.push({ ...base, label: `${at}: ${String(p.name)}=${odd.slice(0, 20)}`, path: fillPath(op, values, [String(p.name), odd]) });
     if (destructive) continue;
     for (const p of op.parameters.filter((x) => x.in === 'query')) {
       const name = String(p.name);
-      for (const [what, v] of queryValues(schemaOf(bundle, p.schema))) cases.push({ ...base, label: `${at}: ?${name} ${what}`, path: `${path}?${name}=${v}` });
+      for (const [what, v] of queryValues(schemaOf(bundle, p.schema)))
+        cases.push({ ...base, label: `${at}: ?${name} ${what}`, path: `${path}?${name}=${v}` });
       cases.push({ ...base, label: `${at}: ?${name} twice`, path: `${path}?${name}=1&${name}=2` });
     }
     cases.push({ ...base, label: `${at}: unknown query parameter`, path: `${path}?zz_unknown=%FF` });
@@ -211,7 +255,13 @@ export function fuzzCases(bundle: JsonObject, key: string, values: PathValues): 
   for (const [template, declared] of byPath) {
     const op = ops.find((o) => o.path === template)!;
     for (const method of UNDECLARED_METHODS.filter((m) => !declared.has(m)))
-      cases.push({ label: `${method} ${template}: undeclared method`, method, path: fillPath(op, values), headers: { ...withKey, 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+      cases.push({
+        label: `${method} ${template}: undeclared method`,
+        method,
+        path: fillPath(op, values),
+        headers: { ...withKey, 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : '{}',
+      });
   }
   for (const path of ['/', '/zz-nowhere', '/patients/1/zz', '/%2e%2e/%2e%2e/etc/passwd', `/${'a/'.repeat(500)}`])
     cases.push({ label: `GET ${path.slice(0, 30)}: unknown path`, method: 'GET', path, headers: withKey });

@@ -29,12 +29,15 @@ function send(agent: http.Agent, origin: URL, c: FuzzCase): Promise<Answer> {
   return new Promise((resolve, reject) => {
     // An explicit Content-Length: Node sends a DELETE's or GET's body unframed otherwise.
     const headers = c.body === undefined ? c.headers : { ...c.headers, 'content-length': String(Buffer.byteLength(c.body)) };
-    const req = http.request({ host: origin.hostname, port: origin.port, method: c.method, path: `${API_BASE}${c.path}`, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: origin.hostname, port: origin.port, method: c.method, path: `${API_BASE}${c.path}`, headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(15_000, () => req.destroy(new Error('no answer within 15 s')));
     req.on('error', reject);
     req.end(c.body);
@@ -59,7 +62,8 @@ function judge(c: FuzzCase, a: Answer): string[] {
   if (a.status >= 500) problems.push(`${a.status}: ${a.body.slice(0, 300)}`);
   const target = normalizeTarget(`${API_BASE}${c.path}`);
   const api = target.ok && target.path.startsWith(`${API_BASE}/`);
-  if (api && !(a.headers['x-ratelimit-limit'] && a.headers['x-ratelimit-remaining'] && a.headers['x-ratelimit-reset'])) problems.push(`${a.status} without X-RateLimit headers`);
+  if (api && !(a.headers['x-ratelimit-limit'] && a.headers['x-ratelimit-remaining'] && a.headers['x-ratelimit-reset']))
+    problems.push(`${a.status} without X-RateLimit headers`);
   if (a.status >= 400) {
     let body: unknown;
     try {
@@ -68,7 +72,8 @@ function judge(c: FuzzCase, a: Answer): string[] {
       return [...problems, `${a.status} body is not JSON: ${a.body.slice(0, 200)}`];
     }
     const errors = schemas.validate(schemaPointer(c, a.status), body);
-    if (errors.length) problems.push(`${a.status} ${JSON.stringify(body).slice(0, 200)} breaks ${schemaPointer(c, a.status)}: ${errors.join('; ')}`);
+    if (errors.length)
+      problems.push(`${a.status} ${JSON.stringify(body).slice(0, 200)} breaks ${schemaPointer(c, a.status)}: ${errors.join('; ')}`);
   }
   return problems;
 }
@@ -81,7 +86,10 @@ function framingCases(host: string): Array<[string, string]> {
     ['bad Content-Length', `POST ${API_BASE}/patients HTTP/1.1\r\n${h}\r\nContent-Length: -5\r\n\r\n`],
     ['two Content-Lengths', `POST ${API_BASE}/patients HTTP/1.1\r\n${h}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`],
     ['CL with TE', `POST ${API_BASE}/patients HTTP/1.1\r\n${h}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`],
-    ['bad chunk size', `POST ${API_BASE}/patients HTTP/1.1\r\n${h}\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`],
+    [
+      'bad chunk size',
+      `POST ${API_BASE}/patients HTTP/1.1\r\n${h}\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    ],
     ['unknown method', `BREW ${API_BASE}/patients HTTP/1.1\r\n${h}\r\n\r\n`],
     ['asterisk target', `OPTIONS * HTTP/1.1\r\n${h}\r\nConnection: close\r\n\r\n`],
     ['absolute-form to the API', `GET http://${host}${API_BASE}/providers HTTP/1.1\r\n${h}\r\nConnection: close\r\n\r\n`],
@@ -103,7 +111,15 @@ describe.each<[MockMode, boolean]>([
   let agent: http.Agent;
   const violations: string[] = [];
   beforeAll(async () => {
-    m = await startMock({ port: 0, mode, strict, quiet: true, timeScale: 0.001, rateLimit: { requests: 1_000_000, seconds: 60 }, onViolation: (l) => violations.push(l) });
+    m = await startMock({
+      port: 0,
+      mode,
+      strict,
+      quiet: true,
+      timeScale: 0.001,
+      rateLimit: { requests: 1_000_000, seconds: 60 },
+      onViolation: (l) => violations.push(l),
+    });
     agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   });
   afterAll(async () => {
@@ -118,8 +134,16 @@ describe.each<[MockMode, boolean]>([
 
   it('answers every generated bad request without a 5xx, inside the contract, and stays up', async () => {
     const org = m.seed.organizations[0]!.id;
-    const first = (section: string) => (m.seed[section] as Array<{ id: string; organization_id: string }>).find((r) => r.organization_id === org)!.id;
-    const values: PathValues = { patientId: first('patients'), appointmentId: first('appointments'), providerId: first('providers'), noteId: first('notes'), sessionId: first('sessions'), documentId: first('documents') };
+    const first = (section: string) =>
+      (m.seed[section] as Array<{ id: string; organization_id: string }>).find((r) => r.organization_id === org)!.id;
+    const values: PathValues = {
+      patientId: first('patients'),
+      appointmentId: first('appointments'),
+      providerId: first('providers'),
+      noteId: first('notes'),
+      sessionId: first('sessions'),
+      documentId: first('documents'),
+    };
     const key = m.seed.keys.find((k) => k.organization_id === org && k.state === 'active' && k.scopes.includes('*'))!.key;
     const cases = fuzzCases(bundle, key, values);
     const origin = new URL(m.url);
@@ -139,13 +163,19 @@ describe.each<[MockMode, boolean]>([
     }
     const framing = framingCases(origin.host);
     for (const [label, bytes] of framing) {
-      const a = await rawRequest(Number(origin.port), bytes).catch((e: Error) => ({ status: 599, headers: {}, body: `no answer: ${e.message}` }));
+      const a = await rawRequest(Number(origin.port), bytes).catch((e: Error) => ({
+        status: 599,
+        headers: {},
+        body: `no answer: ${e.message}`,
+      }));
       statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
       for (const p of judge({ label, method: 'GET', path: '/patients', headers: {} }, a)) failures.push(`framing ${label}: ${p}`);
     }
     await healthy();
     const tried = cases.length + framing.length;
-    console.log(`fuzz ${mode}${strict ? ' --strict' : ''}: ${tried} requests (${cases.length} from the spec over ${new Set(cases.map((c) => c.op?.operation.operationId).filter(Boolean)).size} operations, ${framing.length} framing); statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`);
+    console.log(
+      `fuzz ${mode}${strict ? ' --strict' : ''}: ${tried} requests (${cases.length} from the spec over ${new Set(cases.map((c) => c.op?.operation.operationId).filter(Boolean)).size} operations, ${framing.length} framing); statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
+    );
     expect(failures).toEqual([]);
     expect(violations).toEqual([]);
     expect(tried).toBeGreaterThan(500);

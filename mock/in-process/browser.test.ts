@@ -42,7 +42,10 @@ describe.skipIf(skip !== undefined)(`createMock in headless Chromium${skip ? ` (
     const r = await runChromium(['--virtual-time-budget=600000', '--dump-dom', url()], 90_000);
     const json = /<pre id="result">([^<]*)<\/pre>/.exec(r.stdout)?.[1];
     expect(json, `no result in the DOM: ${r.stderr.slice(-800)}`).toBeTruthy();
-    const { steps, error } = JSON.parse(json!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as { steps: Array<{ step: string; outcome: Record<string, unknown> }>; error: string | null };
+    const { steps, error } = JSON.parse(json!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as {
+      steps: Array<{ step: string; outcome: Record<string, unknown> }>;
+      error: string | null;
+    };
     expect(error).toBeNull();
     const by = Object.fromEntries(steps.map((s) => [s.step, s.outcome]));
     expect(by.create).toMatchObject({ id: expect.stringMatching(/^\d{19}$/), name: 'Paige Browser' });
@@ -56,7 +59,10 @@ describe.skipIf(skip !== undefined)(`createMock in headless Chromium${skip ? ` (
 
   it('takes a screenshot of the page once the scenario has run', async () => {
     const file = `${OUT}screenshot.png`;
-    const r = await runChromium(['--virtual-time-budget=600000', `--screenshot=${file}`, '--window-size=1000,700', '--hide-scrollbars', url()], 90_000);
+    const r = await runChromium(
+      ['--virtual-time-budget=600000', `--screenshot=${file}`, '--window-size=1000,700', '--hide-scrollbars', url()],
+      90_000,
+    );
     expect(r.code).toBe(0);
     console.log(`screenshot: ${file}`);
   }, 120_000);

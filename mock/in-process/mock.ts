@@ -79,7 +79,8 @@ export async function createInProcessMock(options: MockOptions = {}, host: MockH
   const base = baseOf(options.baseUrl);
   if (options.timeScale !== undefined && !(Number.isFinite(options.timeScale) && options.timeScale > 0))
     throw new TypeError(`timeScale must be a positive number, got ${JSON.stringify(options.timeScale)}`);
-  if (options.webhookFetch !== undefined && typeof options.webhookFetch !== 'function') throw new TypeError('webhookFetch must be a function');
+  if (options.webhookFetch !== undefined && typeof options.webhookFetch !== 'function')
+    throw new TypeError('webhookFetch must be a function');
   // A function: the engine reads it at start (a bad seed rejects createMock) and again on reset, since seeding may
   // consume the rows of the seed it was handed.
   const given = options.seed;
@@ -117,7 +118,11 @@ export async function createInProcessMock(options: MockOptions = {}, host: MockH
     fetch,
     baseUrl,
     controlUrl: `${base.origin}${CONTROL_PREFIX}`,
-    keys: Object.freeze(engine.keys.map(({ key, organization_id, provider_id, scopes, state }) => Object.freeze({ key, organization_id, provider_id, scopes: [...scopes], state }))),
+    keys: Object.freeze(
+      engine.keys.map(({ key, organization_id, provider_id, scopes, state }) =>
+        Object.freeze({ key, organization_id, provider_id, scopes: [...scopes], state }),
+      ),
+    ),
     reset: () => engine.reset(),
     async close() {
       if (closed) return;
@@ -145,7 +150,10 @@ export function strictCheck(responses: ResponseCheck) {
     if (!violations.length) return response;
     console.error(`[mock strict] ${method} ${path} -> ${response.status}: ${violations.join('; ')}`);
     return Response.json(
-      { error: 'The engine answered outside the contract and the mock runs with strict: true.', details: { violations, status: response.status } },
+      {
+        error: 'The engine answered outside the contract and the mock runs with strict: true.',
+        details: { violations, status: response.status },
+      },
       { status: 500, headers: { 'sl-violations': JSON.stringify(violations).slice(0, 8000) } },
     );
   };

@@ -21,7 +21,8 @@ const start = async (...args: Parameters<typeof createMock>) => {
   return m;
 };
 const keyWith = (m: InProcessMock, scopes: string[]) => m.keys.find((k) => k.state === 'active' && k.scopes.join() === scopes.join())!.key;
-const clientOf = (m: InProcessMock, apiKey = keyWith(m, ['*'])) => createClinicalRecordsClient({ baseUrl: m.baseUrl, apiKey, fetch: m.fetch });
+const clientOf = (m: InProcessMock, apiKey = keyWith(m, ['*'])) =>
+  createClinicalRecordsClient({ baseUrl: m.baseUrl, apiKey, fetch: m.fetch });
 const control = (m: InProcessMock, path: string, init: RequestInit = {}) =>
   m.fetch(`${m.controlUrl}${path}`, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
 
@@ -32,7 +33,9 @@ describe('createMock in Node', () => {
     expect(mock.controlUrl).toBe('http://127.0.0.1:4010/__mock');
     const api = clientOf(mock);
     const { data: created } = await api.create('/patients', { first_name: 'Ada', last_name: 'Lovelace', external_id: 'ehr-ada' });
-    const conflict = await api.create('/patients', { first_name: 'Ada', last_name: 'Again', external_id: 'ehr-ada' }).catch((e: unknown) => e);
+    const conflict = await api
+      .create('/patients', { first_name: 'Ada', last_name: 'Again', external_id: 'ehr-ada' })
+      .catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(ExternalIdConflictError);
     expect((conflict as ExternalIdConflictError).existing.id).toBe(created.id);
     expect((await api.findByExternalId('/patients', 'ehr-ada'))?.id).toBe(created.id);
@@ -63,7 +66,14 @@ describe('createMock in Node', () => {
     expect(limited.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
     await mock.reset();
     expect((await get()).status).toBe(200);
-    expect((await control(mock, '/faults', { method: 'POST', body: JSON.stringify({ kind: 'http', method: 'GET', path: '/providers', status: 503 }) })).status).toBe(201);
+    expect(
+      (
+        await control(mock, '/faults', {
+          method: 'POST',
+          body: JSON.stringify({ kind: 'http', method: 'GET', path: '/providers', status: 503 }),
+        })
+      ).status,
+    ).toBe(201);
     expect((await get()).status).toBe(503);
   });
 
@@ -75,7 +85,9 @@ describe('createMock in Node', () => {
     expect(up.data.status).toBe('pending');
     const done = await api.waitForDocument(patient.id, { externalId: 'doc-1' }, { timeoutMs: 10_000, intervalMs: 20 });
     expect(done).toMatchObject({ status: 'completed', extracted_text_length: 15 });
-    const sessions = (await (await control(mock, '/sessions')).json()) as { data: Array<{ id: string; has_note: boolean; ready: boolean }> };
+    const sessions = (await (await control(mock, '/sessions')).json()) as {
+      data: Array<{ id: string; has_note: boolean; ready: boolean }>;
+    };
     const session = sessions.data.find((s) => s.has_note && s.ready)!;
     const regenerated = await api.regenerateNote(session.id, {});
     expect(regenerated.accepted.data.status).toBe('queued');
@@ -98,11 +110,22 @@ describe('createMock in Node', () => {
       return new Response(null, { status: seen.length === 1 ? 503 : 204 });
     };
     const mock = await start({ timeScale: 0.001, webhookFetch, allowPrivateWebhooks: true });
-    const hook = { name: 't', url: 'http://127.0.0.1:9/hooks', event: 'NOTE_REGENERATED', format: 'JSON', headers: { 'X-Webhook-Secret': 's' } };
+    const hook = {
+      name: 't',
+      url: 'http://127.0.0.1:9/hooks',
+      event: 'NOTE_REGENERATED',
+      format: 'JSON',
+      headers: { 'X-Webhook-Secret': 's' },
+    };
     expect((await control(mock, '/webhooks', { method: 'POST', body: JSON.stringify(hook) })).status).toBe(201);
-    const refused = await control(mock, '/webhooks', { method: 'POST', body: JSON.stringify({ ...hook, url: 'http://169.254.169.254/x' }) });
+    const refused = await control(mock, '/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ ...hook, url: 'http://169.254.169.254/x' }),
+    });
     expect(refused.status).toBe(400);
-    const sessions = (await (await control(mock, '/sessions')).json()) as { data: Array<{ id: string; has_note: boolean; ready: boolean }> };
+    const sessions = (await (await control(mock, '/sessions')).json()) as {
+      data: Array<{ id: string; has_note: boolean; ready: boolean }>;
+    };
     await clientOf(mock).regenerateNote(sessions.data.find((s) => s.has_note && s.ready)!.id, {});
     for (let i = 0; i < 500 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(seen.map((r) => r.url)).toEqual(['http://127.0.0.1:9/hooks', 'http://127.0.0.1:9/hooks']);
@@ -113,8 +136,14 @@ describe('createMock in Node', () => {
 
   it('refuses what is not the mock: another origin, bad options, a closed mock', async () => {
     const mock = await start({ baseUrl: 'http://localhost:5173/ext-api/v1' });
-    await expect(mock.fetch('http://127.0.0.1:4010/ext-api/v1/patients')).rejects.toThrow(/answers http:\/\/localhost:5173\/ext-api\/v1 and/);
-    for (const near of ['http://localhost:51730/ext-api/v1/patients', 'http://localhost:5173@evil.test/ext-api/v1/patients', 'http://localhost:5173/ext-api/v10'])
+    await expect(mock.fetch('http://127.0.0.1:4010/ext-api/v1/patients')).rejects.toThrow(
+      /answers http:\/\/localhost:5173\/ext-api\/v1 and/,
+    );
+    for (const near of [
+      'http://localhost:51730/ext-api/v1/patients',
+      'http://localhost:5173@evil.test/ext-api/v1/patients',
+      'http://localhost:5173/ext-api/v10',
+    ])
       await expect(mock.fetch(near)).rejects.toThrow(TypeError);
     expect((await mock.fetch(`${mock.controlUrl}/health`)).status).toBe(200);
     await expect(createMock({ baseUrl: 'http://x/api' })).rejects.toThrow(/must end in \/ext-api\/v1/);
@@ -146,11 +175,17 @@ describe('createMock in Node', () => {
     const wrong = await check('GET', '/patients/7281928374650192837', Response.json({ data: { id: 7 } }, { status: 200, headers }));
     expect(wrong.status).toBe(500);
     const { details } = (await wrong.json()) as { details: { violations: string[] } };
-    expect(details.violations).toEqual(expect.arrayContaining(['body.data.id must be string', expect.stringMatching(/^body.data must have required property/)]));
+    expect(details.violations).toEqual(
+      expect.arrayContaining(['body.data.id must be string', expect.stringMatching(/^body.data must have required property/)]),
+    );
     expect(JSON.parse(wrong.headers.get('sl-violations')!)).toEqual(details.violations);
     const undocumented = await check('GET', '/patients/7281928374650192837', Response.json({}, { status: 418, headers }));
-    expect(((await undocumented.json()) as { details: { violations: string[] } }).details.violations).toEqual(['status 418 is not documented for getPatient']);
+    expect(((await undocumented.json()) as { details: { violations: string[] } }).details.violations).toEqual([
+      'status 418 is not documented for getPatient',
+    ]);
     const headerless = await check('GET', '/patients/7281928374650192837', Response.json({ error: 'Patient not found' }, { status: 404 }));
-    expect(((await headerless.json()) as { details: { violations: string[] } }).details.violations).toContain('header x-ratelimit-limit is required');
+    expect(((await headerless.json()) as { details: { violations: string[] } }).details.violations).toContain(
+      'header x-ratelimit-limit is required',
+    );
   });
 });

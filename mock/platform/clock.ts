@@ -15,10 +15,13 @@ export function createClock(timeScale = 1, now: () => Date = () => new Date()): 
     timeScale,
     now,
     after(ms, fn) {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        fn();
-      }, Math.max(0, ms * timeScale));
+      const t = setTimeout(
+        () => {
+          timers.delete(t);
+          fn();
+        },
+        Math.max(0, ms * timeScale),
+      );
       timers.add(t);
       return () => {
         clearTimeout(t);

@@ -8,14 +8,18 @@ describe('CORS policy', () => {
     const p = corsPolicy();
     for (const o of ['http://localhost:5173', 'https://127.0.0.1:8443', 'http://[::1]:3000'])
       expect(corsHeaders(p, o)['Access-Control-Allow-Origin'], o).toBe(o);
-    for (const o of ['https://evil.example', 'http://localhost.evil.example', 'null', undefined]) expect(corsHeaders(p, o)['Access-Control-Allow-Origin']).toBeUndefined();
-    expect(corsHeaders(corsPolicy(['https://app.example.test']), 'https://app.example.test')['Access-Control-Allow-Origin']).toBe('https://app.example.test');
+    for (const o of ['https://evil.example', 'http://localhost.evil.example', 'null', undefined])
+      expect(corsHeaders(p, o)['Access-Control-Allow-Origin']).toBeUndefined();
+    expect(corsHeaders(corsPolicy(['https://app.example.test']), 'https://app.example.test')['Access-Control-Allow-Origin']).toBe(
+      'https://app.example.test',
+    );
     expect(corsHeaders(corsPolicy(['*']), 'https://evil.example')['Access-Control-Allow-Origin']).toBe('*');
   });
   it('reads --cors-origin values', () => {
     expect(parseCorsOrigin('https://App.Example.test:8443/')).toBe('https://app.example.test:8443');
     expect(parseCorsOrigin('*')).toBe('*');
-    for (const bad of ['app.example.test', 'https://x.test/path', 'ftp://x.test', 'https://x.test?q', '']) expect(parseCorsOrigin(bad), bad).toBeUndefined();
+    for (const bad of ['app.example.test', 'https://x.test/path', 'ftp://x.test', 'https://x.test?q', ''])
+      expect(parseCorsOrigin(bad), bad).toBeUndefined();
   });
 });
 
@@ -29,7 +33,10 @@ describe.each<MockMode>(['default', 'engine-only', 'static'])('CORS of the runni
   });
   const get = (url: string, origin: string) => fetch(url, { headers: { origin, 'x-api-key': m.seed.keys[0]!.key } });
   const preflight = (url: string, origin: string) =>
-    fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key' } });
+    fetch(url, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key' },
+    });
 
   it('a foreign page gets no CORS headers and its preflight is refused; allowed pages get theirs', async () => {
     const evil = await get(`${m.url}/patients`, 'https://evil.example');

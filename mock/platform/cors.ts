@@ -51,16 +51,27 @@ export function originAllowed(policy: CorsPolicy, origin: string | undefined): b
 export function corsHeaders(policy: CorsPolicy, origin: string | undefined): Readonly<Record<string, string>> {
   if (policy.any) return CORS_HEADERS;
   if (!originAllowed(policy, origin)) return VARY;
-  return { 'Access-Control-Allow-Origin': origin!, 'Access-Control-Expose-Headers': CORS_HEADERS['Access-Control-Expose-Headers']!, Vary: 'Origin' };
+  return {
+    'Access-Control-Allow-Origin': origin!,
+    'Access-Control-Expose-Headers': CORS_HEADERS['Access-Control-Expose-Headers']!,
+    Vary: 'Origin',
+  };
 }
 
 /**
  * A preflight: answered for allowed origins (and for a bare OPTIONS without Origin, which no browser sends); an origin
  * the policy does not allow gets 403 with the way out, and no CORS headers, so the browser stops there.
  */
-export function preflight(policy: CorsPolicy, origin: string | undefined): { status: 204 | 403; headers: Record<string, string>; body?: object } {
+export function preflight(
+  policy: CorsPolicy,
+  origin: string | undefined,
+): { status: 204 | 403; headers: Record<string, string>; body?: object } {
   if (origin !== undefined && !originAllowed(policy, origin))
-    return { status: 403, headers: { ...VARY }, body: { error: `Origin ${origin} is not allowed; start the mock with --cors-origin ${origin} (or --cors-origin '*')` } };
+    return {
+      status: 403,
+      headers: { ...VARY },
+      body: { error: `Origin ${origin} is not allowed; start the mock with --cors-origin ${origin} (or --cors-origin '*')` },
+    };
   return {
     status: 204,
     headers: {
@@ -85,8 +96,7 @@ export function responseHeaders(c: Context, headers: Readonly<Record<string, str
 }
 
 /** A plain function, not an async one (see mock/platform/pipeline.ts): Hono awaits what it returns. */
-export const corsMiddleware =
-  (policy: CorsPolicy): MiddlewareHandler =>
+export const corsMiddleware = (policy: CorsPolicy): MiddlewareHandler =>
   ((c, next) => {
     if (isControlPath(c.req.path)) return next();
     const origin = requestHeader(c, 'origin');

@@ -119,12 +119,7 @@ export interface Clock {
   after(ms: number, fn: () => void): () => void;
 }
 
-export type FaultKind =
-  | 'extraction-fails'
-  | 'extraction-not-queued'
-  | 'regeneration-unavailable'
-  | 'rate-limited'
-  | 'http';
+export type FaultKind = 'extraction-fails' | 'extraction-not-queued' | 'regeneration-unavailable' | 'rate-limited' | 'http';
 
 export interface Faults {
   /**

@@ -46,7 +46,8 @@ export function createFaults(): EngineFaults {
   let next = 1;
   /** The request's own scoped fault first, else an unscoped one; never another scope's. */
   const pick = (scope: string | undefined, matches: (f: Fault) => boolean) =>
-    (scope === undefined ? undefined : faults.find((x) => x.scope === scope && matches(x))) ?? faults.find((x) => x.scope === undefined && matches(x));
+    (scope === undefined ? undefined : faults.find((x) => x.scope === scope && matches(x))) ??
+    faults.find((x) => x.scope === undefined && matches(x));
   const consume = (f: Fault) => {
     if (f.count !== null && --f.count <= 0) faults = faults.filter((x) => x !== f);
     return f;
@@ -73,7 +74,10 @@ export function createFaults(): EngineFaults {
     },
     takeHttp(method, path, scope) {
       if (!faults.length) return undefined;
-      const f = pick(scope, (x) => x.kind === 'http' && (x.method === '*' || x.method === method) && (x.path === path || pathMatches(x.path!, path)));
+      const f = pick(
+        scope,
+        (x) => x.kind === 'http' && (x.method === '*' || x.method === method) && (x.path === path || pathMatches(x.path!, path)),
+      );
       return f && consume(f);
     },
   };
@@ -82,6 +86,10 @@ export function createFaults(): EngineFaults {
 /** `/patients/*` matches one segment per `*`; `/patients/**` matches the rest. */
 function pathMatches(pattern: string, path: string): boolean {
   if (!pattern.includes('*')) return false;
-  const re = pattern.replace(/[.+?^$()|[\]\\{}]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]+').replace(/\u0000/g, '.*');
+  const re = pattern
+    .replace(/[.+?^$()|[\]\\{}]/g, '\\$&')
+    .replace(/\*\*/g, '\u0000')
+    .replace(/\*/g, '[^/]+')
+    .replace(/\u0000/g, '.*');
   return new RegExp(`^${re}$`).test(path);
 }

@@ -51,7 +51,14 @@ export function queryOf<T>(c: EngineContext, deps: EngineDeps): T | Response {
  * 400 `{ field: "is not a <what> of the organization" }` when `id` names no row of `collection` in the caller's
  * organization (a row of another organization is indistinguishable from a missing one); undefined when it does.
  */
-export function checkReference(c: EngineContext, deps: EngineDeps, collection: string, field: string, id: string, what: string): Response | undefined {
+export function checkReference(
+  c: EngineContext,
+  deps: EngineDeps,
+  collection: string,
+  field: string,
+  id: string,
+  what: string,
+): Response | undefined {
   if (deps.store.collection(collection).get(orgOf(c), id)) return undefined;
   return deps.responses.validation(c, { [field]: `is not a ${what} of the organization` });
 }

@@ -5,9 +5,7 @@
 // error naming the line and the ways out, and the file is left untouched.
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, ftruncateSync, writeSync } from 'node:fs';
 
-export type JournalEntry =
-  | { c: string; o: 'put'; g: string; r: { id: string } }
-  | { c: string; o: 'del'; g: string; id: string };
+export type JournalEntry = { c: string; o: 'put'; g: string; r: { id: string } } | { c: string; o: 'del'; g: string; id: string };
 
 export class StateFileError extends Error {}
 
@@ -112,7 +110,7 @@ export function openJournal(path: string): Journal {
     batch(fn) {
       depth++;
       const end = () => {
-        if (--depth === 0 && dirty) (fsyncSync(fd), (dirty = false));
+        if (--depth === 0 && dirty) fsyncSync(fd), (dirty = false);
       };
       let result;
       try {

@@ -44,9 +44,16 @@ export function createKeyring(keys: SeedFile['keys'], sha256: Sha256Hex): Keyrin
   const byDigest = new Map<string, StoredKey & { result: KeyCheck }>();
   for (const k of keys) {
     const hex = sha256(k.key);
-    const info: AuthInfo = { key_id: hex.slice(0, 16), organization_id: k.organization_id, provider_id: k.provider_id, scopes: Object.freeze([...k.scopes]) };
+    const info: AuthInfo = {
+      key_id: hex.slice(0, 16),
+      organization_id: k.organization_id,
+      provider_id: k.provider_id,
+      scopes: Object.freeze([...k.scopes]),
+    };
     const owner: KeyOwner = Object.freeze({ label: k.label ?? `key ${info.key_id.slice(0, 8)}`, organization_id: k.organization_id });
-    const result: KeyCheck = Object.freeze(k.state === 'active' ? { ok: true as const, auth: info, owner } : { ok: false as const, reason: k.state, owner });
+    const result: KeyCheck = Object.freeze(
+      k.state === 'active' ? { ok: true as const, auth: info, owner } : { ok: false as const, reason: k.state, owner },
+    );
     byDigest.set(hex, { digest: hex, state: k.state, info, result });
   }
   const checkDigest = (hex: string): KeyCheck => {

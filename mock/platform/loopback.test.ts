@@ -7,15 +7,27 @@ describe('control API peers', () => {
     for (const a of ['10.0.0.1', '192.168.1.2', '::ffff:10.0.0.1', 'fe80::1', '', undefined]) expect(isLoopback(a)).toBe(false);
   });
   it('accepts loopback host names and the --host value only (DNS rebinding)', () => {
-    for (const h of ['localhost', 'LOCALHOST:4010', '127.0.0.1:4010', '127.9.9.9', '[::1]:4010', '[::1]']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['evil.example', 'evil.example:4010', '127.0.0.1.nip.io', 'localhost.evil.example', '10.0.0.5:4010', '', undefined, 'a b', '127.0.0.1:4010/x'])
+    for (const h of ['localhost', 'LOCALHOST:4010', '127.0.0.1:4010', '127.9.9.9', '[::1]:4010', '[::1]'])
+      expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of [
+      'evil.example',
+      'evil.example:4010',
+      '127.0.0.1.nip.io',
+      'localhost.evil.example',
+      '10.0.0.5:4010',
+      '',
+      undefined,
+      'a b',
+      '127.0.0.1:4010/x',
+    ])
       expect(isLoopbackHost(h), String(h)).toBe(false);
     expect(isLoopbackHost('10.0.0.5:4010', '10.0.0.5')).toBe(true);
     expect(isLoopbackHost('[fd00::5]:4010', 'fd00::5')).toBe(true);
   });
   it('accepts loopback page origins only', () => {
     for (const o of ['http://localhost:5173', 'https://127.0.0.1', 'http://[::1]:3000']) expect(isLoopbackOrigin(o), o).toBe(true);
-    for (const o of ['https://evil.example', 'null', 'http://localhost.evil.example', 'file://']) expect(isLoopbackOrigin(o), o).toBe(false);
+    for (const o of ['https://evil.example', 'null', 'http://localhost.evil.example', 'file://'])
+      expect(isLoopbackOrigin(o), o).toBe(false);
   });
   it('one decision: peer, then Host, then Origin', () => {
     const ok = { peer: '127.0.0.1', host: 'localhost:4010', origin: undefined };

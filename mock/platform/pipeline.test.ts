@@ -14,10 +14,13 @@ import { createValidator } from './validator.ts';
 const spec = specIndex();
 const validator = createValidator(spec.bundle);
 const responses = createResponses(validator);
-const keyring = createKeyring([
-  { key: 'k-read', organization_id: 'o', provider_id: 'p', scopes: ['patients:read'], state: 'active' },
-  { key: 'k-old', organization_id: 'o', provider_id: 'p', scopes: ['*'], state: 'expired' },
-], nodeRuntime.sha256Hex);
+const keyring = createKeyring(
+  [
+    { key: 'k-read', organization_id: 'o', provider_id: 'p', scopes: ['patients:read'], state: 'active' },
+    { key: 'k-old', organization_id: 'o', provider_id: 'p', scopes: ['*'], state: 'expired' },
+  ],
+  nodeRuntime.sha256Hex,
+);
 
 function app(...mws: MiddlewareHandler<EngineEnv>[]) {
   const api = new Hono<EngineEnv>();
@@ -29,7 +32,13 @@ function app(...mws: MiddlewareHandler<EngineEnv>[]) {
 const get = (a: Hono, path: string, key?: string) => a.request(`${API_BASE}${path}`, { headers: key ? { 'x-api-key': key } : {} });
 
 describe('the platform middleware', () => {
-  const full = app(checkKey(keyring), routeOperation(spec, responses), authenticate(responses), requireScope(responses), checkPathIds(validator, responses));
+  const full = app(
+    checkKey(keyring),
+    routeOperation(spec, responses),
+    authenticate(responses),
+    requireScope(responses),
+    checkPathIds(validator, responses),
+  );
 
   it('routeOperation names the operation and its path parameters for what follows', async () => {
     const r = await get(full, '/patients/1234567890123456789', 'k-read');

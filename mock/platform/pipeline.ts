@@ -41,7 +41,10 @@ export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: Pe
     // Only an active key has a bucket of its own;
     // a missing, unknown, expired or revoked key counts against the client's address, so guessing keys is throttled.
     const check = required(c.get('keyCheck'), 'keyCheck', 'checkKey');
-    const d = limiter.hit(check.ok ? check.auth.key_id : peerIdentity(peerOf(c)), faults.armed && faults.take('rate-limited', faultScope(c)));
+    const d = limiter.hit(
+      check.ok ? check.auth.key_id : peerIdentity(peerOf(c)),
+      faults.armed && faults.take('rate-limited', faultScope(c)),
+    );
     if (d.limited) return answerError(c, { error: RATE_LIMIT_MESSAGE }, 429, d.headers);
     responseHeaders(c, d.headers);
     return next();
@@ -91,4 +94,8 @@ export function checkPathIds(validator: Validator, responses: Responses): MW {
 
 /** Registered after every feature: an operation of the spec that no feature answers. */
 export const notImplemented: MW = async (c) =>
-  answerError(c, { error: `${c.get('operationId') ?? 'This operation'} is not modelled by the engine; Prism mocks it from the spec.` }, 501);
+  answerError(
+    c,
+    { error: `${c.get('operationId') ?? 'This operation'} is not modelled by the engine; Prism mocks it from the spec.` },
+    501,
+  );

@@ -29,14 +29,23 @@ function requestPart(c: EngineContext, redact: (s: string) => string): JournalEn
     const head = raw.byteLength > JOURNAL_BODY_BYTES ? raw.subarray(0, JOURNAL_BODY_BYTES) : raw;
     return { content_type: type, bytes, body: redact(UTF8.decode(head)), truncated: head !== raw };
   }
-  const note = raw ? 'not kept: not a text body' : type && /^multipart\//i.test(type) ? 'not kept: a file upload' : 'not read: the request was answered before its body was read';
+  const note = raw
+    ? 'not kept: not a text body'
+    : type && /^multipart\//i.test(type)
+      ? 'not kept: a file upload'
+      : 'not read: the request was answered before its body was read';
   return { content_type: type, bytes, body: null, truncated: false, note };
 }
 
 /** The error body's text, cut to JOURNAL_BODY_BYTES. */
-const errorPart = (text: string, redact: (s: string) => string) => redact(text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
+const errorPart = (text: string, redact: (s: string) => string) =>
+  redact(text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
 
-const readBack = (res: Response) => res.clone().text().catch(() => '');
+const readBack = (res: Response) =>
+  res
+    .clone()
+    .text()
+    .catch(() => '');
 
 /** Records every API request in `journal`. `trustRequestId`: behind the default front, whose REQUEST_ID_HEADER it is. */
 export function recordRequests(journal: RequestJournal, trustRequestId: boolean): MW {

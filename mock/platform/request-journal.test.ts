@@ -62,7 +62,10 @@ describe('the ring', () => {
     expect(bad.ok).toBe(false);
     expect(Object.keys((bad as { details: object }).details).sort()).toEqual(['limit', 'path', 'since', 'sort', 'status']);
     expect(parseJournalQuery({ limit: '501' }, 500).ok).toBe(false);
-    expect(parseJournalQuery({ since: '2026-11-23T10:00:00Z' }, 500)).toMatchObject({ ok: true, filter: { since: { time: Date.parse('2026-11-23T10:00:00Z') } } });
+    expect(parseJournalQuery({ since: '2026-11-23T10:00:00Z' }, 500)).toMatchObject({
+      ok: true,
+      filter: { since: { time: Date.parse('2026-11-23T10:00:00Z') } },
+    });
   });
 });
 
@@ -90,15 +93,23 @@ describe('the journal in the engine', () => {
   const api = (path: string, init: RequestInit = {}) => engine.app.fetch(new Request(`http://127.0.0.1/ext-api/v1${path}`, init), env);
   const control = (path: string, init: RequestInit = {}) =>
     engine.app.fetch(new Request(`http://127.0.0.1/__mock${path}`, { ...init, headers: { host: '127.0.0.1' } }), env);
-  const journal = async (query = '') => (await (await control(`/requests${query}`)).json()) as { data: ShownEntry[]; meta: Record<string, number> };
-  const post = (body: string, k = key('all')) => api('/patients', { method: 'POST', headers: { 'x-api-key': k, 'content-type': 'application/json' }, body });
+  const journal = async (query = '') =>
+    (await (await control(`/requests${query}`)).json()) as { data: ShownEntry[]; meta: Record<string, number> };
+  const post = (body: string, k = key('all')) =>
+    api('/patients', { method: 'POST', headers: { 'x-api-key': k, 'content-type': 'application/json' }, body });
 
   it('records a refused create with its body, the key label, the organization and the error details, never the key', async () => {
     await control('/requests', { method: 'DELETE' });
     const r = await post(JSON.stringify({ name: 'Ada', nickname: key('read') }));
     expect(r.status).toBe(400);
     const [e] = (await journal()).data;
-    expect(e).toMatchObject({ method: 'POST', path: '/ext-api/v1/patients', status: 400, key: 'all', organization_id: engine.organizations[0]!.id });
+    expect(e).toMatchObject({
+      method: 'POST',
+      path: '/ext-api/v1/patients',
+      status: 400,
+      key: 'all',
+      organization_id: engine.organizations[0]!.id,
+    });
     expect(e!.error).toEqual({ error: 'Validation failed', details: { nickname: expect.any(String) } });
     expect(e!.request.body).toBe(`{"name":"Ada","nickname":"${REDACTED}"}`);
     expect(JSON.stringify(await journal())).not.toMatch(/crk_[a-z_]*[0-9a-f]{24}/);
@@ -139,7 +150,12 @@ describe('the journal in the engine', () => {
     const plain = await createEngine({
       runtime: nodeRuntime,
       seed: () => readSeedFile(),
-      features: [() => ({ name: 'plain', routes: (app) => void app.get('/providers', (c) => c.json({ error: 'Plain refusal', details: { x: 'y' } }, 409)) })],
+      features: [
+        () => ({
+          name: 'plain',
+          routes: (app) => void app.get('/providers', (c) => c.json({ error: 'Plain refusal', details: { x: 'y' } }, 409)),
+        }),
+      ],
     });
     try {
       await plain.app.fetch(new Request('http://127.0.0.1/ext-api/v1/providers', { headers: { 'x-api-key': key('all') } }), env);

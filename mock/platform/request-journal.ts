@@ -53,7 +53,13 @@ export type ShownEntry = Omit<JournalEntry, 'at' | 'frontId' | 'error'> & { time
 
 export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   const { id, at, frontId: _, error, query, request, ...rest } = e;
-  const shown: ShownEntry = { id, time: new Date(at).toISOString(), ...rest, query: query && redact(query), request: request.body ? { ...request, body: redact(request.body) } : request };
+  const shown: ShownEntry = {
+    id,
+    time: new Date(at).toISOString(),
+    ...rest,
+    query: query && redact(query),
+    request: request.body ? { ...request, body: redact(request.body) } : request,
+  };
   if (error !== undefined) {
     const text = redact(error);
     try {
@@ -151,7 +157,8 @@ export function parseJournalQuery(query: Record<string, string>, capacity: numbe
   const filter: JournalFilter = { limit: Math.min(100, max) };
   const { limit, status, path, since } = query;
   if (limit !== undefined) {
-    if (!/^\d{1,6}$/.test(limit) || Number(limit) < 1 || Number(limit) > max) details.limit = `must be an integer from 1 to ${max} (the journal's size)`;
+    if (!/^\d{1,6}$/.test(limit) || Number(limit) < 1 || Number(limit) > max)
+      details.limit = `must be an integer from 1 to ${max} (the journal's size)`;
     else filter.limit = Number(limit);
   }
   if (status !== undefined) {

@@ -39,7 +39,10 @@ export function createResponseCheck(bundle: JsonObject): ResponseCheck {
         .filter(([, h]) => (deref(bundle, h) as JsonObject).required === true)
         .map(([name]) => name.toLowerCase());
       const json = ((response.content ?? {}) as JsonObject)['application/json'] as JsonObject | undefined;
-      found = { headers, ...(json?.schema ? { validate: ajv.compile({ $ref: bundleRef(`${base}/content/application~1json/schema`) }) } : {}) };
+      found = {
+        headers,
+        ...(json?.schema ? { validate: ajv.compile({ $ref: bundleRef(`${base}/content/application~1json/schema`) }) } : {}),
+      };
     }
     compiled.set(key, found);
     return found;

@@ -22,7 +22,8 @@ export function answerError(c: Context, body: object, status: number, headers?: 
 
 export function createResponses(validator: Validator): Responses {
   const error: Responses['error'] = (c, status, message) => answerError(c, { error: message }, status);
-  const validation: Responses['validation'] = (c, details, message = 'Validation failed') => answerError(c, { error: message, details }, 400);
+  const validation: Responses['validation'] = (c, details, message = 'Validation failed') =>
+    answerError(c, { error: message, details }, 400);
   return {
     error,
     validation,
@@ -79,7 +80,7 @@ async function readStream(stream: ReadableStream<Uint8Array> | null, limit: numb
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);
   let at = 0;
-  for (const ch of chunks) (out.set(ch, at), (at += ch.byteLength));
+  for (const ch of chunks) out.set(ch, at), (at += ch.byteLength);
   return out;
 }
 

@@ -24,7 +24,11 @@ const open = () => {
   return createStore({ state: openStateFile(state, warn), warn });
 };
 type Patient = { id: string; name: string };
-const names = (s: ReturnType<typeof open>) => s.collection<Patient>('patients').all('org-1').map((p) => p.name);
+const names = (s: ReturnType<typeof open>) =>
+  s
+    .collection<Patient>('patients')
+    .all('org-1')
+    .map((p) => p.name);
 
 /** Writes rows through a store, as acknowledged writes, and closes it. */
 function acknowledged(...rows: string[]) {
@@ -42,7 +46,11 @@ describe('a torn or blank journal tail', () => {
     const s = open();
     expect(names(s)).toEqual(['a', 'b']);
     expect(statSync(state).size).toBe(intact);
-    expect(warnings).toEqual([expect.stringContaining(`cut ${torn.length} bytes at byte offset ${intact}, a torn last line [${torn}]. Nothing acknowledged was lost`)]);
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        `cut ${torn.length} bytes at byte offset ${intact}, a torn last line [${torn}]. Nothing acknowledged was lost`,
+      ),
+    ]);
     s.collection<Patient>('patients').insert('org-1', { id: 'id-c', name: 'c' });
     s.close();
     const again = open();
@@ -107,14 +115,18 @@ describe('a damaged line in the middle', () => {
       }
       throw new Error('no error');
     })();
-    const command = message.split('\n').find((l) => l.trim().startsWith(label))!.split(':  ')[1]!.trim();
+    const command = message
+      .split('\n')
+      .find((l) => l.trim().startsWith(label))!
+      .split(':  ')[1]!
+      .trim();
     execFileSync('sh', ['-c', command], { cwd: dir });
     expect(existsSync(state) ? names(open()) : []).toEqual(rows);
   });
 });
 
 describe('blob files at start', () => {
-  it('removes a .tmp left by a write cut short and bytes no row owns; keeps the rows\' blobs', () => {
+  it("removes a .tmp left by a write cut short and bytes no row owns; keeps the rows' blobs", () => {
     const s = open();
     s.collection<Patient>('documents').insert('org-1', { id: 'doc-1', name: 'kept' });
     s.blobs.put('doc-1', new Uint8Array([1, 2, 3]));

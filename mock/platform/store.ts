@@ -118,7 +118,9 @@ class MemoryCollection<T extends Row> implements Collection<T> {
  * `externalIdNamespace`: collections whose external_ids share one namespace per organization (the contract's
  * ExternalIdInUse: a value held by a row of one of them is a conflict on an insert into any other).
  */
-export function createStore(opts: { state?: StateFile; warn?: (message: string) => void; externalIdNamespace?: readonly string[] } = {}): EngineStore {
+export function createStore(
+  opts: { state?: StateFile; warn?: (message: string) => void; externalIdNamespace?: readonly string[] } = {},
+): EngineStore {
   const warn = opts.warn ?? console.warn;
   const entries = opts.state?.entries ?? [];
   const journal = opts.state?.journal;
@@ -128,7 +130,8 @@ export function createStore(opts: { state?: StateFile; warn?: (message: string) 
     let c = collections.get(name);
     if (!c) {
       const others = shared.includes(name) ? shared.filter((n) => n !== name) : [];
-      const heldElsewhere = (org: string, ext: string) => others.map((n) => collection(n).findByExternalId(org, ext)).find((r) => r !== undefined);
+      const heldElsewhere = (org: string, ext: string) =>
+        others.map((n) => collection(n).findByExternalId(org, ext)).find((r) => r !== undefined);
       collections.set(name, (c = new MemoryCollection<Row>(name, journal, heldElsewhere)));
     }
     return c;
@@ -140,7 +143,8 @@ export function createStore(opts: { state?: StateFile; warn?: (message: string) 
   const blobs = opts.state?.blobs ?? memoryBlobs();
   if (opts.state) {
     const swept = blobs.sweep((id) => [...collections.values()].some((c) => c.orgOf(id) !== undefined));
-    if (swept.length) warn(`State file ${opts.state.path}: removed ${swept.length} orphan blob file(s) left by an interrupted write: ${swept.join(', ')}`);
+    if (swept.length)
+      warn(`State file ${opts.state.path}: removed ${swept.length} orphan blob file(s) left by an interrupted write: ${swept.join(', ')}`);
   }
   return {
     collection: <T extends { id: string }>(name: string) => collection(name) as unknown as Collection<T>,
@@ -164,5 +168,11 @@ export type EngineBlobs = BlobStore & {
 
 function memoryBlobs(): EngineBlobs {
   const m = new Map<string, Uint8Array>();
-  return { put: (id, b) => void m.set(id, b), get: (id) => m.get(id), delete: (id) => void m.delete(id), clear: () => m.clear(), sweep: () => [] };
+  return {
+    put: (id, b) => void m.set(id, b),
+    get: (id) => m.get(id),
+    delete: (id) => void m.delete(id),
+    clear: () => m.clear(),
+    sweep: () => [],
+  };
 }

@@ -56,7 +56,7 @@ export function createValidator(bundle: JsonObject): Validator {
     for (const p of checks ?? []) {
       const raw = input[p.name];
       if (raw === undefined || (raw === '' && !p.allowEmpty)) {
-        if (raw === '' ) details[p.name] = 'must not be empty';
+        if (raw === '') details[p.name] = 'must not be empty';
         else if (p.required) details[p.name] = 'is required';
         else if (p.default !== undefined) out[p.name] = p.default;
         continue;
@@ -64,7 +64,8 @@ export function createValidator(bundle: JsonObject): Validator {
       const value = coerce(raw, p.kind);
       // The spec bounds `page` below only; a number past 2^53-1 cannot be answered exactly (JSON numbers are read as
       // doubles: meta.page would name another page), so it is refused rather than rounded.
-      if (p.kind === 'integer' && Number.isInteger(value) && !Number.isSafeInteger(value)) details[p.name] = `must be an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+      if (p.kind === 'integer' && Number.isInteger(value) && !Number.isSafeInteger(value))
+        details[p.name] = `must be an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
       else if (!p.validate(value)) details[p.name] = message(p.validate.errors?.[0]);
       else out[p.name] = value;
     }
@@ -90,7 +91,6 @@ export function createValidator(bundle: JsonObject): Validator {
     },
   };
 }
-
 
 /** JSON pointer to a parameter's schema (path-level or operation-level, following a $ref'd parameter). */
 function paramPointer(bundle: JsonObject, path: string, method: string, name: string, where: string): string {
@@ -123,7 +123,11 @@ function message(e: ErrorObject | undefined): string {
 }
 
 function fieldOf(instancePath: string): string {
-  return instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
 }
 
 /** ajv errors -> `{ field: message }`, one entry per field, naming unknown and missing fields themselves. */
@@ -137,7 +141,8 @@ export function toDetails(errors: ErrorObject[]): FieldErrors {
     else if (e.keyword === 'required' && e.schemaPath.includes('/anyOf/'))
       anyOfMissing.set(at, [...(anyOfMissing.get(at) ?? []), String(e.params.missingProperty)]);
     else if (e.keyword === 'required') details[join(String(e.params.missingProperty))] ??= 'is required';
-    else if (e.keyword === 'anyOf' || e.keyword === 'oneOf') continue; // its branches said why
+    else if (e.keyword === 'anyOf' || e.keyword === 'oneOf')
+      continue; // its branches said why
     else details[at || 'body'] ??= e.message ?? 'is invalid';
   }
   // "at least one of" variants (PatientCreate): one entry, keyed by the first alternative.

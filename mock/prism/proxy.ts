@@ -62,7 +62,14 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
       try {
         const r = await send(upstream, p.method, p.url, p.headers, p.body);
         p.response = r;
-        if (r.status === 501) return left(ProblemJsonError.fromTemplate({ type: 'UPSTREAM_NOT_IMPLEMENTED', title: 'The engine does not model this operation', status: 501 }));
+        if (r.status === 501)
+          return left(
+            ProblemJsonError.fromTemplate({
+              type: 'UPSTREAM_NOT_IMPLEMENTED',
+              title: 'The engine does not model this operation',
+              status: 501,
+            }),
+          );
         const type = String(r.headers['content-type'] ?? '');
         let body: unknown = r.body.toString('utf8');
         if (/json/i.test(type) && r.body.length) {
@@ -96,7 +103,13 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
   );
 
   const cors = (req: http.IncomingMessage) => corsHeaders(opts.cors, req.headers.origin);
-  const problem = (req: http.IncomingMessage, res: http.ServerResponse, status: number, body: object, extra: Record<string, string> = {}) => {
+  const problem = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    status: number,
+    body: object,
+    extra: Record<string, string> = {},
+  ) => {
     res.writeHead(status, { 'content-type': 'application/problem+json', ...cors(req), ...extra });
     res.end(JSON.stringify(body));
   };
@@ -161,7 +174,13 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
 
     const result = (await prism.request(input as never, operations as never)()) as
       | { _tag: 'Left'; left: ProblemJsonError & { status?: number } }
-      | { _tag: 'Right'; right: { output: { statusCode: number; headers?: Record<string, string>; body: unknown }; validations: { output: Array<{ severity: number; path?: string[]; message: string }> } } };
+      | {
+          _tag: 'Right';
+          right: {
+            output: { statusCode: number; headers?: Record<string, string>; body: unknown };
+            validations: { output: Array<{ severity: number; path?: string[]; message: string }> };
+          };
+        };
 
     if (result._tag === 'Left') {
       const e = result.left;
@@ -176,11 +195,19 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     const errors = validations.output.filter((v) => v.severity === 0);
     const extra: Record<string, string> = {};
     if (validations.output.length) {
-      const violations = validations.output.map((v) => ({ location: ['response', ...(v.path ?? [])], severity: v.severity === 0 ? 'Error' : 'Warning', message: v.message }));
+      const violations = validations.output.map((v) => ({
+        location: ['response', ...(v.path ?? [])],
+        severity: v.severity === 0 ? 'Error' : 'Warning',
+        message: v.message,
+      }));
       extra['sl-violations'] = JSON.stringify(violations).slice(0, 8000);
       for (const v of violations) opts.onViolation?.(`${req.method} ${url} -> ${output.statusCode}: ${v.location.join('.')} ${v.message}`);
       const answered = opts.strict && errors.length ? 500 : output.statusCode;
-      opts.onViolations?.(String(req.headers[REQUEST_ID_HEADER]), violations.map((v) => ({ ...v, location: v.location.join('.') })), answered);
+      opts.onViolations?.(
+        String(req.headers[REQUEST_ID_HEADER]),
+        violations.map((v) => ({ ...v, location: v.location.join('.') })),
+        answered,
+      );
     }
     if (opts.strict && errors.length) {
       return problem(
@@ -205,7 +232,14 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     const mocked: Record<string, string> = {};
     for (const [k, v] of Object.entries(output.headers ?? {})) if (!(k.toLowerCase() in live)) mocked[k] = v;
     const payload = typeof output.body === 'string' ? output.body : JSON.stringify(output.body ?? null);
-    res.writeHead(output.statusCode, { 'content-type': 'application/json', ...mocked, ...live, ...cors(req), ...extra, 'x-mock-source': 'prism' });
+    res.writeHead(output.statusCode, {
+      'content-type': 'application/json',
+      ...mocked,
+      ...live,
+      ...cors(req),
+      ...extra,
+      'x-mock-source': 'prism',
+    });
     res.end(payload);
   }
 }

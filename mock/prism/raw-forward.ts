@@ -40,7 +40,13 @@ function outgoingHeaders(headers: http.IncomingHttpHeaders, bodyLength?: number)
  * Sends a buffered request; resolves with the whole response. A reused pooled socket that the server closed as the
  * request went out (ECONNRESET before any answer) is retried once on a fresh one, as Node's documentation advises.
  */
-export async function send(up: Upstream, method: string, path: string, headers: http.IncomingHttpHeaders, body: Buffer | undefined): Promise<UpstreamResponse> {
+export async function send(
+  up: Upstream,
+  method: string,
+  path: string,
+  headers: http.IncomingHttpHeaders,
+  body: Buffer | undefined,
+): Promise<UpstreamResponse> {
   try {
     return await sendOnce(up, method, path, headers, body);
   } catch (e) {
@@ -49,7 +55,13 @@ export async function send(up: Upstream, method: string, path: string, headers: 
   }
 }
 
-function sendOnce(up: Upstream, method: string, path: string, headers: http.IncomingHttpHeaders, body: Buffer | undefined): Promise<UpstreamResponse> {
+function sendOnce(
+  up: Upstream,
+  method: string,
+  path: string,
+  headers: http.IncomingHttpHeaders,
+  body: Buffer | undefined,
+): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: up.host, port: up.port, method, path, agent: up.agent, headers: outgoingHeaders(headers, body?.length ?? 0) },
@@ -99,7 +111,12 @@ export function pipeThrough(up: Upstream, req: http.IncomingMessage, res: http.S
           shaped = undefined;
         }
         const body = shaped ? Buffer.from(JSON.stringify(shaped)) : raw;
-        res.writeHead(status, { ...headers, ...cors, 'content-type': shaped ? 'application/json' : String(headers['content-type']), 'content-length': String(body.length) });
+        res.writeHead(status, {
+          ...headers,
+          ...cors,
+          'content-type': shaped ? 'application/json' : String(headers['content-type']),
+          'content-length': String(body.length),
+        });
         res.end(body);
       });
     },

@@ -3,5 +3,11 @@
 import pino from 'pino';
 
 export function prismLogger(verbose: boolean) {
-  return pino({ name: 'prism', base: {}, customLevels: { success: pino.levels.values.info! + 2 }, level: verbose ? 'warn' : 'silent', timestamp: false });
+  return pino({
+    name: 'prism',
+    base: {},
+    customLevels: { success: pino.levels.values.info! + 2 },
+    level: verbose ? 'warn' : 'silent',
+    timestamp: false,
+  });
 }

@@ -40,7 +40,11 @@ function documentedError(status: number, body: unknown): object | undefined {
 }
 
 /** The static mode: Prism behind the health front. */
-export async function startStaticMock(port: number, host: string, opts: { gate: Gate; cors: CorsPolicy }): Promise<{ port: number; close(): Promise<void> }> {
+export async function startStaticMock(
+  port: number,
+  host: string,
+  opts: { gate: Gate; cors: CorsPolicy },
+): Promise<{ port: number; close(): Promise<void> }> {
   const prism = await startStaticPrism(0, '127.0.0.1', false);
   const upstream = createUpstream('127.0.0.1', prism.port);
   const front = http.createServer({ requireHostHeader: false }, (req, res) => {
@@ -49,7 +53,8 @@ export async function startStaticMock(port: number, host: string, opts: { gate: 
     const { path } = admitted;
     const origin = req.headers.origin;
     if (!admitted.control) {
-      if (req.method !== 'OPTIONS') return pipeThrough(upstream, req, res, { cors: corsHeaders(opts.cors, origin), errorBody: documentedError });
+      if (req.method !== 'OPTIONS')
+        return pipeThrough(upstream, req, res, { cors: corsHeaders(opts.cors, origin), errorBody: documentedError });
       req.resume();
       const p = preflight(opts.cors, origin);
       if (p.body) return sendJson(res, p.status, p.body, p.headers);
@@ -57,8 +62,11 @@ export async function startStaticMock(port: number, host: string, opts: { gate: 
       return void res.end();
     }
     req.resume();
-    if (path === '/__mock/health' && (req.method === 'GET' || req.method === 'HEAD')) return sendJson(res, 200, { status: 'ok', mode: 'static' });
-    sendJson(res, 404, { error: `${req.method} ${path}: the static mode has only GET /__mock/health (no engine, no state); run without --static for the control API` });
+    if (path === '/__mock/health' && (req.method === 'GET' || req.method === 'HEAD'))
+      return sendJson(res, 200, { status: 'ok', mode: 'static' });
+    sendJson(res, 404, {
+      error: `${req.method} ${path}: the static mode has only GET /__mock/health (no engine, no state); run without --static for the control API`,
+    });
   });
   shapeClientErrors(front);
   await new Promise<void>((resolve, reject) => {

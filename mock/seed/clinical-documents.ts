@@ -34,24 +34,66 @@ export function documentsSeed(core: SeedFile, rng: Rng): SeedDocument[] {
       content_base64: b64(spec.bytes),
     });
   };
-  const referral = ['Referral letter', 'Dear colleague, please see this patient for evaluation of anxiety and sleep.', 'Kind regards, Dr. Smith'];
-  const discharge = ['Discharge summary', 'Admitted for observation; discharged home in stable condition.', 'Follow up with psychiatry in two weeks.'];
+  const referral = [
+    'Referral letter',
+    'Dear colleague, please see this patient for evaluation of anxiety and sleep.',
+    'Kind regards, Dr. Smith',
+  ];
+  const discharge = [
+    'Discharge summary',
+    'Admitted for observation; discharged home in stable condition.',
+    'Follow up with psychiatry in two weeks.',
+  ];
   const labs = ['Laboratory results', 'TSH 2.1 mIU/L (normal). Vitamin D 24 ng/mL (low).'];
   const scan = makePng(8, 8, [240, 240, 235]);
   if (first) {
     const docs: DocSpec[] = [
-      { patient: 0, filename: 'referral-letter.pdf', external_id: 'ehr-doc-0001', status: 'completed', bytes: makePdf(referral), textLength: textLength(referral) },
-      { patient: 0, filename: 'discharge-summary.docx', external_id: 'ehr-doc-0002', status: 'completed', bytes: makeDocx(discharge), textLength: textLength(discharge) },
+      {
+        patient: 0,
+        filename: 'referral-letter.pdf',
+        external_id: 'ehr-doc-0001',
+        status: 'completed',
+        bytes: makePdf(referral),
+        textLength: textLength(referral),
+      },
+      {
+        patient: 0,
+        filename: 'discharge-summary.docx',
+        external_id: 'ehr-doc-0002',
+        status: 'completed',
+        bytes: makeDocx(discharge),
+        textLength: textLength(discharge),
+      },
       { patient: 0, filename: 'insurance-card.png', status: 'completed', bytes: scan, textLength: imageTextLength(scan) },
-      { patient: 1, filename: 'scanned-consent.pdf', external_id: 'ehr-doc-0004', status: 'failed', bytes: makeCorruptPdf(), error: 'Text extraction failed: Invalid PDF structure.' },
+      {
+        patient: 1,
+        filename: 'scanned-consent.pdf',
+        external_id: 'ehr-doc-0004',
+        status: 'failed',
+        bytes: makeCorruptPdf(),
+        error: 'Text extraction failed: Invalid PDF structure.',
+      },
       { patient: 1, filename: 'lab-results.pdf', external_id: 'ehr-doc-0005', status: 'processing', bytes: makePdf(labs) },
-      { patient: 2, filename: 'intake-form.pdf', external_id: 'ehr-doc-0006', status: 'pending', bytes: makePdf(['Intake form', 'Reason for visit: trouble concentrating.']) },
+      {
+        patient: 2,
+        filename: 'intake-form.pdf',
+        external_id: 'ehr-doc-0006',
+        status: 'pending',
+        bytes: makePdf(['Intake form', 'Reason for visit: trouble concentrating.']),
+      },
     ];
     docs.forEach((d, i) => addDocument(first, i, d));
   }
   if (second) {
     const docs: DocSpec[] = [
-      { patient: 0, filename: 'growth-chart.pdf', external_id: 'ehr-doc-0001', status: 'completed', bytes: makePdf(['Growth chart', 'Height and weight on the 60th percentile.']), textLength: textLength(['Growth chart', 'Height and weight on the 60th percentile.']) },
+      {
+        patient: 0,
+        filename: 'growth-chart.pdf',
+        external_id: 'ehr-doc-0001',
+        status: 'completed',
+        bytes: makePdf(['Growth chart', 'Height and weight on the 60th percentile.']),
+        textLength: textLength(['Growth chart', 'Height and weight on the 60th percentile.']),
+      },
       { patient: 1, filename: 'vaccination-record.png', status: 'pending', bytes: makePng(4, 4) },
     ];
     docs.forEach((d, i) => addDocument(second, i, d));

@@ -41,7 +41,9 @@ describe('clinical seed', async () => {
   });
 
   it('has sessions with transcripts and notes of several types, one not ready, one to finalize, in both organizations', () => {
-    const types = new Set(notes.filter((n) => n.organization_id === org1).map((n) => templates.find((t) => t.id === (n.template_id ?? ''))!.note_type));
+    const types = new Set(
+      notes.filter((n) => n.organization_id === org1).map((n) => templates.find((t) => t.id === (n.template_id ?? ''))!.note_type),
+    );
     expect(types.size).toBeGreaterThanOrEqual(3);
     expect(sessions.every((s) => s.transcript.text && s.transcript.summary)).toBe(true);
     const noteless = sessions.filter((s) => s.organization_id === org1 && !notes.some((n) => n.session_id === s.id));

@@ -16,12 +16,48 @@ const TEMPLATES: Array<[org: 0 | 1, name: string, noteType: string, specialty: s
 ];
 
 const TOPICS = [
-  ['Sleep and anxiety follow-up', 'Patient reports improved sleep since the last visit; anxiety remains moderate at work.', { 'F41.1': 'Generalized anxiety disorder' }, ['Insomnia', 'Work stress'], { '99214': 'Office visit, established patient, moderate complexity' }],
-  ['Mood check-in', 'Low mood for three weeks; appetite reduced; no safety concerns voiced.', { 'F32.1': 'Major depressive disorder, single episode, moderate' }, ['Low mood'], { '90834': 'Psychotherapy, 45 minutes' }],
-  ['Initial intake', 'New patient referred by primary care for evaluation of attention difficulties.', { 'F90.0': 'ADHD, predominantly inattentive type' }, ['Attention difficulties'], { '90791': 'Psychiatric diagnostic evaluation' }],
-  ['Medication review', 'Tolerating sertraline 50 mg; mild nausea in the first week, now resolved.', { 'F41.1': 'Generalized anxiety disorder' }, ['Medication side effects'], { '99213': 'Office visit, established patient, low complexity' }],
-  ['Coping skills session', 'Practised grounding techniques; patient will keep a thought diary.', { 'F43.23': 'Adjustment disorder with mixed anxiety and depressed mood' }, ['Stress'], { '90837': 'Psychotherapy, 60 minutes' }],
-  ['Well-child visit', 'Growth on track; vaccinations up to date; parents ask about screen time.', { 'Z00.129': 'Routine child health exam without abnormal findings' }, [], { '99392': 'Preventive visit, age 1-4' }],
+  [
+    'Sleep and anxiety follow-up',
+    'Patient reports improved sleep since the last visit; anxiety remains moderate at work.',
+    { 'F41.1': 'Generalized anxiety disorder' },
+    ['Insomnia', 'Work stress'],
+    { '99214': 'Office visit, established patient, moderate complexity' },
+  ],
+  [
+    'Mood check-in',
+    'Low mood for three weeks; appetite reduced; no safety concerns voiced.',
+    { 'F32.1': 'Major depressive disorder, single episode, moderate' },
+    ['Low mood'],
+    { '90834': 'Psychotherapy, 45 minutes' },
+  ],
+  [
+    'Initial intake',
+    'New patient referred by primary care for evaluation of attention difficulties.',
+    { 'F90.0': 'ADHD, predominantly inattentive type' },
+    ['Attention difficulties'],
+    { '90791': 'Psychiatric diagnostic evaluation' },
+  ],
+  [
+    'Medication review',
+    'Tolerating sertraline 50 mg; mild nausea in the first week, now resolved.',
+    { 'F41.1': 'Generalized anxiety disorder' },
+    ['Medication side effects'],
+    { '99213': 'Office visit, established patient, low complexity' },
+  ],
+  [
+    'Coping skills session',
+    'Practised grounding techniques; patient will keep a thought diary.',
+    { 'F43.23': 'Adjustment disorder with mixed anxiety and depressed mood' },
+    ['Stress'],
+    { '90837': 'Psychotherapy, 60 minutes' },
+  ],
+  [
+    'Well-child visit',
+    'Growth on track; vaccinations up to date; parents ask about screen time.',
+    { 'Z00.129': 'Routine child health exam without abnormal findings' },
+    [],
+    { '99392': 'Preventive visit, age 1-4' },
+  ],
 ] as const;
 
 export function clinicalSeed(core: SeedFile, rng: Rng): Record<string, unknown> {

@@ -10,9 +10,56 @@ import { clinicalSeed } from './clinical.ts';
 import { createRng, digits, hex, npi, patientId, pick, uuid, type Rng } from './random.ts';
 
 type Row<T> = T & { organization_id: string };
-const FIRST = ['Ada', 'Grace', 'Alan', 'Katherine', 'Linus', 'Margaret', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John', 'Radia', 'Ken', 'Shafi', 'Tim', 'Hedy', 'Dennis', 'Joan', 'Niklaus', 'Sophie'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Torvalds', 'Hamilton', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Backus', 'Perlman', 'Thompson', 'Goldwasser', 'Berners-Lee', 'Lamarr', 'Ritchie', 'Clarke', 'Wirth', 'Wilson'];
-const CITIES: Array<[string, string, string]> = [['Springfield', 'IL', '62701'], ['Portland', 'OR', '97201'], ['Austin', 'TX', '73301'], ['Madison', 'WI', '53703']];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Katherine',
+  'Linus',
+  'Margaret',
+  'Edsger',
+  'Barbara',
+  'Donald',
+  'Frances',
+  'John',
+  'Radia',
+  'Ken',
+  'Shafi',
+  'Tim',
+  'Hedy',
+  'Dennis',
+  'Joan',
+  'Niklaus',
+  'Sophie',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Johnson',
+  'Torvalds',
+  'Hamilton',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Allen',
+  'Backus',
+  'Perlman',
+  'Thompson',
+  'Goldwasser',
+  'Berners-Lee',
+  'Lamarr',
+  'Ritchie',
+  'Clarke',
+  'Wirth',
+  'Wilson',
+];
+const CITIES: Array<[string, string, string]> = [
+  ['Springfield', 'IL', '62701'],
+  ['Portland', 'OR', '97201'],
+  ['Austin', 'TX', '73301'],
+  ['Madison', 'WI', '53703'],
+];
 const GENDERS = ['female', 'male', 'non-binary', 'unspecified'];
 const PRONOUNS = ['she/her', 'he/him', 'they/them', null];
 const APPT_TYPES = ['Intake', 'Follow-up', 'Medication review', 'Therapy session'];
@@ -42,7 +89,10 @@ export async function generateSeed(size: SeedSize = {}): Promise<SeedFile> {
     organization_id: orgs[o]!.id,
     id: uuid(rng),
     name,
-    email: `${name.replace(/^Dr\. /, '').toLowerCase().replace(/[^a-z]+/g, '.')}@${o === 0 ? 'northwind' : 'southgate'}.example.org`,
+    email: `${name
+      .replace(/^Dr\. /, '')
+      .toLowerCase()
+      .replace(/[^a-z]+/g, '.')}@${o === 0 ? 'northwind' : 'southgate'}.example.org`,
     npi: npi(rng),
     title,
     specialty,
@@ -56,7 +106,9 @@ export async function generateSeed(size: SeedSize = {}): Promise<SeedFile> {
     const first = FIRST[i % FIRST.length]!;
     const last = LAST[(i * 7 + Math.floor(i / FIRST.length)) % LAST.length]!;
     const [city, state, zip] = pick(rng, CITIES);
-    const dob = new Date(Date.UTC(1940 + Math.floor(rng() * 65), Math.floor(rng() * 12), 1 + Math.floor(rng() * 28))).toISOString().slice(0, 10);
+    const dob = new Date(Date.UTC(1940 + Math.floor(rng() * 65), Math.floor(rng() * 12), 1 + Math.floor(rng() * 28)))
+      .toISOString()
+      .slice(0, 10);
     patients.push({
       organization_id: org,
       id: patientId(rng),
@@ -67,7 +119,13 @@ export async function generateSeed(size: SeedSize = {}): Promise<SeedFile> {
       gender: pick(rng, GENDERS),
       phone: `+1-555-${digits(rng, 4)}`,
       email: `${first}.${last}.${i}@example.org`.toLowerCase(),
-      address: { line1: `${1 + Math.floor(rng() * 999)} ${pick(rng, ['Oak', 'Elm', 'Pine', 'Cedar'])} St`, city, state, postal_code: zip, country: 'US' },
+      address: {
+        line1: `${1 + Math.floor(rng() * 999)} ${pick(rng, ['Oak', 'Elm', 'Pine', 'Cedar'])} St`,
+        city,
+        state,
+        postal_code: zip,
+        country: 'US',
+      },
       // Every third patient has no MRN.
       mrn: i % 3 === 2 ? null : `MRN-${String(i + 1).padStart(5, '0')}`,
       created_at: new Date(BASE_DAY - (size.patients ?? 48) * 60_000 + i * 60_000).toISOString(),
@@ -140,7 +198,11 @@ function makeKeys(rng: Rng, orgs: Array<{ id: string }>, providers: Array<{ id: 
   });
   return [
     k(a.id, 'all', ['*']),
-    k(a.id, 'read', scopes.filter((s) => s.endsWith(':read'))),
+    k(
+      a.id,
+      'read',
+      scopes.filter((s) => s.endsWith(':read')),
+    ),
     ...scopes.map((s) => k(a.id, s, [s])),
     k(a.id, 'expired', ['*'], 'expired'),
     k(a.id, 'revoked', ['*'], 'revoked'),

@@ -19,4 +19,3 @@ export function readSeedFile(path: string | URL = DEFAULT_SEED_URL): SeedFile {
   markOwned(seed);
   return seed;
 }
-

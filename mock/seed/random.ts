@@ -47,4 +47,3 @@ export function npi(rng: Rng): string {
   const nine = `1${digits(rng, 8)}`; // type-I NPIs begin with 1
   return `${nine}${npiCheckDigit(nine)}`;
 }
-

@@ -14,7 +14,8 @@ const file = (name: string, text: string) => {
 };
 
 describe('readJsonFile', () => {
-  const tricky = ' { "a" : [ ] , "b":[1, "x\\"]", {"c":[1,{"d":"}"}]}, null, true, -1.5e3 ] , "e" : "s\\\\", "é": "中", "g": {"h": []}, "__proto__": 1 } ';
+  const tricky =
+    ' { "a" : [ ] , "b":[1, "x\\"]", {"c":[1,{"d":"}"}]}, null, true, -1.5e3 ] , "e" : "s\\\\", "é": "中", "g": {"h": []}, "__proto__": 1 } ';
   for (const chunk of [1, 2, 3, 7, 64, 1 << 20])
     it(`matches JSON.parse with ${chunk}-byte chunks`, () => {
       const got = readJsonFile(file('t.json', tricky), chunk);

@@ -47,9 +47,9 @@ function splitRead(path: string | URL, chunkSize: number): Record<string, unknow
     }
   };
   const done = (value: unknown) => {
-    if (section) (section.push(value), (at = 'afterElement'));
-    else if (at === 'key') ((key = value as string), (at = 'colon'));
-    else (set(key, value), (at = 'after'));
+    if (section) section.push(value), (at = 'afterElement');
+    else if (at === 'key') (key = value as string), (at = 'colon');
+    else set(key, value), (at = 'after');
   };
 
   const fd = openSync(path, 'r');
@@ -105,16 +105,16 @@ function splitRead(path: string | URL, chunkSize: number): Record<string, unknow
             at = 'value';
             break;
           case 'value':
-            if (b === LBRACKET) ((section = []), set(key, section), (at = 'element'));
+            if (b === LBRACKET) (section = []), set(key, section), (at = 'element');
             else startValue();
             break;
           case 'element':
-            if (b === RBRACKET && section!.length === 0) ((section = undefined), (at = 'after'));
+            if (b === RBRACKET && section!.length === 0) (section = undefined), (at = 'after');
             else startValue();
             break;
           case 'afterElement':
             if (b === COMMA) at = 'element';
-            else if (b === RBRACKET) ((section = undefined), (at = 'after'));
+            else if (b === RBRACKET) (section = undefined), (at = 'after');
             else throw new Fallback();
             break;
           case 'after':

@@ -33,7 +33,7 @@ describe('module-test harness store', () => {
 });
 
 describe('feature-test harness faults', () => {
-  it('are the engine\'s: a scoped fault reaches only its scope', () => {
+  it("are the engine's: a scoped fault reaches only its scope", () => {
     const h = createHarness([]);
     h.faults.set('extraction-fails', 1, 'mine');
     expect(h.deps.faults.take('extraction-fails')).toBe(false);

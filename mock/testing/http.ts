@@ -9,7 +9,11 @@ export interface Reply {
 
 export function client(m: RunningMock) {
   const key = (label: string) => m.seed.keys.find((k) => k.label === label)!.key;
-  const call = async (method: string, path: string, opts: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Reply> => {
+  const call = async (
+    method: string,
+    path: string,
+    opts: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+  ): Promise<Reply> => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.key !== null) headers['x-api-key'] = opts.key ?? key('all');
     let body: string | undefined;

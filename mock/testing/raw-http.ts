@@ -64,7 +64,12 @@ export const rawGet = (target: string, host: string, extra: string[] = []) =>
   [`GET ${target} HTTP/1.1`, `Host: ${host}`, ...extra, 'Connection: close', '', ''].join('\r\n');
 
 /** Sends `total` bytes chunked (no Content-Length); resolves with the answer, even one sent before the body ended. */
-export function sendChunked(url: string, headers: Record<string, string>, first: Buffer, total: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+export function sendChunked(
+  url: string,
+  headers: Record<string, string>,
+  first: Buffer,
+  total: number,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } }, (res) => {
       let body = '';
@@ -76,7 +81,7 @@ export function sendChunked(url: string, headers: Record<string, string>, first:
     const filler = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const pump = () => {
-      if (sent === 0) (req.write(first), (sent += first.length));
+      if (sent === 0) req.write(first), (sent += first.length);
       while (sent < total) {
         sent += filler.length;
         if (!req.write(filler)) return void req.once('drain', pump);

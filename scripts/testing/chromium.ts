@@ -81,7 +81,10 @@ export async function screenshot(url: string, o: { width?: number; height?: numb
   const dir = mkdtempSync(join(tmpdir(), 'crc-shot-'));
   const file = join(dir, 'shot.png');
   try {
-    const r = await runChromium([`--screenshot=${file}`, `--window-size=${o.width ?? 1280},${o.height ?? 1600}`, '--hide-scrollbars', url], o.timeoutMs);
+    const r = await runChromium(
+      [`--screenshot=${file}`, `--window-size=${o.width ?? 1280},${o.height ?? 1600}`, '--hide-scrollbars', url],
+      o.timeoutMs,
+    );
     let png: Buffer;
     try {
       png = readFileSync(file);

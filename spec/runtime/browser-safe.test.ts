@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The modules a file loads at run time (`import type` and `export type` load nothing). */
 const importsOf = (file: string) =>
-  [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\b(\s+type\b)?[^'"]*?from\s+'([^']+)'/gm)].filter((m) => !m[1]).map((m) => m[2]!);
+  [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\b(\s+type\b)?[^'"]*?from\s+'([^']+)'/gm)]
+    .filter((m) => !m[1])
+    .map((m) => m[2]!);
 const isNodeBuiltin = (spec: string) => spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]!);
 
 /** The spec/runtime modules client/ reaches, each with the Node built-ins it imports at run time. */

@@ -19,8 +19,19 @@ export const loadBundle = (): JsonObject => readBundle() as JsonObject;
  * that pointers anywhere in it compile) and the schema-object extras. Declared so ajv stays strict otherwise.
  */
 const OPENAPI_KEYWORDS = [
-  'openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags',
-  'discriminator', 'xml', 'externalDocs', 'example',
+  'openapi',
+  'info',
+  'jsonSchemaDialect',
+  'servers',
+  'paths',
+  'webhooks',
+  'components',
+  'security',
+  'tags',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'example',
 ];
 
 export function createAjv(bundle: JsonObject = loadBundle()): Ajv2020 {

@@ -15,7 +15,11 @@ const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const SIGNATURES = {
   'application/pdf': { kind: 'pdf', test: (b: Uint8Array) => startsWith(b, ascii('%PDF-')), extensions: ['.pdf'] },
   'image/jpeg': { kind: 'jpeg', test: (b: Uint8Array) => startsWith(b, [0xff, 0xd8, 0xff]), extensions: ['.jpg', '.jpeg'] },
-  'image/png': { kind: 'png', test: (b: Uint8Array) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), extensions: ['.png'] },
+  'image/png': {
+    kind: 'png',
+    test: (b: Uint8Array) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    extensions: ['.png'],
+  },
   // DOCX is a ZIP whose central directory lists the main document part; any other ZIP is refused.
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': {
     kind: 'docx',

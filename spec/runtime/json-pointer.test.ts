@@ -4,7 +4,9 @@ import { deref, escapeToken, nodesAlong, pointerTokens, resolvePointer, type Jso
 
 const doc: JsonObject = {
   paths: { '/patients/{id}': { get: { responses: { '200': { $ref: '#/components/responses/Ok' } } } } },
-  components: { responses: { Ok: { $ref: '#/components/responses/Real' }, Real: { description: 'ok' }, Loop: { $ref: '#/components/responses/Loop' } } },
+  components: {
+    responses: { Ok: { $ref: '#/components/responses/Real' }, Real: { description: 'ok' }, Loop: { $ref: '#/components/responses/Loop' } },
+  },
   'a~b': [10, 20],
 };
 

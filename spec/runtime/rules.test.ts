@@ -44,7 +44,14 @@ describe('rule register loader', () => {
 
   it('reads a well-formed register into typed rules, reason only where given', () => {
     const [a, b] = parseRules(good);
-    expect(a).toEqual({ id: 'PAT-001', rule: 'A patient has an id.', provenance: 'documented', source: 'Patients, rule 1', spec: ['/components/schemas/Patient'], testable: 'api-key' });
+    expect(a).toEqual({
+      id: 'PAT-001',
+      rule: 'A patient has an id.',
+      provenance: 'documented',
+      source: 'Patients, rule 1',
+      spec: ['/components/schemas/Patient'],
+      testable: 'api-key',
+    });
     expect(b!.reason).toBe('only the operator sees it');
   });
 
@@ -79,9 +86,15 @@ describe('rule register loader', () => {
   });
 
   it('requires every field, a reason exactly on not-from-outside rules, and unique ids', () => {
-    expect(problemsOf('rules:\n  - id: PAT-001\n')).toEqual(['rule', 'provenance', 'source', 'spec', 'testable'].map((k) => `entry 1 (PAT-001): missing ${k}`));
-    expect(problemsOf(good.replace('    reason: only the operator sees it\n', ''))).toEqual(['entry 2 (LIM-002): a not-from-outside rule needs a reason']);
-    expect(problemsOf(good.replace('testable: api-key', 'testable: api-key\n    reason: why'))).toEqual(['entry 1 (PAT-001): reason belongs only on a not-from-outside rule']);
+    expect(problemsOf('rules:\n  - id: PAT-001\n')).toEqual(
+      ['rule', 'provenance', 'source', 'spec', 'testable'].map((k) => `entry 1 (PAT-001): missing ${k}`),
+    );
+    expect(problemsOf(good.replace('    reason: only the operator sees it\n', ''))).toEqual([
+      'entry 2 (LIM-002): a not-from-outside rule needs a reason',
+    ]);
+    expect(problemsOf(good.replace('testable: api-key', 'testable: api-key\n    reason: why'))).toEqual([
+      'entry 1 (PAT-001): reason belongs only on a not-from-outside rule',
+    ]);
     expect(problemsOf(good.replace('LIM-002', 'PAT-001'))).toEqual(['id PAT-001 is used more than once']);
     expect(problemsOf(good.replace('spec: []', 'spec: [/a, /a]'))).toEqual(['entry 2 (LIM-002): spec repeats a pointer']);
     expect(problemsOf('rules:\n  - just text\n')).toEqual(['entry 1: not a mapping']);

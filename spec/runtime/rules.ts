@@ -8,7 +8,23 @@ import { parse } from 'yaml';
 const REGISTER_URL = new URL('../rules.yaml', import.meta.url);
 
 /** The areas a rule id may name (AREA-NNN). */
-export const AREAS = ['GEN', 'PAG', 'XID', 'PAT', 'APT', 'DOC', 'PRV', 'NOTE', 'REGEN', 'AUTH', 'RATE', 'EVT', 'ERR', 'LIM', 'VER'] as const;
+export const AREAS = [
+  'GEN',
+  'PAG',
+  'XID',
+  'PAT',
+  'APT',
+  'DOC',
+  'PRV',
+  'NOTE',
+  'REGEN',
+  'AUTH',
+  'RATE',
+  'EVT',
+  'ERR',
+  'LIM',
+  'VER',
+] as const;
 const PROVENANCES = ['documented', 'assumed'] as const;
 const TESTABLE = ['api-key', 'needs-mock-control', 'not-from-outside'] as const;
 const REQUIRED_KEYS = ['id', 'rule', 'provenance', 'source', 'spec', 'testable'] as const;
@@ -55,7 +71,8 @@ function entryProblems(entry: unknown, index: number): string[] {
   const problems: string[] = [];
   for (const key of REQUIRED_KEYS) if (!(key in r)) problems.push(`${at}: missing ${key}`);
   for (const key of Object.keys(r)) if (!ALLOWED_KEYS.includes(key)) problems.push(`${at}: unknown field ${key}`);
-  if ('id' in r && !(typeof r.id === 'string' && ID.test(r.id))) problems.push(`${at}: id must be AREA-NNN with AREA one of ${AREAS.join(', ')}`);
+  if ('id' in r && !(typeof r.id === 'string' && ID.test(r.id)))
+    problems.push(`${at}: id must be AREA-NNN with AREA one of ${AREAS.join(', ')}`);
   if ('rule' in r && !isText(r.rule)) problems.push(`${at}: rule must be a non-empty sentence`);
   if ('source' in r && !isText(r.source)) problems.push(`${at}: source must be non-empty text`);
   if ('provenance' in r && !(PROVENANCES as readonly unknown[]).includes(r.provenance))
@@ -63,7 +80,8 @@ function entryProblems(entry: unknown, index: number): string[] {
   if ('testable' in r && !(TESTABLE as readonly unknown[]).includes(r.testable))
     problems.push(`${at}: testable must be one of ${TESTABLE.join(', ')}, got ${JSON.stringify(r.testable)}`);
   if ('spec' in r) {
-    if (!Array.isArray(r.spec) || r.spec.some((p) => typeof p !== 'string' || !p.startsWith('/'))) problems.push(`${at}: spec must be a list of JSON pointers`);
+    if (!Array.isArray(r.spec) || r.spec.some((p) => typeof p !== 'string' || !p.startsWith('/')))
+      problems.push(`${at}: spec must be a list of JSON pointers`);
     else if (new Set(r.spec).size !== r.spec.length) problems.push(`${at}: spec repeats a pointer`);
   }
   if (r.testable === 'not-from-outside' && !isText(r.reason)) problems.push(`${at}: a not-from-outside rule needs a reason`);

@@ -75,7 +75,12 @@ describe('webhook codec: bodies that break the layout', () => {
     ['stray text', 'application/xml', '<webhook>oops<event>x</event></webhook>', /text outside of field elements/],
     ['a repeated form field', 'application/x-www-form-urlencoded', 'event=a&event=b', /form field event appears more than once/],
     ['JSON that does not parse', 'application/json', '{"event":', /JSON body does not parse/],
-    ['an unknown Content-Type', 'text/plain', 'event=x', /unsupported Content-Type "text\/plain": expected application\/json, application\/xml or application\/x-www-form-urlencoded/],
+    [
+      'an unknown Content-Type',
+      'text/plain',
+      'event=x',
+      /unsupported Content-Type "text\/plain": expected application\/json, application\/xml or application\/x-www-form-urlencoded/,
+    ],
   ];
   it.each(bad)('%s is a WebhookParseError', (_, type, body, message) => {
     expect(() => decodeWebhookBody(body, type)).toThrow(WebhookParseError);
@@ -95,7 +100,12 @@ describe('webhook codec: text back to the schema types', () => {
         Count: { type: 'integer' },
         Event: {
           type: 'object',
-          properties: { n: { $ref: '#/components/schemas/Count' }, flag: { type: 'boolean' }, maybe: { anyOf: [{ type: 'string' }, { type: 'null' }] }, id: { type: 'string' } },
+          properties: {
+            n: { $ref: '#/components/schemas/Count' },
+            flag: { type: 'boolean' },
+            maybe: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+            id: { type: 'string' },
+          },
         },
       },
     },
@@ -109,6 +119,10 @@ describe('webhook codec: text back to the schema types', () => {
     });
   });
   it('text that is not its type stays text (the validator then refuses it)', () => {
-    expect(coerceFields(home, { $ref: '#/components/schemas/Event' }, { n: 'x', flag: 'yes', maybe: null })).toEqual({ n: 'x', flag: 'yes', maybe: null });
+    expect(coerceFields(home, { $ref: '#/components/schemas/Event' }, { n: 'x', flag: 'yes', maybe: null })).toEqual({
+      n: 'x',
+      flag: 'yes',
+      maybe: null,
+    });
   });
 });

@@ -79,14 +79,18 @@ export function requireFormat(contentType: string | null | undefined): WebhookFo
   const format = formatOfContentType(contentType);
   if (format) return format;
   const expected = Object.values(WEBHOOK_FORMATS);
-  throw new WebhookParseError(`unsupported Content-Type ${JSON.stringify(contentType ?? '')}: expected ${expected.slice(0, -1).join(', ')} or ${expected.at(-1)}`);
+  throw new WebhookParseError(
+    `unsupported Content-Type ${JSON.stringify(contentType ?? '')}: expected ${expected.slice(0, -1).join(', ')} or ${expected.at(-1)}`,
+  );
 }
 
 const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 /** The five XML entities and character references, in one pass (so `&amp;#65;` stays `&#65;`); DOCTYPE entities are not expanded. */
 const unescapeXml = (s: string) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, e: string) =>
-    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : XML_ENTITIES[e.toLowerCase()]!,
+    e[0] === '#'
+      ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10))
+      : XML_ENTITIES[e.toLowerCase()]!,
   );
 const noop = () => {};
 
@@ -118,11 +122,14 @@ export function decodeXmlFields(text: string): XmlFields {
   }
   const roots = Object.keys(doc).filter((k) => !k.startsWith('?'));
   if (roots.length !== 1 || roots[0] !== XML_ROOT)
-    throw new WebhookParseError(`XML body must have one <${XML_ROOT}> root element, found ${roots.map((r) => `<${r}>`).join(', ') || 'none'}`);
+    throw new WebhookParseError(
+      `XML body must have one <${XML_ROOT}> root element, found ${roots.map((r) => `<${r}>`).join(', ') || 'none'}`,
+    );
   const root = doc[XML_ROOT];
   const out: XmlFields = { fields: [], rootAttributes: {} };
   if (root === '' || root === undefined) return out;
-  if (typeof root !== 'object' || root === null || Array.isArray(root)) throw new WebhookParseError(`<${XML_ROOT}> must contain one element per field`);
+  if (typeof root !== 'object' || root === null || Array.isArray(root))
+    throw new WebhookParseError(`<${XML_ROOT}> must contain one element per field`);
   for (const [name, value] of Object.entries(root as Record<string, unknown>)) {
     if (name.startsWith('@')) out.rootAttributes[name.slice(1)] = String(value);
     else if (name === '#text') {
@@ -130,7 +137,8 @@ export function decodeXmlFields(text: string): XmlFields {
     } else if (Array.isArray(value)) throw new WebhookParseError(`XML field <${name}> appears more than once`);
     else if (value && typeof value === 'object') {
       const el = value as Record<string, unknown>;
-      if (Object.keys(el).some((k) => !k.startsWith('@') && k !== '#text')) throw new WebhookParseError(`XML field <${name}> must hold text, not elements`);
+      if (Object.keys(el).some((k) => !k.startsWith('@') && k !== '#text'))
+        throw new WebhookParseError(`XML field <${name}> must hold text, not elements`);
       const nil = el['@xsi:nil'];
       out.fields.push([name, nil === 'true' || nil === '1' ? null : typeof el['#text'] === 'string' ? el['#text'] : '']);
     } else out.fields.push([name, typeof value === 'string' ? value : '']);

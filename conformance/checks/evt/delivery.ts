@@ -2,7 +2,31 @@
 // method, headers, formats, timeouts, attempts and backoff, 3xx, events fired or not.
 import { randomBytes } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../model.ts';
-import { Probe, type Hook, type Doc, awaitDoc, type Hit, budget, withProbe, ok200, DOC_EVENT, upload, NOTE_EVENT, touchNote, schemaFields, parse, docStatus, timingWithUnit, expectTimeouts, timing, ms, gaps, backoffFits, BACKOFF_RANGE, TIMER_LATENESS_MS } from '../support/webhook-probe.ts';
+import {
+  Probe,
+  type Hook,
+  type Doc,
+  awaitDoc,
+  type Hit,
+  budget,
+  withProbe,
+  ok200,
+  DOC_EVENT,
+  upload,
+  NOTE_EVENT,
+  touchNote,
+  schemaFields,
+  parse,
+  docStatus,
+  timingWithUnit,
+  expectTimeouts,
+  timing,
+  ms,
+  gaps,
+  backoffFits,
+  BACKOFF_RANGE,
+  TIMER_LATENESS_MS,
+} from '../support/webhook-probe.ts';
 import { type Obj, got, objOf, followDocument, is2xx } from '../support/common.ts';
 import { check } from '../support/define.ts';
 
@@ -47,7 +71,8 @@ async function settledLog(ctx: CheckContext, hookId: string, needle: string): Pr
 }
 
 const attemptsText = (ds: LoggedDelivery[]) =>
-  ds.map((d) => `${String(d.state)} after ${(d.attempts ?? []).map((a) => a.status ?? a.error).join(', ')}`).join('; ') || 'no delivery logged';
+  ds.map((d) => `${String(d.state)} after ${(d.attempts ?? []).map((a) => a.status ?? a.error).join(', ')}`).join('; ') ||
+  'no delivery logged';
 
 // Header names that would carry a signature (Standard Webhooks, GitHub, Stripe, Slack, ... and HTTP's own).
 const SIGNATURE_HEADER = /sign|hmac|digest|^authorization$|^webhook-(id|timestamp)$|-hub-/i;
@@ -60,7 +85,13 @@ export async function webhook_posted_to_registered_url(ctx: CheckContext): Promi
     await awaitDoc(ctx, probe, doc, () => probe.on(h.path, doc.docId).length > 0);
     const mine = probe.hits.filter((x) => x.body.includes(doc.docId));
     const registered = `${h.path}?${query}`;
-    if (!ctx.expect(mine.length > 0, { expected: `a ${DOC_EVENT} delivery for document ${doc.docId} to ${probe.url(registered)}`, actual: 'none' })) return;
+    if (
+      !ctx.expect(mine.length > 0, {
+        expected: `a ${DOC_EVENT} delivery for document ${doc.docId} to ${probe.url(registered)}`,
+        actual: 'none',
+      })
+    )
+      return;
     for (const x of mine)
       ctx.expect(x.method === 'POST' && x.url === registered, {
         expected: `POST ${registered} (the URL registered, path and query as given)`,
@@ -81,7 +112,10 @@ export async function webhook_payload_identifiers_only(ctx: CheckContext): Promi
     await awaitDoc(ctx, probe, doc, () => probe.on(docHook.path, doc.docId).length > 0 && probe.on(noteHook.path, noteId).length > 0);
     const docHit = probe.on(docHook.path, doc.docId)[0];
     const noteHit = probe.on(noteHook.path, noteId)[0];
-    ctx.expect(!!docHit && !!noteHit, { expected: `a ${DOC_EVENT} and a ${NOTE_EVENT} delivery`, actual: `${docHit ? 'document event' : 'no document event'}, ${noteHit ? 'note event' : 'no note event'}` });
+    ctx.expect(!!docHit && !!noteHit, {
+      expected: `a ${DOC_EVENT} and a ${NOTE_EVENT} delivery`,
+      actual: `${docHit ? 'document event' : 'no document event'}, ${noteHit ? 'note event' : 'no note event'}`,
+    });
     // Clinical content the events could leak: the patient's name, the document's text and file name, the note's
     // text (pieces of 24 characters, too long to occur by chance in an id, a URL or a timestamp).
     const content = String(note.content).replace(/\s+/g, ' ').trim();
@@ -92,13 +126,22 @@ export async function webhook_payload_identifiers_only(ctx: CheckContext): Promi
       ['the file name', marks.file],
       ...pieces.map((p) => ['a piece of the note content', p] as [string, string]),
     ];
-    for (const [hit, schema] of [[docHit, 'DocumentStatusChangedEvent'], [noteHit, 'NoteEvent']] as const) {
+    for (const [hit, schema] of [
+      [docHit, 'DocumentStatusChangedEvent'],
+      [noteHit, 'NoteEvent'],
+    ] as const) {
       if (!hit) continue;
       const leaked = clinical.filter(([, v]) => v && hit.body.includes(v));
-      ctx.expect(!leaked.length, { expected: `${schema}: identifiers only, no clinical content`, actual: `carries ${leaked.map(([w, v]) => `${w} (${JSON.stringify(v)})`).join(', ')} in ${hit.body.slice(0, 300)}` });
+      ctx.expect(!leaked.length, {
+        expected: `${schema}: identifiers only, no clinical content`,
+        actual: `carries ${leaked.map(([w, v]) => `${w} (${JSON.stringify(v)})`).join(', ')} in ${hit.body.slice(0, 300)}`,
+      });
       const fields = schemaFields(ctx, schema);
       const extra = Object.keys(parse(hit.body) ?? {}).filter((k) => !fields.includes(k));
-      ctx.expect(!extra.length, { expected: `${schema}: only its fields (${fields.join(', ')})`, actual: `also ${extra.join(', ')} in ${hit.body.slice(0, 300)}` });
+      ctx.expect(!extra.length, {
+        expected: `${schema}: only its fields (${fields.join(', ')})`,
+        actual: `also ${extra.join(', ')} in ${hit.body.slice(0, 300)}`,
+      });
     }
   });
 }
@@ -109,19 +152,33 @@ export async function note_regenerated_event_fetch(ctx: CheckContext): Promise<v
     const first = await ctx.fixtures.firstNote();
     const sessionId = String(first.session_id);
     const before = await ctx.send({ method: 'GET', path: `/notes/${String(first.id)}`, key: ctx.keys.main });
-    const ex = await ctx.send({ method: 'POST', path: `/sessions/${sessionId}/notes/regenerate`, key: ctx.keys.main, json: { model: 'fast' } });
+    const ex = await ctx.send({
+      method: 'POST',
+      path: `/sessions/${sessionId}/notes/regenerate`,
+      key: ctx.keys.main,
+      json: { model: 'fast' },
+    });
     if (!is2xx(ex)) return ctx.skip(`POST /sessions/${sessionId}/notes/regenerate answered ${got(ex).slice(0, 160)}: nothing regenerated`);
     const mine = () => probe.on(h.path).filter((x) => parse(x.body)?.session_id === sessionId);
     const wait = budget(ctx);
     if (!(await probe.waitFor(() => mine().length > 0, wait))) {
       const now = await ctx.send({ method: 'GET', path: `/notes/${String(first.id)}`, key: ctx.keys.main });
       if (objOf(now).updated_at === objOf(before).updated_at)
-        return ctx.skip(`the regeneration of session ${sessionId} was not applied within ${wait / 1000} s (a smaller --time-scale or a larger --timeout)`);
-      ctx.expect(false, { expected: `NOTE_REGENERATED for session ${sessionId}, whose note was regenerated`, actual: `no delivery within ${wait / 1000} s; the note changed: ${got(now).slice(0, 160)}`, exchange: now });
+        return ctx.skip(
+          `the regeneration of session ${sessionId} was not applied within ${wait / 1000} s (a smaller --time-scale or a larger --timeout)`,
+        );
+      ctx.expect(false, {
+        expected: `NOTE_REGENERATED for session ${sessionId}, whose note was regenerated`,
+        actual: `no delivery within ${wait / 1000} s; the note changed: ${got(now).slice(0, 160)}`,
+        exchange: now,
+      });
       return;
     }
     const j = parse(mine()[0]!.body)!;
-    ctx.expect(j.event === 'NOTE_REGENERATED' && typeof j.note_id === 'string', { expected: 'event NOTE_REGENERATED with a note_id', actual: mine()[0]!.body.slice(0, 300) });
+    ctx.expect(j.event === 'NOTE_REGENERATED' && typeof j.note_id === 'string', {
+      expected: 'event NOTE_REGENERATED with a note_id',
+      actual: mine()[0]!.body.slice(0, 300),
+    });
     const noteId = String(j.note_id);
     const fetched = await ctx.send({ method: 'GET', path: `/notes/${encodeURIComponent(noteId)}`, key: ctx.keys.main });
     const n = objOf(fetched);
@@ -151,9 +208,11 @@ export async function unqueued_upload_fires_no_event(ctx: CheckContext): Promise
     }
     // A second upload, queued: once its event has come, the first one's would have too.
     const queued = await upload(ctx);
-    if (!(await awaitThenLinger(ctx, probe, h, queued, `${DOC_EVENT} for the queued upload ${queued.docId} (the webhook works)`, 200))) return;
+    if (!(await awaitThenLinger(ctx, probe, h, queued, `${DOC_EVENT} for the queued upload ${queued.docId} (the webhook works)`, 200)))
+      return;
     const status = await docStatus(ctx, unqueued);
-    if (status === 'completed' || status === 'failed') return ctx.skip(`the upload under the extraction-not-queued fault was extracted anyway (${status}): the fault did not apply`);
+    if (status === 'completed' || status === 'failed')
+      return ctx.skip(`the upload under the extraction-not-queued fault was extracted anyway (${status}): the fault did not apply`);
     const fired = probe.on(h.path, unqueued.docId);
     ctx.expect(!fired.length, {
       expected: `no ${DOC_EVENT} for document ${unqueued.docId}, whose extraction was not queued (still ${status ?? 'unlisted'})`,
@@ -164,30 +223,42 @@ export async function unqueued_upload_fires_no_event(ctx: CheckContext): Promise
 
 export async function webhook_static_headers_every_delivery(ctx: CheckContext): Promise<void> {
   // The first attempt of each webhook is answered 503, so a retry is a delivery too.
-  await withProbe(ctx, (_, nth) => ({ status: nth === 1 ? 503 : 200 }), async (probe, hook) => {
-    const headers = { 'X-Crc-Secret': hexToken(), 'X-Crc-Tenant': `conformance ${ctx.runId}` };
-    const hooks = [await hook(DOC_EVENT, 'static-json', { headers }), await hook(DOC_EVENT, 'static-form', { headers, format: 'Form Data' })];
-    const doc = await upload(ctx);
-    await awaitDoc(ctx, probe, doc, () => hooks.every((h) => probe.on(h.path, doc.docId).length >= 2));
-    for (const h of hooks) {
-      const hs = probe.on(h.path, doc.docId);
-      if (!ctx.expect(hs.length >= 1, { expected: `a delivery of document ${doc.docId} to ${h.path}`, actual: 'none' })) continue;
-      for (const [i, x] of hs.entries()) {
-        const wrong = Object.entries(headers).filter(([k, v]) => x.headers[k.toLowerCase()] !== v);
-        ctx.expect(!wrong.length, {
-          expected: `attempt ${i + 1} to ${h.path} carries the static headers ${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join(', ')}`,
-          actual: wrong.map(([k]) => `${k}: ${JSON.stringify(x.headers[k.toLowerCase()])}`).join(', '),
-        });
+  await withProbe(
+    ctx,
+    (_, nth) => ({ status: nth === 1 ? 503 : 200 }),
+    async (probe, hook) => {
+      const headers = { 'X-Crc-Secret': hexToken(), 'X-Crc-Tenant': `conformance ${ctx.runId}` };
+      const hooks = [
+        await hook(DOC_EVENT, 'static-json', { headers }),
+        await hook(DOC_EVENT, 'static-form', { headers, format: 'Form Data' }),
+      ];
+      const doc = await upload(ctx);
+      await awaitDoc(ctx, probe, doc, () => hooks.every((h) => probe.on(h.path, doc.docId).length >= 2));
+      for (const h of hooks) {
+        const hs = probe.on(h.path, doc.docId);
+        if (!ctx.expect(hs.length >= 1, { expected: `a delivery of document ${doc.docId} to ${h.path}`, actual: 'none' })) continue;
+        for (const [i, x] of hs.entries()) {
+          const wrong = Object.entries(headers).filter(([k, v]) => x.headers[k.toLowerCase()] !== v);
+          ctx.expect(!wrong.length, {
+            expected: `attempt ${i + 1} to ${h.path} carries the static headers ${Object.entries(headers)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join(', ')}`,
+            actual: wrong.map(([k]) => `${k}: ${JSON.stringify(x.headers[k.toLowerCase()])}`).join(', '),
+          });
+        }
       }
-    }
-  });
+    },
+  );
 }
 
 export async function webhook_no_replay_before_registration(ctx: CheckContext): Promise<void> {
   await withProbe(ctx, ok200, async (probe, hook) => {
     const earlier = await upload(ctx);
     const status = (await followDocument(ctx, earlier.patientId, earlier.ext, budget(ctx))).last?.status as string | undefined;
-    if (status !== 'completed' && status !== 'failed') return ctx.skip(`document ${earlier.docId} is still ${status ?? 'unlisted'}: its event did not happen within ${budget(ctx) / 1000} s`);
+    if (status !== 'completed' && status !== 'failed')
+      return ctx.skip(
+        `document ${earlier.docId} is still ${status ?? 'unlisted'}: its event did not happen within ${budget(ctx) / 1000} s`,
+      );
     const h = await hook(DOC_EVENT, 'no-replay');
     const later = await upload(ctx);
     await awaitThenLinger(ctx, probe, h, later, `${DOC_EVENT} for document ${later.docId}, uploaded after the registration`, 100);
@@ -201,18 +272,31 @@ export async function webhook_no_replay_before_registration(ctx: CheckContext): 
 
 export async function webhook_delivery_is_post(ctx: CheckContext): Promise<void> {
   // Each first attempt answered 503, so the retries are seen too.
-  await withProbe(ctx, (_, nth) => ({ status: nth === 1 ? 503 : 200 }), async (probe, hook) => {
-    const docHook = await hook(DOC_EVENT, 'post-doc');
-    const noteHook = await hook(NOTE_EVENT, 'post-note', { format: 'XML' });
-    const doc = await upload(ctx);
-    const noteId = String((await touchNote(ctx)).id);
-    const seen = () => [probe.on(docHook.path, doc.docId), probe.on(noteHook.path, noteId)];
-    await awaitDoc(ctx, probe, doc, () => seen().every((hs) => hs.length >= 2));
-    for (const [event, hs] of [[DOC_EVENT, seen()[0]!], [NOTE_EVENT, seen()[1]!]] as const) {
-      if (!ctx.expect(hs.length >= 1, { expected: `a ${event} delivery`, actual: 'none' })) continue;
-      ctx.expect(hs.every((x) => x.method === 'POST'), { expected: `every ${event} attempt (first and retry) is a POST`, actual: hs.map((x, i) => `attempt ${i + 1}: ${x.method}`).join(', ') });
-    }
-  });
+  await withProbe(
+    ctx,
+    (_, nth) => ({ status: nth === 1 ? 503 : 200 }),
+    async (probe, hook) => {
+      const docHook = await hook(DOC_EVENT, 'post-doc');
+      const noteHook = await hook(NOTE_EVENT, 'post-note', { format: 'XML' });
+      const doc = await upload(ctx);
+      const noteId = String((await touchNote(ctx)).id);
+      const seen = () => [probe.on(docHook.path, doc.docId), probe.on(noteHook.path, noteId)];
+      await awaitDoc(ctx, probe, doc, () => seen().every((hs) => hs.length >= 2));
+      for (const [event, hs] of [
+        [DOC_EVENT, seen()[0]!],
+        [NOTE_EVENT, seen()[1]!],
+      ] as const) {
+        if (!ctx.expect(hs.length >= 1, { expected: `a ${event} delivery`, actual: 'none' })) continue;
+        ctx.expect(
+          hs.every((x) => x.method === 'POST'),
+          {
+            expected: `every ${event} attempt (first and retry) is a POST`,
+            actual: hs.map((x, i) => `attempt ${i + 1}: ${x.method}`).join(', '),
+          },
+        );
+      }
+    },
+  );
 }
 
 export async function webhook_attempt_times_out(ctx: CheckContext): Promise<void> {
@@ -223,8 +307,17 @@ export async function webhook_attempt_times_out(ctx: CheckContext): Promise<void
 
 export async function webhook_at_most_three_attempts(ctx: CheckContext): Promise<void> {
   const t = await timing(ctx);
-  const receivers: Array<[string, Hit[]]> = [...t.failing.map((hs, i) => [`the receiver answering ${[500, 502, 503][i]}`, hs] as [string, Hit[]]), ['the receiver that never answers', t.held]];
-  if (!ctx.expect(receivers.some(([, hs]) => hs.length > 0), { expected: 'deliveries to the failing receivers', actual: 'none' })) return;
+  const receivers: Array<[string, Hit[]]> = [
+    ...t.failing.map((hs, i) => [`the receiver answering ${[500, 502, 503][i]}`, hs] as [string, Hit[]]),
+    ['the receiver that never answers', t.held],
+  ];
+  if (
+    !ctx.expect(
+      receivers.some(([, hs]) => hs.length > 0),
+      { expected: 'deliveries to the failing receivers', actual: 'none' },
+    )
+  )
+    return;
   for (const [label, hs] of receivers)
     ctx.expect(hs.length <= 3, {
       expected: `at most 3 attempts to ${label}`,
@@ -236,7 +329,13 @@ export async function webhook_backoff_exponential(ctx: CheckContext): Promise<vo
   // With 3 attempts the gaps are 1 s and 2 s; the 5 s cap would first bind on a fifth attempt, so it is not seen.
   const t = await timing(ctx);
   const three = t.failing.filter((hs) => hs.length === 3);
-  if (!ctx.expect(three.length > 0, { expected: 'a delivery answered 5xx three times, so its two backoff gaps', actual: t.failing.map((hs) => `${hs.length} attempt(s)`).join(', ') })) return;
+  if (
+    !ctx.expect(three.length > 0, {
+      expected: 'a delivery answered 5xx three times, so its two backoff gaps',
+      actual: t.failing.map((hs) => `${hs.length} attempt(s)`).join(', '),
+    })
+  )
+    return;
   // The shortest gaps of the three receivers: timers only ever run late.
   const g1 = Math.min(...three.map((hs) => gaps(hs)[0]!));
   const g2 = Math.min(...three.map((hs) => gaps(hs)[1]!));
@@ -252,7 +351,10 @@ export async function webhook_3xx_not_followed(ctx: CheckContext): Promise<void>
   let origin = '';
   await withProbe(
     ctx,
-    (path) => (path === moved ? { status: 200 } : { status: Number(/\/redirect(\d{3})-/.exec(path)?.[1] ?? 200), headers: { Location: `${origin}${moved}` } }),
+    (path) =>
+      path === moved
+        ? { status: 200 }
+        : { status: Number(/\/redirect(\d{3})-/.exec(path)?.[1] ?? 200), headers: { Location: `${origin}${moved}` } },
     async (probe, hook) => {
       origin = probe.url('');
       const hooks: Array<[number, Hook]> = [];
@@ -260,7 +362,8 @@ export async function webhook_3xx_not_followed(ctx: CheckContext): Promise<void>
       const doc = await upload(ctx);
       await awaitDoc(ctx, probe, doc, () => hooks.every(([, h]) => probe.on(h.path, doc.docId).length > 0));
       for (const [s, h] of hooks) {
-        if (!ctx.expect(probe.on(h.path, doc.docId).length > 0, { expected: `a delivery to the receiver answering ${s}`, actual: 'none' })) continue;
+        if (!ctx.expect(probe.on(h.path, doc.docId).length > 0, { expected: `a delivery to the receiver answering ${s}`, actual: 'none' }))
+          continue;
         const log = await settledLog(ctx, h.id, doc.docId);
         ctx.expect(log.length > 0 && log.every((d) => d.state === 'failed'), {
           expected: `the delivery answered ${s} (Location ${moved}) is an error: not delivered (GET /__mock/deliveries state failed)`,
@@ -285,65 +388,104 @@ export async function webhook_no_signature_secret_header(ctx: CheckContext): Pro
     await awaitDoc(ctx, probe, doc, () => [withSecret, plain].every((h) => probe.on(h.path, doc.docId).length > 0));
     const s = probe.on(withSecret.path, doc.docId);
     const p = probe.on(plain.path, doc.docId);
-    if (!ctx.expect(s.length > 0 && p.length > 0, { expected: 'a delivery to each of the two webhooks', actual: `${s.length} and ${p.length}` })) return;
-    ctx.expect(s.every((x) => x.headers['x-crc-webhook-secret'] === secret), {
-      expected: `the secret configured as static header X-Crc-Webhook-Secret: ${secret}`,
-      actual: s.map((x) => JSON.stringify(x.headers['x-crc-webhook-secret'])).join(', '),
-    });
+    if (
+      !ctx.expect(s.length > 0 && p.length > 0, {
+        expected: 'a delivery to each of the two webhooks',
+        actual: `${s.length} and ${p.length}`,
+      })
+    )
+      return;
+    ctx.expect(
+      s.every((x) => x.headers['x-crc-webhook-secret'] === secret),
+      {
+        expected: `the secret configured as static header X-Crc-Webhook-Secret: ${secret}`,
+        actual: s.map((x) => JSON.stringify(x.headers['x-crc-webhook-secret'])).join(', '),
+      },
+    );
     for (const x of [...s, ...p]) {
       const signed = Object.keys(x.headers).filter((k) => SIGNATURE_HEADER.test(k));
-      ctx.expect(!signed.length, { expected: 'no signature header (there is no signature scheme)', actual: signed.map((k) => `${k}: ${String(x.headers[k])}`).join(', ') });
+      ctx.expect(!signed.length, {
+        expected: 'no signature header (there is no signature scheme)',
+        actual: signed.map((k) => `${k}: ${String(x.headers[k])}`).join(', '),
+      });
     }
-    ctx.expect(p.every((x) => !Object.values(x.headers).some((v) => String(v).includes(secret))), {
-      expected: "the secret only on the webhook that configured it",
-      actual: `a delivery to the webhook without static headers carries ${secret}`,
-    });
+    ctx.expect(
+      p.every((x) => !Object.values(x.headers).some((v) => String(v).includes(secret))),
+      {
+        expected: 'the secret only on the webhook that configured it',
+        actual: `a delivery to the webhook without static headers carries ${secret}`,
+      },
+    );
   });
 }
 
 export async function webhook_2xx_acknowledges(ctx: CheckContext): Promise<void> {
   // A reference receiver answers 500 once: its retry shows retries happen and how long 1 s is here.
-  await withProbe(ctx, (path, nth) => ({ status: path.includes('/reference-') ? (nth === 1 ? 500 : 200) : Number(/\/ack(\d{3})-/.exec(path)?.[1] ?? 200) }), async (probe, hook) => {
-    const ref = await hook(DOC_EVENT, 'reference');
-    const acks: Array<[number, Hook]> = [];
-    for (const s of [200, 201, 202, 204]) acks.push([s, await hook(DOC_EVENT, `ack${s}`)]);
-    const doc = await upload(ctx);
-    await awaitDoc(ctx, probe, doc, () => probe.on(ref.path, doc.docId).length >= 2 && acks.every(([, h]) => probe.on(h.path, doc.docId).length > 0));
-    const r = probe.on(ref.path, doc.docId);
-    if (r.length < 2) return ctx.skip(`the reference receiver answering 500 saw no retry (${r.length} attempt): a missing retry of a 2xx would prove nothing`);
-    const unit = gaps(r)[0]!;
-    // A retry of an acknowledged attempt would come about 1 s after it: wait for 5 s of service time.
-    const last = Math.max(...acks.map(([, h]) => probe.on(h.path, doc.docId)[0]?.end ?? 0));
-    await ctx.sleep(Math.max(100, last + 5 * unit - performance.now()));
-    for (const [s, h] of acks) {
-      const hs = probe.on(h.path, doc.docId);
-      if (!ctx.expect(hs.length > 0, { expected: `a delivery to the receiver answering ${s}`, actual: 'none' })) continue;
-      const log = await settledLog(ctx, h.id, doc.docId);
-      ctx.expect(hs.length === 1 && log.length > 0 && log.every((d) => d.state === 'delivered'), {
-        expected: `${s} acknowledges: one attempt, no retry, delivered (GET /__mock/deliveries)`,
-        actual: `${hs.length} attempt(s) within ${ms(5 * unit)} (5 s here); ${attemptsText(log)}`,
-      });
-    }
-  });
+  await withProbe(
+    ctx,
+    (path, nth) => ({ status: path.includes('/reference-') ? (nth === 1 ? 500 : 200) : Number(/\/ack(\d{3})-/.exec(path)?.[1] ?? 200) }),
+    async (probe, hook) => {
+      const ref = await hook(DOC_EVENT, 'reference');
+      const acks: Array<[number, Hook]> = [];
+      for (const s of [200, 201, 202, 204]) acks.push([s, await hook(DOC_EVENT, `ack${s}`)]);
+      const doc = await upload(ctx);
+      await awaitDoc(
+        ctx,
+        probe,
+        doc,
+        () => probe.on(ref.path, doc.docId).length >= 2 && acks.every(([, h]) => probe.on(h.path, doc.docId).length > 0),
+      );
+      const r = probe.on(ref.path, doc.docId);
+      if (r.length < 2)
+        return ctx.skip(
+          `the reference receiver answering 500 saw no retry (${r.length} attempt): a missing retry of a 2xx would prove nothing`,
+        );
+      const unit = gaps(r)[0]!;
+      // A retry of an acknowledged attempt would come about 1 s after it: wait for 5 s of service time.
+      const last = Math.max(...acks.map(([, h]) => probe.on(h.path, doc.docId)[0]?.end ?? 0));
+      await ctx.sleep(Math.max(100, last + 5 * unit - performance.now()));
+      for (const [s, h] of acks) {
+        const hs = probe.on(h.path, doc.docId);
+        if (!ctx.expect(hs.length > 0, { expected: `a delivery to the receiver answering ${s}`, actual: 'none' })) continue;
+        const log = await settledLog(ctx, h.id, doc.docId);
+        ctx.expect(hs.length === 1 && log.length > 0 && log.every((d) => d.state === 'delivered'), {
+          expected: `${s} acknowledges: one attempt, no retry, delivered (GET /__mock/deliveries)`,
+          actual: `${hs.length} attempt(s) within ${ms(5 * unit)} (5 s here); ${attemptsText(log)}`,
+        });
+      }
+    },
+  );
 }
 
 export async function only_four_event_kinds(ctx: CheckContext): Promise<void> {
   const kinds = Object.keys((ctx.contract.resolve('#/webhooks') as Obj | undefined) ?? {});
-  if (!ctx.expect(kinds.length === 4, { expected: "the spec's webhooks: the four event kinds", actual: kinds.join(', ') || 'none' })) return;
+  if (!ctx.expect(kinds.length === 4, { expected: "the spec's webhooks: the four event kinds", actual: kinds.join(', ') || 'none' }))
+    return;
   await withProbe(ctx, ok200, async (probe, hook) => {
     // Event kinds the kit does not have are refused at registration.
     for (const other of ['PATIENT_CREATED', 'DOCUMENT_UPLOADED', 'NOTE_DELETED', 'APPOINTMENT_UPDATED']) {
       const r = await ctx.mock!.call<{ data?: { id?: string } }>('POST', '/webhooks', {
-        name: `${ctx.prefix}${other}`, url: probe.url(`/${ctx.runId}/other`), event: other, ...(ctx.keys.mainOrg ? { organization_id: ctx.keys.mainOrg } : {}),
+        name: `${ctx.prefix}${other}`,
+        url: probe.url(`/${ctx.runId}/other`),
+        event: other,
+        ...(ctx.keys.mainOrg ? { organization_id: ctx.keys.mainOrg } : {}),
       });
       if (r.body?.data?.id) await ctx.mock!.call('DELETE', `/webhooks/${r.body.data.id}`).catch(() => undefined);
-      ctx.expect(r.status >= 400 && r.status < 500, { expected: `a webhook for ${other} (not one of ${kinds.join(', ')}) refused with 4xx`, actual: `${r.status} ${JSON.stringify(r.body).slice(0, 200)}` });
+      ctx.expect(r.status >= 400 && r.status < 500, {
+        expected: `a webhook for ${other} (not one of ${kinds.join(', ')}) refused with 4xx`,
+        actual: `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`,
+      });
     }
     const hooks = new Map<string, Hook>();
     for (const k of kinds) hooks.set(k, await hook(k, `kind-${k}`));
     const doc = await upload(ctx);
     const noteId = String((await touchNote(ctx)).id);
-    await awaitDoc(ctx, probe, doc, () => probe.on(hooks.get(DOC_EVENT)!.path, doc.docId).length > 0 && probe.on(hooks.get(NOTE_EVENT)!.path, noteId).length > 0);
+    await awaitDoc(
+      ctx,
+      probe,
+      doc,
+      () => probe.on(hooks.get(DOC_EVENT)!.path, doc.docId).length > 0 && probe.on(hooks.get(NOTE_EVENT)!.path, noteId).length > 0,
+    );
     const mine = probe.hits.filter((x) => x.path !== `/${ctx.runId}/other`);
     ctx.expect(probe.on(hooks.get(DOC_EVENT)!.path, doc.docId).length > 0 && probe.on(hooks.get(NOTE_EVENT)!.path, noteId).length > 0, {
       expected: `a ${DOC_EVENT} and a ${NOTE_EVENT} delivery`,
@@ -360,7 +502,10 @@ export async function only_four_event_kinds(ctx: CheckContext): Promise<void> {
     // Nor does the mock's delivery log know any other event.
     const log = await ctx.mock!.call<{ data?: LoggedDelivery[] & Array<{ event?: string }> }>('GET', '/deliveries');
     const others = (log.body?.data ?? []).map((d) => String((d as { event?: string }).event)).filter((e) => !kinds.includes(e));
-    ctx.expect(!others.length, { expected: `GET /__mock/deliveries lists only ${kinds.join(', ')}`, actual: [...new Set(others)].join(', ') });
+    ctx.expect(!others.length, {
+      expected: `GET /__mock/deliveries lists only ${kinds.join(', ')}`,
+      actual: [...new Set(others)].join(', '),
+    });
   });
 }
 

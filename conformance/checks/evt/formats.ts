@@ -1,11 +1,27 @@
 // EVT: delivery formats. JSON, XML and Form Data deliveries carry the payload's fields, in the layout the kit chose.
-import { type Hit, withProbe, ok200, type Hook, DOC_EVENT, NOTE_EVENT, upload, touchNote, awaitDoc, schemaFields, parse } from '../support/webhook-probe.ts';
+import {
+  type Hit,
+  withProbe,
+  ok200,
+  type Hook,
+  DOC_EVENT,
+  NOTE_EVENT,
+  upload,
+  touchNote,
+  awaitDoc,
+  schemaFields,
+  parse,
+} from '../support/webhook-probe.ts';
 import type { CheckContext, CheckDef } from '../../model.ts';
 import type { Obj } from '../support/common.ts';
 import { check } from '../support/define.ts';
 import { decodeXmlFields, XSI_NAMESPACE } from '../../../spec/runtime/webhook-codec.ts';
 
-const mediaType = (h: Hit) => String(h.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaType = (h: Hit) =>
+  String(h.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 
 // ----- formats: one event of each kind delivered as JSON (the default), XML and Form Data -----
 
@@ -30,7 +46,9 @@ interface FormatSample {
 }
 
 function specMedia(ctx: CheckContext, event: string): string[] {
-  const post = ctx.contract.resolve(`#/webhooks/${event}/post`) as { requestBody?: Parameters<CheckContext['contract']['deref']>[0] } | undefined;
+  const post = ctx.contract.resolve(`#/webhooks/${event}/post`) as
+    | { requestBody?: Parameters<CheckContext['contract']['deref']>[0] }
+    | undefined;
   const rb = ctx.contract.deref(post?.requestBody) as { content?: Record<string, unknown> } | undefined;
   return Object.keys(rb?.content ?? {});
 }
@@ -46,7 +64,11 @@ function formatSamples(ctx: CheckContext): Promise<FormatSample[]> {
     withProbe(ctx, ok200, async (probe, hook) => {
       const hooks = new Map<string, Hook>();
       for (const event of [DOC_EVENT, NOTE_EVENT])
-        for (const f of FORMATS) hooks.set(`${event} ${f.name}`, await hook(event, `format-${f.name.replace(' ', '')}`, f.name === 'JSON' ? {} : { format: f.name }));
+        for (const f of FORMATS)
+          hooks.set(
+            `${event} ${f.name}`,
+            await hook(event, `format-${f.name.replace(' ', '')}`, f.name === 'JSON' ? {} : { format: f.name }),
+          );
       const doc = await upload(ctx);
       const note = await touchNote(ctx);
       const ids: Record<string, string> = { [DOC_EVENT]: doc.docId, [NOTE_EVENT]: String(note.id) };
@@ -57,7 +79,10 @@ function formatSamples(ctx: CheckContext): Promise<FormatSample[]> {
         id: ids[event]!,
         fields: schemaFields(ctx, event === DOC_EVENT ? 'DocumentStatusChangedEvent' : 'NoteEvent'),
         media: specMedia(ctx, event),
-        hits: Object.fromEntries(FORMATS.map((f) => [f.name, probe.on(hooks.get(`${event} ${f.name}`)!.path, ids[event])[0]])) as Record<FormatName, Hit | undefined>,
+        hits: Object.fromEntries(FORMATS.map((f) => [f.name, probe.on(hooks.get(`${event} ${f.name}`)!.path, ids[event])[0]])) as Record<
+          FormatName,
+          Hit | undefined
+        >,
       }));
     }),
   );
@@ -67,7 +92,8 @@ function formatSamples(ctx: CheckContext): Promise<FormatSample[]> {
 function xmlFields(text: string): { fields: Array<[string, string | null]> } | { why: string } {
   try {
     const { fields, rootAttributes } = decodeXmlFields(text);
-    if (rootAttributes['xmlns:xsi'] !== XSI_NAMESPACE) return { why: `root element <webhook> does not declare xmlns:xsi="${XSI_NAMESPACE}"` };
+    if (rootAttributes['xmlns:xsi'] !== XSI_NAMESPACE)
+      return { why: `root element <webhook> does not declare xmlns:xsi="${XSI_NAMESPACE}"` };
     return { fields };
   } catch (e) {
     return { why: (e as Error).message };
@@ -78,12 +104,26 @@ function xmlFields(text: string): { fields: Array<[string, string | null]> } | {
  * The layout checks' common part: each sample delivered both as JSON and as `f` (a failure where either is missing),
  * the `f` delivery's Content-Type `media`, then `judge` with the JSON payload and the `f` delivery.
  */
-async function eachLayout(ctx: CheckContext, f: 'XML' | 'Form Data', media: string, judge: (s: FormatSample, json: Obj, hit: Hit) => void): Promise<void> {
+async function eachLayout(
+  ctx: CheckContext,
+  f: 'XML' | 'Form Data',
+  media: string,
+  judge: (s: FormatSample, json: Obj, hit: Hit) => void,
+): Promise<void> {
   for (const s of await formatSamples(ctx)) {
     const json = s.hits.JSON && parse(s.hits.JSON.body);
     const hit = s.hits[f];
-    if (!ctx.expect(!!json && !!hit, { expected: `the ${s.event} delivered as JSON and as ${f}`, actual: `${json ? 'JSON' : 'no JSON'}, ${hit ? f : `no ${f}`}` })) continue;
-    ctx.expect(mediaType(hit!) === media, { expected: `${s.event} as ${f}: Content-Type ${media}`, actual: String(hit!.headers['content-type']) });
+    if (
+      !ctx.expect(!!json && !!hit, {
+        expected: `the ${s.event} delivered as JSON and as ${f}`,
+        actual: `${json ? 'JSON' : 'no JSON'}, ${hit ? f : `no ${f}`}`,
+      })
+    )
+      continue;
+    ctx.expect(mediaType(hit!) === media, {
+      expected: `${s.event} as ${f}: Content-Type ${media}`,
+      actual: String(hit!.headers['content-type']),
+    });
     judge(s, json!, hit!);
   }
 }
@@ -100,16 +140,26 @@ export async function webhook_format_encoding(ctx: CheckContext): Promise<void> 
       const media = mediaFor(s, f.name);
       const label = `${s.event} to a webhook of format ${f.name}${f.name === 'JSON' ? ' (registered without a format: the default)' : ''}`;
       if (!ctx.expect(!!hit, { expected: `a delivery of ${label}`, actual: 'none' })) continue;
-      ctx.expect(!!media && mediaType(hit!) === media, { expected: `${label}: Content-Type ${media ?? `(the spec lists none of ${f.name})`}`, actual: String(hit!.headers['content-type']) });
+      ctx.expect(!!media && mediaType(hit!) === media, {
+        expected: `${label}: Content-Type ${media ?? `(the spec lists none of ${f.name})`}`,
+        actual: String(hit!.headers['content-type']),
+      });
       let decoded = false;
       if (f.name === 'JSON') decoded = parse(hit!.body)?.event === s.event && Object.values(parse(hit!.body) ?? {}).includes(s.id);
       // The XML and Form Data layouts are the kit's assumption (EVT-043, EVT-044): here only the encoding.
-      if (f.name === 'XML') decoded = /^\uFEFF?\s*(<\?xml[^?]*\?>\s*)?<[A-Za-z_][\s\S]*>\s*$/.test(hit!.body) && hit!.body.includes(s.id) && hit!.body.includes(s.event);
+      if (f.name === 'XML')
+        decoded =
+          /^\uFEFF?\s*(<\?xml[^?]*\?>\s*)?<[A-Za-z_][\s\S]*>\s*$/.test(hit!.body) &&
+          hit!.body.includes(s.id) &&
+          hit!.body.includes(s.event);
       if (f.name === 'Form Data') {
         const values = [...new URLSearchParams(hit!.body).values()];
         decoded = !parse(hit!.body) && values.includes(s.id) && values.includes(s.event);
       }
-      ctx.expect(decoded, { expected: `${label}: the body encoded as ${f.name}, naming ${s.event} and ${s.id}`, actual: hit!.body.slice(0, 300) });
+      ctx.expect(decoded, {
+        expected: `${label}: the body encoded as ${f.name}, naming ${s.event} and ${s.id}`,
+        actual: hit!.body.slice(0, 300),
+      });
     }
   }
 }
@@ -117,9 +167,16 @@ export async function webhook_format_encoding(ctx: CheckContext): Promise<void> 
 export async function xml_delivery_layout(ctx: CheckContext): Promise<void> {
   await eachLayout(ctx, 'XML', 'application/xml', (s, json, xml) => {
     const parsed = xmlFields(xml.body);
-    if (!ctx.expect('fields' in parsed, { expected: `${s.event} as XML: <webhook xmlns:xsi="..."> with one child element per field`, actual: `${'why' in parsed ? parsed.why : ''} in ${xml.body.slice(0, 300)}` })) return;
+    if (
+      !ctx.expect('fields' in parsed, {
+        expected: `${s.event} as XML: <webhook xmlns:xsi="..."> with one child element per field`,
+        actual: `${'why' in parsed ? parsed.why : ''} in ${xml.body.slice(0, 300)}`,
+      })
+    )
+      return;
     const want = expectedPairs(s, json).map(([k, v]) => [k, v === null ? null : String(v)] as [string, string | null]);
-    const show = (fs: Array<[string, string | null]>) => fs.map(([k, v]) => (v === null ? `<${k} xsi:nil="true"/>` : `<${k}>${v}</${k}>`)).join('');
+    const show = (fs: Array<[string, string | null]>) =>
+      fs.map(([k, v]) => (v === null ? `<${k} xsi:nil="true"/>` : `<${k}>${v}</${k}>`)).join('');
     ctx.expect(JSON.stringify((parsed as { fields: Array<[string, string | null]> }).fields) === JSON.stringify(want), {
       expected: `${s.event} as XML: the JSON payload's fields in schema order, values as text, null as xsi:nil: ${show(want)}`,
       actual: show((parsed as { fields: Array<[string, string | null]> }).fields),

@@ -11,8 +11,16 @@ import { BodyGenerator, type CaseKind } from '../../datagen.ts';
 export function uploadLimits(ctx: CheckContext): { maxBytes?: number; types: string[] } {
   const file = ctx.contract.resolve('#/components/schemas/DocumentUpload/properties/file') as { 'x-max-bytes'?: number } | undefined;
   const op = ctx.contract.byId('uploadDocument');
-  const enc = ctx.contract.resolve(`${op.pointer}/requestBody/content/multipart~1form-data/encoding/file`) as { contentType?: string } | undefined;
-  return { maxBytes: file?.['x-max-bytes'], types: (enc?.contentType ?? '').split(',').map((t) => t.trim()).filter(Boolean) };
+  const enc = ctx.contract.resolve(`${op.pointer}/requestBody/content/multipart~1form-data/encoding/file`) as
+    | { contentType?: string }
+    | undefined;
+  return {
+    maxBytes: file?.['x-max-bytes'],
+    types: (enc?.contentType ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  };
 }
 
 /** One oversized and one plain-text upload per run, shared by the checks that judge them. */
@@ -28,15 +36,26 @@ export function limitUploads(ctx: CheckContext) {
       const bytes = new Uint8Array(maxBytes + 1);
       bytes.set(pdf.subarray(0, Math.min(pdf.length, bytes.length)));
       bytes.fill(0x20, pdf.length);
-      oversize = await ctx.send({ method: 'POST', path, key: ctx.keys.main, form: { fields: { external_id: ctx.externalId('oversize') }, file: { name: 'oversize.pdf', type: 'application/pdf', bytes } } });
+      oversize = await ctx.send({
+        method: 'POST',
+        path,
+        key: ctx.keys.main,
+        form: { fields: { external_id: ctx.externalId('oversize') }, file: { name: 'oversize.pdf', type: 'application/pdf', bytes } },
+      });
     }
     const text = new TextEncoder().encode('plain text is not one of the accepted document types\n');
-    const wrongType = await ctx.send({ method: 'POST', path, key: ctx.keys.main, form: { fields: { external_id: ctx.externalId('wrongtype') }, file: { name: 'notes.txt', type: 'text/plain', bytes: text } } });
+    const wrongType = await ctx.send({
+      method: 'POST',
+      path,
+      key: ctx.keys.main,
+      form: { fields: { external_id: ctx.externalId('wrongtype') }, file: { name: 'notes.txt', type: 'text/plain', bytes: text } },
+    });
     return { maxBytes, types, oversize, wrongType };
   });
 }
 
-export const paginated = (ctx: CheckContext) => ctx.contract.find((op) => op.method === 'GET' && !op.template.includes('{') && !!ctx.contract.queryParam(op, 'page'));
+export const paginated = (ctx: CheckContext) =>
+  ctx.contract.find((op) => op.method === 'GET' && !op.template.includes('{') && !!ctx.contract.queryParam(op, 'page'));
 
 export type Obj = Record<string, unknown>;
 
@@ -65,13 +84,21 @@ export function got(ex: Exchange): string {
 
 /** Fills a path template: known values by parameter name, else a random uuid (a resource that does not exist). */
 export function fillPath(op: Operation, values: Record<string, string | undefined>): string {
-  return op.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? (name === 'patientId' ? '9'.repeat(19) : randomUUID())));
+  return op.template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(values[name] ?? (name === 'patientId' ? '9'.repeat(19) : randomUUID())),
+  );
 }
 
 /** A 400 with the documented `{ error, details }` (details a non-empty map). */
 export function isValidationError(ex: Exchange): boolean {
   const b = body(ex);
-  return ex.response.status === 400 && typeof b.error === 'string' && !!b.details && typeof b.details === 'object' && Object.keys(b.details as Obj).length > 0;
+  return (
+    ex.response.status === 400 &&
+    typeof b.error === 'string' &&
+    !!b.details &&
+    typeof b.details === 'object' &&
+    Object.keys(b.details as Obj).length > 0
+  );
 }
 
 export async function createAppointment(ctx: CheckContext, patientId: string, extra: Obj = {}): Promise<Exchange> {
@@ -100,7 +127,10 @@ export async function uploadDocument(
     method: 'POST',
     path: `/patients/${patientId}/documents`,
     key: o.key ?? ctx.keys.main,
-    form: { fields: o.fields ?? { external_id: externalId }, file: { name: o.fileName ?? 'conformance.pdf', type: 'application/pdf', bytes: tinyPdf(o.text) } },
+    form: {
+      fields: o.fields ?? { external_id: externalId },
+      file: { name: o.fileName ?? 'conformance.pdf', type: 'application/pdf', bytes: tinyPdf(o.text) },
+    },
   });
 }
 
@@ -117,7 +147,12 @@ export async function followDocument(
   let exchange: Exchange | undefined;
   // Always at least one look, however small maxMs (a 1 ms bound is "what is it now?").
   for (let wait = 20; ; wait = Math.min(wait * 2, 1000)) {
-    exchange = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main, query: { external_id: externalId } });
+    exchange = await ctx.send({
+      method: 'GET',
+      path: `/patients/${patientId}/documents`,
+      key: ctx.keys.main,
+      query: { external_id: externalId },
+    });
     last = byExternalId(exchange, externalId);
     const s = typeof last?.status === 'string' ? last.status : undefined;
     if (s && statuses.at(-1) !== s) statuses.push(s);

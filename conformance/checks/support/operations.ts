@@ -28,7 +28,8 @@ export function own(ctx: CheckContext): Promise<{ patient: Obj; appointment: Obj
     const patient = await ctx.fixtures.patient();
     if (ctx.readOnly) return { patient, appointment: {} };
     const a = await createAppointment(ctx, String(patient.id), { start_at: farFuture() });
-    if (!is2xx(a) || typeof objOf(a).id !== 'string') ctx.skip(`could not create an appointment to work on: POST /appointments answered ${a.response.status}`);
+    if (!is2xx(a) || typeof objOf(a).id !== 'string')
+      ctx.skip(`could not create an appointment to work on: POST /appointments answered ${a.response.status}`);
     return { patient, appointment: objOf(a) };
   });
 }
@@ -76,7 +77,10 @@ export async function jsonWrites(ctx: CheckContext): Promise<{ targets: JsonWrit
   const left: string[] = [];
   for (const op of ctx.contract.operations) {
     if (!op.jsonBodyPointer || !WRITE_METHODS.includes(op.method)) continue;
-    if (pathParams(op).some((p) => !(p in values) || values[p as keyof typeof values] === undefined) || bodyFor(ctx, op, values.patientId) === undefined) {
+    if (
+      pathParams(op).some((p) => !(p in values) || values[p as keyof typeof values] === undefined) ||
+      bodyFor(ctx, op, values.patientId) === undefined
+    ) {
       left.push(opLabel(op));
       continue;
     }
@@ -97,13 +101,24 @@ export function keyWithout(ctx: CheckContext, needed: string[]): { key: KeyRef; 
  */
 export async function pathIdForm(
   ctx: CheckContext,
-  o: { param: string; form: RegExp; formName: string; id: string; requests: Array<{ method: string; path: (id: string) => string; json?: Obj }>; ok?: boolean },
+  o: {
+    param: string;
+    form: RegExp;
+    formName: string;
+    id: string;
+    requests: Array<{ method: string; path: (id: string) => string; json?: Obj }>;
+    ok?: boolean;
+  },
 ) {
   ctx.expect(o.form.test(o.id), { expected: `${o.param} ${o.formName}`, actual: JSON.stringify(o.id) });
   for (const r of o.requests) {
     if (o.ok !== false) {
       const ex = await ctx.send({ method: r.method, path: r.path(o.id), key: ctx.keys.main, json: r.json });
-      ctx.expect(is2xx(ex), { expected: `2xx for ${r.method} ${r.path(`{${o.param}}`)} with the ${o.param} ${o.id} the API gave`, actual: got(ex), exchange: ex });
+      ctx.expect(is2xx(ex), {
+        expected: `2xx for ${r.method} ${r.path(`{${o.param}}`)} with the ${o.param} ${o.id} the API gave`,
+        actual: got(ex),
+        exchange: ex,
+      });
     }
     for (const bad of [`${o.id}x`, malformed(o.param)]) {
       const ex = await ctx.send({ method: r.method, path: r.path(encodeURIComponent(bad)), key: ctx.keys.main, json: r.json });

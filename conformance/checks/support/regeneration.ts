@@ -3,7 +3,6 @@ import type { CheckContext } from '../../model.ts';
 import type { Exchange } from '../../http.ts';
 import { type Obj, listOf, objOf, got, is2xx } from './common.ts';
 
-
 export interface RegenTarget {
   sessionId: string;
   noteId: string;
@@ -24,13 +23,23 @@ export async function regenTarget(ctx: CheckContext, index: number, count = 1): 
   const targets = [...bySession.entries()]
     .filter(([sid, notes]) => notes.length === 1 && ready.has(sid) && sid !== first.session_id)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([sessionId, [n]]) => ({ sessionId, noteId: String(n!.id), templateId: typeof n!.template_id === 'string' ? n!.template_id : undefined }));
+    .map(([sessionId, [n]]) => ({
+      sessionId,
+      noteId: String(n!.id),
+      templateId: typeof n!.template_id === 'string' ? n!.template_id : undefined,
+    }));
   if (targets.length < count)
-    return ctx.skip(`the organization has ${targets.length} ready session(s) with exactly one note besides the first note's session; ${count} needed`);
+    return ctx.skip(
+      `the organization has ${targets.length} ready session(s) with exactly one note besides the first note's session; ${count} needed`,
+    );
   return Array.from({ length: count }, (_, i) => targets[(index + i) % targets.length]!);
 }
 
-export function regenerate(ctx: CheckContext, sessionId: string, opts: { json?: unknown; idempotencyKey?: string; bodyText?: string } = {}): Promise<Exchange> {
+export function regenerate(
+  ctx: CheckContext,
+  sessionId: string,
+  opts: { json?: unknown; idempotencyKey?: string; bodyText?: string } = {},
+): Promise<Exchange> {
   return ctx.send({
     method: 'POST',
     path: `/sessions/${sessionId}/notes/regenerate`,
@@ -42,7 +51,8 @@ export function regenerate(ctx: CheckContext, sessionId: string, opts: { json?: 
 }
 
 /** A regeneration queued for `sessionId`: any 2xx with the queued body (the 202 itself is REGEN-008's to judge). */
-export const accepted = (ex: Exchange, sessionId: string) => is2xx(ex) && objOf(ex).session_id === sessionId && objOf(ex).status === 'queued';
+export const accepted = (ex: Exchange, sessionId: string) =>
+  is2xx(ex) && objOf(ex).session_id === sessionId && objOf(ex).status === 'queued';
 
 export function readNote(ctx: CheckContext, noteId: string): Promise<Exchange> {
   return ctx.send({ method: 'GET', path: `/notes/${noteId}`, key: ctx.keys.main, query: { include: '' } });
@@ -64,7 +74,8 @@ export async function watchNote(ctx: CheckContext, noteId: string, before: unkno
     const exchange = await readNote(ctx, noteId);
     const note = objOf(exchange);
     const ms = performance.now() - since;
-    if (exchange.response.status === 200 && typeof note.updated_at === 'string' && note.updated_at !== before) return { moved: true, since, ms, note, exchange };
+    if (exchange.response.status === 200 && typeof note.updated_at === 'string' && note.updated_at !== before)
+      return { moved: true, since, ms, note, exchange };
     if (ms >= maxMs) return { moved: false, since, ms, note, exchange };
     await ctx.sleep(Math.max(1, Math.min(wait, maxMs - ms)));
   }
@@ -73,7 +84,13 @@ export async function watchNote(ctx: CheckContext, noteId: string, before: unkno
 /** The note as it is now (status 200 or the check fails). */
 export async function noteNow(ctx: CheckContext, noteId: string): Promise<Obj | undefined> {
   const ex = await readNote(ctx, noteId);
-  return ctx.expect(ex.response.status === 200 && typeof objOf(ex).updated_at === 'string', { expected: `200 { data: note ${noteId} with updated_at }`, actual: got(ex), exchange: ex }) ? objOf(ex) : undefined;
+  return ctx.expect(ex.response.status === 200 && typeof objOf(ex).updated_at === 'string', {
+    expected: `200 { data: note ${noteId} with updated_at }`,
+    actual: got(ex),
+    exchange: ex,
+  })
+    ? objOf(ex)
+    : undefined;
 }
 
 /** How long a first regeneration may take to be seen: the run's --timeout, at most the rule's minute. */
@@ -83,15 +100,29 @@ export const firstRunBudget = (ctx: CheckContext) => Math.min(ctx.timeoutMs, 60_
  * Regenerates and waits until the note moves: the reference run of a watching check. Skipped (not passed) when the
  * run is not seen within the budget, since nothing can then be told about what follows.
  */
-export async function regenerateAndWait(ctx: CheckContext, t: RegenTarget, opts: { json?: unknown; idempotencyKey?: string }, label: string): Promise<Watch | undefined> {
+export async function regenerateAndWait(
+  ctx: CheckContext,
+  t: RegenTarget,
+  opts: { json?: unknown; idempotencyKey?: string },
+  label: string,
+): Promise<Watch | undefined> {
   const before = await noteNow(ctx, t.noteId);
   if (!before) return undefined;
   const since = performance.now();
   const ex = await regenerate(ctx, t.sessionId, opts);
-  if (!ctx.expect(accepted(ex, t.sessionId), { expected: `2xx { data: { session_id: "${t.sessionId}", status: "queued" } } for ${label}`, actual: got(ex), exchange: ex })) return undefined;
+  if (
+    !ctx.expect(accepted(ex, t.sessionId), {
+      expected: `2xx { data: { session_id: "${t.sessionId}", status: "queued" } } for ${label}`,
+      actual: got(ex),
+      exchange: ex,
+    })
+  )
+    return undefined;
   const w = await watchNote(ctx, t.noteId, before.updated_at, since, firstRunBudget(ctx));
   if (!w.moved)
-    return ctx.skip(`the regeneration of session ${t.sessionId} (${label}) was not seen within ${firstRunBudget(ctx) / 1000} s (--timeout); rerun with a larger --timeout or a smaller --time-scale`);
+    return ctx.skip(
+      `the regeneration of session ${t.sessionId} (${label}) was not seen within ${firstRunBudget(ctx) / 1000} s (--timeout); rerun with a larger --timeout or a smaller --time-scale`,
+    );
   return w;
 }
 
@@ -106,4 +137,5 @@ export async function stillNote(ctx: CheckContext, noteId: string, before: unkno
   return { moved: note.updated_at !== before, since, ms: performance.now() - since, note, exchange };
 }
 
-export const notesPage = (ctx: CheckContext, query: Record<string, string | number>) => ctx.send({ method: 'GET', path: '/notes', key: ctx.keys.main, query: { limit: 100, ...query } });
+export const notesPage = (ctx: CheckContext, query: Record<string, string | number>) =>
+  ctx.send({ method: 'GET', path: '/notes', key: ctx.keys.main, query: { limit: 100, ...query } });

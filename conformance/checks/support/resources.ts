@@ -16,7 +16,8 @@ export async function foreignProvider(ctx: CheckContext): Promise<{ id: string; 
   return { id: randomUUID(), from: 'an unknown provider id' };
 }
 
-export const refused = (ex: Exchange) => ex.response.status >= 400 && ex.response.status < 500 && ex.response.status !== 401 && ex.response.status !== 403;
+export const refused = (ex: Exchange) =>
+  ex.response.status >= 400 && ex.response.status < 500 && ex.response.status !== 401 && ex.response.status !== 403;
 
 /**
  * Does `back` (from the server) hold what was sent? Objects key by key in any order, with extra keys allowed only
@@ -57,11 +58,19 @@ export async function pageAndLimit(ctx: CheckContext, path: string): Promise<Obj
   const one = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { page: 1, limit: 2 } });
   const m1 = metaOf(one);
   const items = listOf(one);
-  ctx.expect(one.response.status === 200 && Array.isArray(body(one).data) && items.length <= 2 && m1?.page === 1 && m1?.limit === 2 && Number.isInteger(m1?.total_pages), {
-    expected: `200 { data: [at most 2 items], meta: { page: 1, limit: 2, total_pages } } for GET ${path}?page=1&limit=2`,
-    actual: got(one),
-    exchange: one,
-  });
+  ctx.expect(
+    one.response.status === 200 &&
+      Array.isArray(body(one).data) &&
+      items.length <= 2 &&
+      m1?.page === 1 &&
+      m1?.limit === 2 &&
+      Number.isInteger(m1?.total_pages),
+    {
+      expected: `200 { data: [at most 2 items], meta: { page: 1, limit: 2, total_pages } } for GET ${path}?page=1&limit=2`,
+      actual: got(one),
+      exchange: one,
+    },
+  );
   if (!Number.isInteger(m1?.total_pages) || (m1!.total_pages as number) < 2) return items;
   const two = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { page: 2, limit: 2 } });
   const m2 = metaOf(two);
@@ -74,21 +83,49 @@ export async function pageAndLimit(ctx: CheckContext, path: string): Promise<Obj
   return items;
 }
 
-export async function lifecycle(ctx: CheckContext, created: Record<string, unknown>, base: string, listPath: string, update: Record<string, unknown>) {
+export async function lifecycle(
+  ctx: CheckContext,
+  created: Record<string, unknown>,
+  base: string,
+  listPath: string,
+  update: Record<string, unknown>,
+) {
   const id = String(created.id);
   const path = `${base}/${id}`;
   const read = await ctx.send({ method: 'GET', path, key: ctx.keys.main });
-  ctx.expect(read.response.status === 200 && sameId(objOf(read).id, id), { expected: `200 with the created ${id}`, actual: got(read), exchange: read });
+  ctx.expect(read.response.status === 200 && sameId(objOf(read).id, id), {
+    expected: `200 with the created ${id}`,
+    actual: got(read),
+    exchange: read,
+  });
   const list = await ctx.send({ method: 'GET', path: listPath, key: ctx.keys.main, query: { external_id: String(created.external_id) } });
-  ctx.expect(listOf(list).some((x) => sameId(x.id, id)), { expected: 'the created resource visible in its list', actual: got(list), exchange: list });
+  ctx.expect(
+    listOf(list).some((x) => sameId(x.id, id)),
+    { expected: 'the created resource visible in its list', actual: got(list), exchange: list },
+  );
   const upd = await ctx.send({ method: 'PATCH', path, key: ctx.keys.main, json: update });
   const after = objOf(upd);
-  ctx.expect(upd.response.status === 200 && Object.entries(update).every(([k, v]) => after[k] === v), { expected: `200 with ${JSON.stringify(update)} applied`, actual: got(upd), exchange: upd });
+  ctx.expect(upd.response.status === 200 && Object.entries(update).every(([k, v]) => after[k] === v), {
+    expected: `200 with ${JSON.stringify(update)} applied`,
+    actual: got(upd),
+    exchange: upd,
+  });
   const reread = await ctx.send({ method: 'GET', path, key: ctx.keys.main });
-  ctx.expect(Object.entries(update).every(([k, v]) => objOf(reread)[k] === v), { expected: 'the update visible on read', actual: got(reread), exchange: reread });
+  ctx.expect(
+    Object.entries(update).every(([k, v]) => objOf(reread)[k] === v),
+    { expected: 'the update visible on read', actual: got(reread), exchange: reread },
+  );
   const del = await ctx.send({ method: 'DELETE', path, key: ctx.keys.main });
-  ctx.expect(del.response.status === 200 && (del.response.json as { success?: unknown })?.success === true, { expected: '200 { success: true }', actual: got(del), exchange: del });
-  for (const [method, json] of [['GET', undefined], ['PATCH', update], ['DELETE', undefined]] as const) {
+  ctx.expect(del.response.status === 200 && (del.response.json as { success?: unknown })?.success === true, {
+    expected: '200 { success: true }',
+    actual: got(del),
+    exchange: del,
+  });
+  for (const [method, json] of [
+    ['GET', undefined],
+    ['PATCH', update],
+    ['DELETE', undefined],
+  ] as const) {
     const ex = await ctx.send({ method, path, key: ctx.keys.main, json });
     ctx.expect(ex.response.status === 404, { expected: `404 for ${method} after delete`, actual: got(ex), exchange: ex });
   }

@@ -123,7 +123,9 @@ export async function withProbe<T>(ctx: CheckContext, answer: Answerer, fn: (pro
     });
     const id = r.body?.data?.id;
     if (r.status >= 300 || typeof id !== 'string')
-      return ctx.skip(`the mock refused a loopback webhook (${r.status} ${JSON.stringify(r.body).slice(0, 200)}); start it with --allow-private-webhooks`);
+      return ctx.skip(
+        `the mock refused a loopback webhook (${r.status} ${JSON.stringify(r.body).slice(0, 200)}); start it with --allow-private-webhooks`,
+      );
     ids.push(id);
     return { id, path, event };
   };
@@ -168,7 +170,12 @@ export async function upload(ctx: CheckContext, o: { text?: string; fileName?: s
 }
 
 export async function docStatus(ctx: CheckContext, d: Doc): Promise<string | undefined> {
-  const ex = await ctx.send({ method: 'GET', path: `/patients/${d.patientId}/documents`, key: ctx.keys.main, query: { external_id: d.ext } });
+  const ex = await ctx.send({
+    method: 'GET',
+    path: `/patients/${d.patientId}/documents`,
+    key: ctx.keys.main,
+    query: { external_id: d.ext },
+  });
   const s = byExternalId(ex, d.ext)?.status;
   return typeof s === 'string' ? s : undefined;
 }
@@ -179,7 +186,9 @@ export async function awaitDoc(ctx: CheckContext, probe: Probe, d: Doc, pred: ()
   if (await probe.waitFor(pred, wait)) return true;
   const s = await docStatus(ctx, d);
   if (s !== 'completed' && s !== 'failed')
-    return ctx.skip(`document ${d.docId} is still ${s ?? 'unlisted'} after ${wait / 1000} s: its extraction outlasts the wait (a smaller --time-scale or a larger --timeout)`);
+    return ctx.skip(
+      `document ${d.docId} is still ${s ?? 'unlisted'} after ${wait / 1000} s: its extraction outlasts the wait (a smaller --time-scale or a larger --timeout)`,
+    );
   return false;
 }
 
@@ -191,9 +200,11 @@ export async function touchNote(ctx: CheckContext): Promise<Obj> {
   const first = await ctx.fixtures.firstNote();
   const ex = await ctx.send({ method: 'GET', path: `/notes/${String(first.id)}`, key: ctx.keys.main });
   const note = objOf(ex);
-  if (ex.response.status !== 200 || typeof note.content !== 'string') return ctx.skip(`GET /notes/${String(first.id)} answered ${got(ex).slice(0, 120)}: no note content to save again`);
+  if (ex.response.status !== 200 || typeof note.content !== 'string')
+    return ctx.skip(`GET /notes/${String(first.id)} answered ${got(ex).slice(0, 120)}: no note content to save again`);
   const r = await ctx.mock!.call('PATCH', `/notes/${String(note.id)}`, { content: note.content });
-  if (r.status !== 200) return ctx.skip(`PATCH /__mock/notes/${String(note.id)} answered ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
+  if (r.status !== 200)
+    return ctx.skip(`PATCH /__mock/notes/${String(note.id)} answered ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
   return note;
 }
 
@@ -229,7 +240,14 @@ export function timing(ctx: CheckContext): Promise<Timing> {
         for (const s of [500, 502, 503]) failing.push(await hook(DOC_EVENT, `fail${s}`));
         const doc = await upload(ctx);
         const started = performance.now();
-        await awaitDoc(ctx, probe, doc, () => failing.every((h) => probe.on(h.path, doc.docId).length >= 2) || probe.on(held.path, doc.docId).some((h) => h.end !== undefined));
+        await awaitDoc(
+          ctx,
+          probe,
+          doc,
+          () =>
+            failing.every((h) => probe.on(h.path, doc.docId).length >= 2) ||
+            probe.on(held.path, doc.docId).some((h) => h.end !== undefined),
+        );
         const firstGaps = failing.map((h) => gaps(probe.on(h.path, doc.docId))[0]).filter((g): g is number => g !== undefined);
         // The mock says what its second is; elsewhere the shortest first retry gap (1 s) measures it.
         const unit = ctx.mock?.secondMs ?? (firstGaps.length ? Math.max(1, Math.min(...firstGaps)) : undefined);
@@ -251,7 +269,13 @@ export function timing(ctx: CheckContext): Promise<Timing> {
         // A fourth attempt would follow 4 s after the third (under the 5 s cap): wait longer than that.
         const quietMs = Math.max(150, 10 * (unit ?? 15));
         await ctx.sleep(quietMs);
-        return { unit, failing: failing.map((h) => probe.on(h.path, doc.docId)), held: probe.on(held.path, doc.docId), heldWaitMs, quietMs };
+        return {
+          unit,
+          failing: failing.map((h) => probe.on(h.path, doc.docId)),
+          held: probe.on(held.path, doc.docId),
+          heldWaitMs,
+          quietMs,
+        };
       },
     ),
   );
@@ -260,7 +284,7 @@ export function timing(ctx: CheckContext): Promise<Timing> {
 /** The shared timing with the service's second measured; skips without it (no 5xx receiver saw a retry). */
 export async function timingWithUnit(ctx: CheckContext): Promise<Timing & { unit: number }> {
   const t = await timing(ctx);
-  if (!t.unit) return ctx.skip('no receiver answering 5xx saw a retry, so the service\'s second (the 1 s backoff) could not be measured');
+  if (!t.unit) return ctx.skip("no receiver answering 5xx saw a retry, so the service's second (the 1 s backoff) could not be measured");
   return t as Timing & { unit: number };
 }
 
@@ -288,9 +312,13 @@ export async function register(ctx: CheckContext, event: string): Promise<string
   if (!ctx.mock) return undefined; // against a deployment the user registered the webhook in the web application
   const url = `http://127.0.0.1:${ctx.receiver!.port}/hooks/${ctx.runId}`;
   const r = await ctx.mock.call<{ data?: { id?: string }; error?: string }>('POST', '/webhooks', {
-    name: `${ctx.prefix}${event}`, url, event, ...(ctx.keys.mainOrg ? { organization_id: ctx.keys.mainOrg } : {}),
+    name: `${ctx.prefix}${event}`,
+    url,
+    event,
+    ...(ctx.keys.mainOrg ? { organization_id: ctx.keys.mainOrg } : {}),
   });
-  if (r.status >= 300) ctx.skip(`the mock refused a loopback webhook (${r.status} ${JSON.stringify(r.body)}); start it with --allow-private-webhooks`);
+  if (r.status >= 300)
+    ctx.skip(`the mock refused a loopback webhook (${r.status} ${JSON.stringify(r.body)}); start it with --allow-private-webhooks`);
   return r.body.data?.id;
 }
 

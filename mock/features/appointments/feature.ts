@@ -51,7 +51,9 @@ export const appointmentsFeature: FeatureFactory = (deps) => ({
       const org = orgOf(c);
       if (q.external_id !== undefined) {
         const hit = coll.findByExternalId(org, q.external_id);
-        return hit ? c.json(pageBody([view(org, hit)], { page: 1, limit: q.limit }, 1)) : deps.responses.error(c, 404, 'No appointment with this external_id');
+        return hit
+          ? c.json(pageBody([view(org, hit)], { page: 1, limit: q.limit }, 1))
+          : deps.responses.error(c, 404, 'No appointment with this external_id');
       }
       const { date, start_date, end_date } = q;
       const filter =
@@ -62,7 +64,13 @@ export const appointmentsFeature: FeatureFactory = (deps) => ({
             }
           : undefined;
       const { rows, total } = listPage(coll, org, q, filter);
-      return c.json(pageBody(rows.map((a) => view(org, a)), q, total));
+      return c.json(
+        pageBody(
+          rows.map((a) => view(org, a)),
+          q,
+          total,
+        ),
+      );
     });
 
     app.post('/appointments', async (c) => {
@@ -87,7 +95,11 @@ export const appointmentsFeature: FeatureFactory = (deps) => ({
         created_at: now,
         updated_at: now,
         repeat_rule: body.repeat_rule
-          ? { frequency: body.repeat_rule.frequency, interval: body.repeat_rule.interval ?? repeatDefaults.interval ?? 1, end_date: body.repeat_rule.end_date ?? null }
+          ? {
+              frequency: body.repeat_rule.frequency,
+              interval: body.repeat_rule.interval ?? repeatDefaults.interval ?? 1,
+              end_date: body.repeat_rule.end_date ?? null,
+            }
           : null,
         external_id: body.external_id ?? null,
       };

@@ -33,7 +33,13 @@ export function controlRoutes(app: Hono, target: ControlTarget): void {
   });
   app.get('/keys', (c) =>
     c.json({
-      data: target.keys.map(({ key, organization_id, provider_id, scopes, state }) => ({ key, organization_id, provider_id, scopes, state })),
+      data: target.keys.map(({ key, organization_id, provider_id, scopes, state }) => ({
+        key,
+        organization_id,
+        provider_id,
+        scopes,
+        state,
+      })),
     }),
   );
   journalRoutes(app, target.journal);

@@ -30,22 +30,31 @@ describe('DOCX', () => {
   it('the inflated total counts media too', async () => {
     const media = new Uint8Array(3 * MiB);
     const docx = makeZip([{ name: 'word/media/scan.bin', method: 8, data: deflateRawSync(media), size: media.length, crc: crc32(media) }]);
-    expect(await extractText('docx', docx, limits({ docxInflatedBytes: 2 * MiB }))).toEqual(refused('the archive inflates past 2 MiB \\(stopped in word/media/scan\\.bin\\)'));
+    expect(await extractText('docx', docx, limits({ docxInflatedBytes: 2 * MiB }))).toEqual(
+      refused('the archive inflates past 2 MiB \\(stopped in word/media/scan\\.bin\\)'),
+    );
   });
 
   it('the entry count is checked before anything is inflated', async () => {
     const entries = Array.from({ length: 11 }, (_, i) => ({ name: `part${i}.xml`, data: new Uint8Array(1) }));
-    expect(await extractText('docx', makeZip(entries), limits({ docxEntries: 10 }))).toEqual(refused('the archive has 11 entries; the limit is 10'));
+    expect(await extractText('docx', makeZip(entries), limits({ docxEntries: 10 }))).toEqual(
+      refused('the archive has 11 entries; the limit is 10'),
+    );
   });
 
   it('text past the character bound is refused', async () => {
-    expect(await extractText('docx', makeDocx(['0123456789']), limits({ textChars: 5 }))).toEqual(refused('the text is longer than 5 characters'));
+    expect(await extractText('docx', makeDocx(['0123456789']), limits({ textChars: 5 }))).toEqual(
+      refused('the text is longer than 5 characters'),
+    );
   });
 });
 
 describe('PDF', () => {
   it('a PDF within the limits yields its text', async () => {
-    expect(await extractText('pdf', makePdf(['Referral letter', 'Patient: Ada']))).toEqual({ ok: true, textLength: 'Referral letter Patient: Ada'.length });
+    expect(await extractText('pdf', makePdf(['Referral letter', 'Patient: Ada']))).toEqual({
+      ok: true,
+      textLength: 'Referral letter Patient: Ada'.length,
+    });
   });
 
   it('a content stream that inflates to 200 MiB is refused before pdf.js reads it', async () => {
@@ -54,7 +63,9 @@ describe('PDF', () => {
 
   it('the page and text bounds', async () => {
     expect(await extractText('pdf', makePdf(['x']), limits({ pdfPages: 0 }))).toEqual(refused('the PDF has 1 page\\(s\\); the limit is 0'));
-    expect(await extractText('pdf', makePdf(['0123456789']), limits({ textChars: 5 }))).toEqual(refused('the text is longer than 5 characters'));
+    expect(await extractText('pdf', makePdf(['0123456789']), limits({ textChars: 5 }))).toEqual(
+      refused('the text is longer than 5 characters'),
+    );
   });
 });
 

@@ -17,7 +17,11 @@ export function normalizeText(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-export async function extractText(kind: FileKind, bytes: Uint8Array, limits: ExtractionLimits = EXTRACTION_LIMITS): Promise<ExtractionOutcome> {
+export async function extractText(
+  kind: FileKind,
+  bytes: Uint8Array,
+  limits: ExtractionLimits = EXTRACTION_LIMITS,
+): Promise<ExtractionOutcome> {
   try {
     switch (kind) {
       case 'pdf':
@@ -78,7 +82,8 @@ const textOver = (limits: ExtractionLimits) => `the text is longer than ${limits
  * (at least 40, at most 20,000); a damaged one fails. Listed in docs/mock.md's choices of the mock.
  */
 export function simulatedOcr(kind: 'png' | 'jpeg', bytes: Uint8Array): ExtractionOutcome {
-  const sound = kind === 'png' ? pngIsSound(bytes) : bytes.length >= 4 && bytes[bytes.length - 2] === 0xff && bytes[bytes.length - 1] === 0xd9;
+  const sound =
+    kind === 'png' ? pngIsSound(bytes) : bytes.length >= 4 && bytes[bytes.length - 2] === 0xff && bytes[bytes.length - 1] === 0xd9;
   if (!sound) return { ok: false, error: 'Text extraction failed: the image could not be decoded' };
   return { ok: true, textLength: Math.min(20_000, Math.max(40, Math.floor(bytes.length / 40))) };
 }

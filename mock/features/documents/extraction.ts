@@ -28,11 +28,16 @@ export function createExtractor(deps: EngineDeps, extractText: TextExtractor) {
 
   const schedule = (id: string, ms: number, fn: () => void) => {
     timers.get(id)?.();
-    timers.set(id, deps.clock.after(ms, () => {
-      timers.delete(id);
-      // A background step must never take the process down: log and leave the row as it is.
-      Promise.resolve().then(fn).catch((err) => console.error(`[documents] extraction step failed for ${id}:`, err));
-    }));
+    timers.set(
+      id,
+      deps.clock.after(ms, () => {
+        timers.delete(id);
+        // A background step must never take the process down: log and leave the row as it is.
+        Promise.resolve()
+          .then(fn)
+          .catch((err) => console.error(`[documents] extraction step failed for ${id}:`, err));
+      }),
+    );
   };
 
   /** Runs bound to fail (a scoped extraction-fails fault taken when they were started): `${id}:${run}`. */
@@ -76,8 +81,22 @@ export function createExtractor(deps: EngineDeps, extractText: TextExtractor) {
     const row = docs.get(org, id);
     if (!row || row.run !== run) return;
     const done: DocumentRow = result.ok
-      ? { ...row, status: 'completed', extracted_date: deps.clock.now().toISOString(), extraction_error: null, has_extracted_text: result.textLength > 0, extracted_text_length: result.textLength }
-      : { ...row, status: 'failed', extracted_date: null, extraction_error: result.error, has_extracted_text: false, extracted_text_length: null };
+      ? {
+          ...row,
+          status: 'completed',
+          extracted_date: deps.clock.now().toISOString(),
+          extraction_error: null,
+          has_extracted_text: result.textLength > 0,
+          extracted_text_length: result.textLength,
+        }
+      : {
+          ...row,
+          status: 'failed',
+          extracted_date: null,
+          extraction_error: result.error,
+          has_extracted_text: false,
+          extracted_text_length: null,
+        };
     docs.put(org, done);
     queue.delete(ENGINE_ORG, id);
     deps.events.documentStatusChanged(org, {

@@ -29,7 +29,8 @@ function form(file?: { bytes: Uint8Array; name: string }, fields: Record<string,
 }
 const upload = (body: FormData | BodyInit, patient = P1, init: RequestInit & { org?: string } = {}) =>
   h.api(`/patients/${patient}/documents`, { method: 'POST', body, ...init });
-const docsOf = async (patient = P1, query = '') => (await (await h.api(`/patients/${patient}/documents${query}`)).json()) as { data: Doc[] };
+const docsOf = async (patient = P1, query = '') =>
+  (await (await h.api(`/patients/${patient}/documents${query}`)).json()) as { data: Doc[] };
 const statusOf = async (id: string) => (await docsOf()).data.find((d) => d.id === id);
 
 describe('upload', () => {
@@ -38,16 +39,28 @@ describe('upload', () => {
     expect(res.status).toBe(201);
     const body = (await res.json()) as { data: Doc; message: string };
     expect(body.message).toBe(MESSAGES.uploadedQueued);
-    expect(body.data).toMatchObject({ filename: 'referral.pdf', file_type: 'application/pdf', status: 'pending', has_extracted_text: false, external_id: 'ext-1' });
+    expect(body.data).toMatchObject({
+      filename: 'referral.pdf',
+      file_type: 'application/pdf',
+      status: 'pending',
+      has_extracted_text: false,
+      external_id: 'ext-1',
+    });
     expect(h.deps.validator.schema('DocumentUploadResult')(body).ok).toBe(true);
     const done = await waitFor(async () => {
       const d = await statusOf(body.data.id);
       return d?.status === 'completed' && d;
     });
-    expect(done).toMatchObject({ has_extracted_text: true, extracted_text_length: 'Referral letter Patient: Ada'.length, extraction_error: null });
+    expect(done).toMatchObject({
+      has_extracted_text: true,
+      extracted_text_length: 'Referral letter Patient: Ada'.length,
+      extraction_error: null,
+    });
     expect(done.extracted_date).toBeTruthy();
     expect(JSON.stringify(done)).not.toContain('Referral');
-    expect(h.events).toEqual([{ type: 'document', org: 'org-1', doc: { id: body.data.id, patient_id: P1, external_id: 'ext-1', status: 'completed', error: null } }]);
+    expect(h.events).toEqual([
+      { type: 'document', org: 'org-1', doc: { id: body.data.id, patient_id: P1, external_id: 'ext-1', status: 'completed', error: null } },
+    ]);
   });
 
   it('passes through processing on its way', async () => {
@@ -185,7 +198,9 @@ describe('upload', () => {
 
 describe('extraction failures and re-runs', () => {
   it('DOC: a corrupt PDF ends failed with extraction_error and a failed event', async () => {
-    const { data } = (await (await upload(form({ bytes: makeCorruptPdf(), name: 'bad.pdf' }, { external_id: 'bad' }))).json()) as { data: Doc };
+    const { data } = (await (await upload(form({ bytes: makeCorruptPdf(), name: 'bad.pdf' }, { external_id: 'bad' }))).json()) as {
+      data: Doc;
+    };
     const d = await waitFor(async () => {
       const x = await statusOf(data.id);
       return x?.status === 'failed' && x;
@@ -196,13 +211,21 @@ describe('extraction failures and re-runs', () => {
   });
 
   it('DOC: a DOCX whose XML inflates to 200 MiB ends failed saying why, with the failed event', async () => {
-    const { data } = (await (await upload(form({ bytes: makeDocxBomb(200), name: 'bomb.docx' }, { external_id: 'bomb' }))).json()) as { data: Doc };
+    const { data } = (await (await upload(form({ bytes: makeDocxBomb(200), name: 'bomb.docx' }, { external_id: 'bomb' }))).json()) as {
+      data: Doc;
+    };
     const d = await waitFor(async () => {
       const x = await statusOf(data.id);
       return x?.status === 'failed' && x;
     });
     expect(d.extraction_error).toBe("Text extraction refused: the document's XML inflates past 8 MiB (stopped in word/document.xml)");
-    expect(h.events).toEqual([{ type: 'document', org: 'org-1', doc: { id: data.id, patient_id: P1, external_id: 'bomb', status: 'failed', error: d.extraction_error } }]);
+    expect(h.events).toEqual([
+      {
+        type: 'document',
+        org: 'org-1',
+        doc: { id: data.id, patient_id: P1, external_id: 'bomb', status: 'failed', error: d.extraction_error },
+      },
+    ]);
   });
 
   it('DOC: the extraction-fails fault fails a valid file; the extract endpoint then reaches completed and emits again', async () => {

@@ -53,7 +53,12 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUplo
       if (!hit || hit.patient_id !== target.patientId) return deps.responses.error(c, 404, 'Document not found');
       return c.json({ data: [toApi(hit)] });
     }
-    return c.json({ data: docs.all(org).filter((d) => d.patient_id === target.patientId).map(toApi) });
+    return c.json({
+      data: docs
+        .all(org)
+        .filter((d) => d.patient_id === target.patientId)
+        .map(toApi),
+    });
   });
 
   app.post(base, async (c) => {
@@ -61,7 +66,9 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUplo
     if (target instanceof Response) return target;
     const parsed = await readUpload(c.req.raw, MAX_UPLOAD_BYTES);
     if (!parsed.ok)
-      return parsed.status === 400 ? deps.responses.validation(c, parsed.details, parsed.message) : deps.responses.error(c, parsed.status, parsed.message);
+      return parsed.status === 400
+        ? deps.responses.validation(c, parsed.details, parsed.message)
+        : deps.responses.error(c, parsed.status, parsed.message);
     // Form fields are checked against the spec's DocumentUpload schema (the file stands in as a placeholder).
     const checked = deps.validator.schema('DocumentUpload')({ ...parsed.fields, ...(parsed.file ? { file: '' } : {}) });
     if (!checked.ok) return deps.responses.validation(c, checked.details);
@@ -112,9 +119,14 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUplo
     const row = findDocument(c, deps, target.patientId, target.documentId);
     if (!row) return deps.responses.error(c, 404, 'Document not found');
     const cannot = (details: string) =>
-      answerError(c, { data: toApi(row), success: false, message: MESSAGES.extractNotStarted, error: 'Extraction could not be started', details }, 503);
+      answerError(
+        c,
+        { data: toApi(row), success: false, message: MESSAGES.extractNotStarted, error: 'Extraction could not be started', details },
+        503,
+      );
     if (!deps.store.blobs.get(row.id)) return cannot('The stored file is unavailable.');
-    if (deps.faults.take('extraction-not-queued', faultScope(c))) return cannot('The extraction queue is unavailable (simulated fault extraction-not-queued).');
+    if (deps.faults.take('extraction-not-queued', faultScope(c)))
+      return cannot('The extraction queue is unavailable (simulated fault extraction-not-queued).');
     const started = extractor.start(orgOf(c), row, doomed(c, deps));
     return c.json({ data: toApi(started), success: true, message: MESSAGES.extractStarted }, 200);
   });
@@ -151,7 +163,10 @@ function control(app: Hono, deps: EngineDeps) {
     const row = org ? documentsOf(deps).get(org, id) : undefined;
     const bytes = row ? deps.store.blobs.get(id) : undefined;
     if (!row || !bytes) return c.json({ error: 'Document not found' }, 404);
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': row.file_type, 'Content-Disposition': contentDisposition(row.filename) });
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': row.file_type,
+      'Content-Disposition': contentDisposition(row.filename),
+    });
   });
 }
 
@@ -159,14 +174,16 @@ function control(app: Hono, deps: EngineDeps) {
 export type DocumentsFeature = Feature & { extractor: Extractor };
 
 /** The feature's factory for a runtime's upload reader and text extractor (mock/runtime/). */
-export const documentsFeature = (io: DocumentsIO) => (deps: EngineDeps): DocumentsFeature => {
-  const extractor = createExtractor(deps, io.extractText);
-  return {
-    name: 'documents',
-    extractor,
-    routes: (app) => routes(app, deps, extractor, io.readUpload),
-    control: (app) => control(app, deps),
-    seed: (seed) => loadDocumentSeed(seed, deps),
-    resume: () => extractor.resume(),
+export const documentsFeature =
+  (io: DocumentsIO) =>
+  (deps: EngineDeps): DocumentsFeature => {
+    const extractor = createExtractor(deps, io.extractText);
+    return {
+      name: 'documents',
+      extractor,
+      routes: (app) => routes(app, deps, extractor, io.readUpload),
+      control: (app) => control(app, deps),
+      seed: (seed) => loadDocumentSeed(seed, deps),
+      resume: () => extractor.resume(),
+    };
   };
-};

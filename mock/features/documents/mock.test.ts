@@ -37,7 +37,12 @@ describe.each<[MockMode, boolean]>([
     await fetch(`${m.controlUrl}/reset`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
   });
 
-  const upload = async (bytes: Uint8Array, name: string, fields: Record<string, string> = {}, opts: { key?: string; patientId?: string; headers?: Record<string, string> } = {}) => {
+  const upload = async (
+    bytes: Uint8Array,
+    name: string,
+    fields: Record<string, string> = {},
+    opts: { key?: string; patientId?: string; headers?: Record<string, string> } = {},
+  ) => {
     const form = new FormData();
     form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
@@ -47,7 +52,10 @@ describe.each<[MockMode, boolean]>([
       body: form,
       signal: AbortSignal.timeout(20_000),
     });
-    return { status: r.status, body: (await r.json()) as { data: { id: string; status: string; file_type: string }; message: string } & Record<string, unknown> };
+    return {
+      status: r.status,
+      body: (await r.json()) as { data: { id: string; status: string; file_type: string }; message: string } & Record<string, unknown>,
+    };
   };
   const poll = async (externalId: string, until: (status: string) => boolean) => {
     const end = Date.now() + 10_000;
@@ -69,7 +77,12 @@ describe.each<[MockMode, boolean]>([
     expect(done).toMatchObject({ has_extracted_text: true, extracted_text_length: 'Referral letter'.length });
     // The control API lists it too, with its organization, patient and extraction status (the dashboard's table).
     const listed = (await (await fetch(`${m.controlUrl}/documents`)).json()).data.find((d: { id: string }) => d.id === up.body.data.id);
-    expect(listed).toMatchObject({ patient_id: patient, organization_id: m.seed.organizations[0]!.id, status: 'completed', external_id: 'it-1' });
+    expect(listed).toMatchObject({
+      patient_id: patient,
+      organization_id: m.seed.organizations[0]!.id,
+      status: 'completed',
+      external_id: 'it-1',
+    });
     expect((await fetch(`${m.controlUrl}/documents?organization_id=nope`)).status).toBe(400);
   });
 
@@ -83,7 +96,11 @@ describe.each<[MockMode, boolean]>([
   });
 
   it('DOC-015 DOC-027 under extraction-not-queued: plain wording, stays pending; DOC-031 a second fault makes extract 503', async () => {
-    await fetch(`${m.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'extraction-not-queued', count: 2 }) });
+    await fetch(`${m.controlUrl}/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'extraction-not-queued', count: 2 }),
+    });
     const up = await upload(makeDocx(['Summary']), 'summary.docx', { external_id: 'it-nq' });
     expect(up.status).toBe(201);
     expect(up.body.message).toBe(MESSAGES.uploaded);
@@ -97,7 +114,8 @@ describe.each<[MockMode, boolean]>([
   });
 
   it('a scoped extraction-fails or extraction-not-queued fault reaches only uploads carrying its X-Mock-Fault-Scope', async () => {
-    const arm = (body: object) => fetch(`${m.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const arm = (body: object) =>
+      fetch(`${m.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await arm({ kind: 'extraction-fails', scope: 'check-a' })).status).toBe(201);
     expect((await arm({ kind: 'extraction-not-queued', scope: 'check-a' })).status).toBe(201);
     // Another check's uploads (no header, or another scope) are untouched by them.
@@ -113,7 +131,11 @@ describe.each<[MockMode, boolean]>([
   });
 
   it('DOC-020 the extraction-fails fault fails a good file, which a new run completes', async () => {
-    await fetch(`${m.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'extraction-fails' }) });
+    await fetch(`${m.controlUrl}/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'extraction-fails' }),
+    });
     const up = await upload(makePdf(['ok']), 'ok.pdf', { external_id: 'it-f' });
     await poll('it-f', (s) => s === 'failed');
     expect((await api.call('POST', `/patients/${patient}/documents/${up.body.data.id}/extract`)).status).toBe(200);
@@ -135,7 +157,9 @@ describe.each<[MockMode, boolean]>([
   });
 
   it("XID-016 a document's external_id and a patient's share one namespace: each refuses the other's", async () => {
-    const held = (m.seed.patients as Array<{ id: string; organization_id: string; external_id?: string | null }>).find((p) => p.organization_id === org1 && p.external_id)!;
+    const held = (m.seed.patients as Array<{ id: string; organization_id: string; external_id?: string | null }>).find(
+      (p) => p.organization_id === org1 && p.external_id,
+    )!;
     const doc = await upload(makePdf(['a']), 'a.pdf', { external_id: held.external_id! });
     expect(doc.body).toEqual({ error: 'external_id already in use', existing: { id: held.id, external_id: held.external_id } });
     const mine = await upload(makePdf(['a']), 'a.pdf', { external_id: 'doc-namespace-1' });
@@ -185,7 +209,11 @@ describe('documents across a restart with --state', () => {
       const form = new FormData();
       form.append('file', new Blob([makePdf(['Persisted']) as Uint8Array<ArrayBuffer>]), 'p.pdf');
       form.append('external_id', 'restart-1');
-      const up = await fetch(`${first.url}/patients/${patient}/documents`, { method: 'POST', headers: { 'x-api-key': api1.key('all') }, body: form });
+      const up = await fetch(`${first.url}/patients/${patient}/documents`, {
+        method: 'POST',
+        headers: { 'x-api-key': api1.key('all') },
+        body: form,
+      });
       expect(up.status).toBe(201);
       await first.close();
 

@@ -6,9 +6,11 @@ import { startMock, type MockMode, type RunningMock } from '../../server.ts';
 import { makePdf } from './sample-files.ts';
 
 const B = 'xxBOUNDARYxx';
-const part = (headers: string, body: string | Buffer) => Buffer.concat([Buffer.from(`--${B}\r\n${headers}\r\n\r\n`), Buffer.from(body), Buffer.from('\r\n')]);
+const part = (headers: string, body: string | Buffer) =>
+  Buffer.concat([Buffer.from(`--${B}\r\n${headers}\r\n\r\n`), Buffer.from(body), Buffer.from('\r\n')]);
 const end = Buffer.from(`--${B}--\r\n`);
-const filePart = (disposition: string, bytes: Buffer) => part(`Content-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: application/pdf`, bytes);
+const filePart = (disposition: string, bytes: Buffer) =>
+  part(`Content-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: application/pdf`, bytes);
 
 describe.each<[MockMode, boolean]>([
   ['default', true],
@@ -25,9 +27,15 @@ describe.each<[MockMode, boolean]>([
     await m?.close();
     expect(violations).toEqual([]);
   });
-  const patient = () => (m.seed.patients as Array<{ id: string; organization_id: string }>).find((p) => p.organization_id === m.seed.organizations[0]!.id)!.id;
+  const patient = () =>
+    (m.seed.patients as Array<{ id: string; organization_id: string }>).find((p) => p.organization_id === m.seed.organizations[0]!.id)!.id;
   const post = async (body: Buffer, type = `multipart/form-data; boundary=${B}`) => {
-    const r = await fetch(`${m.url}/patients/${patient()}/documents`, { method: 'POST', headers: { 'x-api-key': m.seed.keys[0]!.key, 'content-type': type }, body: new Uint8Array(body), signal: AbortSignal.timeout(10_000) });
+    const r = await fetch(`${m.url}/patients/${patient()}/documents`, {
+      method: 'POST',
+      headers: { 'x-api-key': m.seed.keys[0]!.key, 'content-type': type },
+      body: new Uint8Array(body),
+      signal: AbortSignal.timeout(10_000),
+    });
     return { status: r.status, body: await r.json() };
   };
 

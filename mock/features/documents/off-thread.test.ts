@@ -24,13 +24,19 @@ describe('off-thread extraction', () => {
   it('a file past the heap limit fails naming it; the process carries on', async () => {
     // Bounds opened wide so that mammoth itself parses 24 MiB of XML (about 1.5 GB in one thread) in a 64 MB heap.
     const extract = createOffThreadExtractor({ ...EXTRACTION_LIMITS, docxXmlBytes: 64 * MiB, heapMb: 64 });
-    expect(await extract('docx', makeDocxBomb(24))).toEqual({ ok: false, error: 'Text extraction refused: it needed more than 64 MB of heap' });
+    expect(await extract('docx', makeDocxBomb(24))).toEqual({
+      ok: false,
+      error: 'Text extraction refused: it needed more than 64 MB of heap',
+    });
     expect(await extract('docx', makeDocx(['still here']))).toEqual({ ok: true, textLength: 10 });
   });
 
   it('a file that grows the process past the memory bound fails naming it (buffers are outside the heap limit)', async () => {
     const extract = createOffThreadExtractor({ ...EXTRACTION_LIMITS, memoryGrowthMb: 1 }); // a worker's own start costs more
-    expect(await extract('pdf', makePdf(['x']))).toEqual({ ok: false, error: 'Text extraction refused: it needed more than 1 MB of memory' });
+    expect(await extract('pdf', makePdf(['x']))).toEqual({
+      ok: false,
+      error: 'Text extraction refused: it needed more than 1 MB of memory',
+    });
   });
 
   it('a file past the time limit fails naming it', async () => {

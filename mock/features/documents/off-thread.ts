@@ -9,7 +9,6 @@ import { extractText, overLimitError, type ExtractionOutcome } from './extract-t
 import type { FileKind } from '../../../spec/runtime/file-types.ts';
 import type { TextExtractor } from './io.ts';
 
-
 /** Beside this file: .ts when run from source (through tsx), .js when built. */
 const ENTRY = new URL(`./extraction-worker${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url);
 const WATCH_MS = 50;
@@ -65,10 +64,12 @@ export function createOffThreadExtractor(limits: ExtractionLimits = EXTRACTION_L
         err.code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? over(`it needed more than ${limits.heapMb} MB of heap`)
           : finish({ ok: false, error: `Text extraction failed: ${err.message.split('\n')[0]}` }, false);
-      const onExit = (code: number) => finish({ ok: false, error: `Text extraction failed: the extraction worker stopped (exit code ${code})` }, false);
+      const onExit = (code: number) =>
+        finish({ ok: false, error: `Text extraction failed: the extraction worker stopped (exit code ${code})` }, false);
       const timer = setTimeout(() => over(`it took longer than ${limits.seconds} s`), limits.seconds * 1000);
       const watch = setInterval(() => {
-        if (process.memoryUsage.rss() - baseline > limits.memoryGrowthMb * MiB) over(`it needed more than ${limits.memoryGrowthMb} MB of memory`);
+        if (process.memoryUsage.rss() - baseline > limits.memoryGrowthMb * MiB)
+          over(`it needed more than ${limits.memoryGrowthMb} MB of memory`);
       }, WATCH_MS);
       timer.unref();
       watch.unref();

@@ -31,7 +31,8 @@ export function loadDocumentSeed(seed: SeedFile, deps: EngineDeps): void {
       throw new SeedError(`seed: documents[${i}] ${why}`);
     };
     if (!orgs.has(d?.organization_id)) fail('.organization_id must name an organization of the seed');
-    if (!deps.store.collection(PATIENTS).get(d.organization_id, d.patient_id)) fail(`names patient ${d.patient_id}, not a patient of its organization`);
+    if (!deps.store.collection(PATIENTS).get(d.organization_id, d.patient_id))
+      fail(`names patient ${d.patient_id}, not a patient of its organization`);
     const bytes = fromBase64(typeof d.content_base64 === 'string' ? d.content_base64 : '') ?? fail('.content_base64 is not base64');
     const kind = sniffFileKind(bytes) ?? fail('.content_base64 is not a PDF, JPEG, PNG or DOCX file');
     deps.store.blobs.put(d.id, bytes);

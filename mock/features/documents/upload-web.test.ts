@@ -6,8 +6,13 @@ import { readUploadWeb } from './upload-web.ts';
 
 const B = 'xxBOUNDARYxx';
 const enc = new TextEncoder();
-const part = (headers: string, body: string | Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer>[] => [enc.encode(`--${B}\r\n${headers}\r\n\r\n`), typeof body === 'string' ? enc.encode(body) : body, enc.encode('\r\n')];
-const file = (name: string, bytes: Uint8Array<ArrayBuffer>, filename = 'a.pdf') => part(`Content-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/pdf`, bytes);
+const part = (headers: string, body: string | Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer>[] => [
+  enc.encode(`--${B}\r\n${headers}\r\n\r\n`),
+  typeof body === 'string' ? enc.encode(body) : body,
+  enc.encode('\r\n'),
+];
+const file = (name: string, bytes: Uint8Array<ArrayBuffer>, filename = 'a.pdf') =>
+  part(`Content-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/pdf`, bytes);
 const field = (name: string, value: string) => part(`Content-Disposition: form-data; name="${name}"`, value);
 const form = (...parts: Uint8Array<ArrayBuffer>[][]) => new Blob([...parts.flat(), enc.encode(`--${B}--\r\n`)]);
 const request = (body: Blob | null, type = `multipart/form-data; boundary=${B}`) =>
@@ -42,7 +47,12 @@ describe('the upload reader of a page', () => {
         c.enqueue(new Uint8Array(64 * 1024));
       },
     });
-    const req = new Request('http://127.0.0.1/x', { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${B}` }, body, duplex: 'half' } as RequestInit);
+    const req = new Request('http://127.0.0.1/x', {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${B}` },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(await readUploadWeb(req, 1024)).toMatchObject({ ok: false, status: 413 });
     expect(pulled).toBeLessThan(4);
   });

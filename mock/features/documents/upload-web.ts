@@ -65,5 +65,9 @@ export async function readUploadWeb(req: Request, maxBytes: number, fileField = 
   }
   if (file && file.size > maxBytes) return tooLargeUpload(maxBytes);
   if (Object.keys(details).length) return { ok: false, status: 400, message: 'Validation failed', details };
-  return { ok: true, fields, ...(file ? { file: { bytes: new Uint8Array(await file.arrayBuffer()), filename: file.name || 'upload' } } : {}) };
+  return {
+    ok: true,
+    fields,
+    ...(file ? { file: { bytes: new Uint8Array(await file.arrayBuffer()), filename: file.name || 'upload' } } : {}),
+  };
 }

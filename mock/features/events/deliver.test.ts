@@ -15,8 +15,17 @@ afterEach(async () => {
 
 function setup(timeScale: number, extra: Partial<DelivererOptions> = {}): { deliverer: Deliverer; clock: EngineClock } {
   const clock = createClock(timeScale);
-  const deliverer = createDeliverer({ clock, allowPrivate: true, send: nodeRuntime.webhooks.send, resolve: nodeRuntime.webhooks.resolve, ...extra });
-  cleanup.push(() => deliverer.close(), () => clock.cancelAll());
+  const deliverer = createDeliverer({
+    clock,
+    allowPrivate: true,
+    send: nodeRuntime.webhooks.send,
+    resolve: nodeRuntime.webhooks.resolve,
+    ...extra,
+  });
+  cleanup.push(
+    () => deliverer.close(),
+    () => clock.cancelAll(),
+  );
   return { deliverer, clock };
 }
 
@@ -183,7 +192,12 @@ describe('delivery: POST, retries with backoff, no redirects, timeout', () => {
     const rcv = await receiver();
     const { deliverer } = setup(0.01, { historyLimit: 5 });
     const all = Array.from({ length: 8 }, (_, i) =>
-      deliverer.enqueue({ webhook_id: i % 2 ? 'odd' : 'even', url: rcv.url, headers: {} }, i < 4 ? 'NOTE_CREATED' : 'NOTE_UPDATED', payload, encoded),
+      deliverer.enqueue(
+        { webhook_id: i % 2 ? 'odd' : 'even', url: rcv.url, headers: {} },
+        i < 4 ? 'NOTE_CREATED' : 'NOTE_UPDATED',
+        payload,
+        encoded,
+      ),
     );
     for (const d of all) await settled(d);
     expect(deliverer.list().map((d) => d.id)).toEqual(all.slice(3).map((d) => d.id));

@@ -186,7 +186,13 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
   }
 
   /** One POST through the sender, redirects not followed, the timeout on the engine clock. */
-  async function post(url: URL, addresses: readonly ResolvedAddress[], headers: Target['headers'], encoded: Encoded, outer: AbortSignal): Promise<Outcome> {
+  async function post(
+    url: URL,
+    addresses: readonly ResolvedAddress[],
+    headers: Target['headers'],
+    encoded: Encoded,
+    outer: AbortSignal,
+  ): Promise<Outcome> {
     const ctl = new AbortController();
     let timedOut = false;
     const cancelTimer = o.clock.after(o.timeoutMs, () => {
@@ -195,7 +201,12 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
     });
     const onOuterAbort = () => ctl.abort();
     outer.addEventListener('abort', onOuterAbort, { once: true });
-    const sent = { 'user-agent': USER_AGENT, ...withoutFraming(headers), 'content-type': encoded.contentType, 'content-length': String(encoded.body.length) };
+    const sent = {
+      'user-agent': USER_AGENT,
+      ...withoutFraming(headers),
+      'content-type': encoded.contentType,
+      'content-length': String(encoded.body.length),
+    };
     try {
       return { status: await o.send(url, addresses, sent, encoded.body, ctl.signal) };
     } catch (e) {

@@ -3,7 +3,7 @@ import { checkDestination, PRIVATE_FLAG, type ResolvedAddress, type Resolver } f
 
 // Names resolve through this table only: no real DNS lookup happens in these tests.
 const DNS: Record<string, string[]> = {
-  'localhost': ['127.0.0.1', '::1'],
+  localhost: ['127.0.0.1', '::1'],
   'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
   'mixed.example.com': ['93.184.216.34', '10.0.0.5'],
   'rebind.example.com': ['::ffff:127.0.0.1'],

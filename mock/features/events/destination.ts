@@ -94,8 +94,7 @@ function embedded(kind: string, v4: ipaddr.IPv4, transit: boolean): Classificati
 }
 
 function classifyV6(a: ipaddr.IPv6): Classification {
-  if (METADATA.has(a.toString()))
-    return { category: 'forbidden', label: 'cloud metadata' };
+  if (METADATA.has(a.toString())) return { category: 'forbidden', label: 'cloud metadata' };
   const p = a.parts;
   const range = a.range();
   switch (range) {
@@ -149,9 +148,10 @@ export async function checkDestination(raw: unknown, opts: DestinationOptions): 
   }
   const scheme = url.protocol.slice(0, -1);
   if (scheme !== 'https' && scheme !== 'http')
-    return refuse(`url must use https, not ${scheme} (plain http is accepted only for loopback and private receivers with ${PRIVATE_FLAG})`);
-  if (url.username || url.password)
-    return refuse(`url must not carry credentials; send a secret in a static header instead (${flagHint})`);
+    return refuse(
+      `url must use https, not ${scheme} (plain http is accepted only for loopback and private receivers with ${PRIVATE_FLAG})`,
+    );
+  if (url.username || url.password) return refuse(`url must not carry credentials; send a secret in a static header instead (${flagHint})`);
   if (scheme === 'http' && !opts.allowPrivate)
     return refuse(`url must use https; plain http is accepted only for loopback and private receivers with ${PRIVATE_FLAG}`);
 
@@ -167,7 +167,9 @@ export async function checkDestination(raw: unknown, opts: DestinationOptions): 
       // No DNS here (a page): a name stands for a public host, so http to it is refused below.
       if (found === null)
         return scheme === 'http'
-          ? refuse(`url must use https for public hosts; plain http is accepted only for loopback and private receivers with ${PRIVATE_FLAG}`)
+          ? refuse(
+              `url must use https for public hosts; plain http is accepted only for loopback and private receivers with ${PRIVATE_FLAG}`,
+            )
           : { ok: true, url, addresses: [] };
       addresses = [...found];
     } catch (e) {
@@ -189,6 +191,8 @@ export async function checkDestination(raw: unknown, opts: DestinationOptions): 
     if (c.category === 'public') allLocal = false;
   }
   if (scheme === 'http' && !allLocal)
-    return refuse(`url must use https for public hosts; plain http is accepted only for loopback and private receivers with ${PRIVATE_FLAG}`);
+    return refuse(
+      `url must use https for public hosts; plain http is accepted only for loopback and private receivers with ${PRIVATE_FLAG}`,
+    );
   return { ok: true, url, addresses };
 }

@@ -21,7 +21,9 @@ const SESSION_ID = '7a2e8b63-4d5c-4f90-8b21-3c4d5e6f7081';
 function seedWithSession(): SeedFile {
   const seed = JSON.parse(readFileSync(new URL('../../seed/default.json', import.meta.url), 'utf8')) as SeedFile;
   const orgId = seed.organizations[0]!.id;
-  const patient = (seed.patients as Array<{ id: string; organization_id: string; provider_id: string }>).find((p) => p.organization_id === orgId)!;
+  const patient = (seed.patients as Array<{ id: string; organization_id: string; provider_id: string }>).find(
+    (p) => p.organization_id === orgId,
+  )!;
   const templates = (seed.templates as unknown[] | undefined) ?? [];
   const sessions = (seed.sessions as unknown[] | undefined) ?? [];
   return {
@@ -29,13 +31,27 @@ function seedWithSession(): SeedFile {
     templates: [...templates, { organization_id: orgId, id: TEMPLATE_ID, name: 'E2E SOAP', note_type: 'SOAP', specialty: null }],
     sessions: [
       ...sessions,
-      { organization_id: orgId, id: SESSION_ID, patient_id: patient.id, provider_id: patient.provider_id, template_id: TEMPLATE_ID, transcript: { status: 'completed', text: 'Hello.' } },
+      {
+        organization_id: orgId,
+        id: SESSION_ID,
+        patient_id: patient.id,
+        provider_id: patient.provider_id,
+        template_id: TEMPLATE_ID,
+        transcript: { status: 'completed', text: 'Hello.' },
+      },
     ],
   };
 }
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, mode: 'engine-only', seed: seedWithSession(), timeScale: 0.01, allowPrivateWebhooks: true, quiet: true });
+  mock = await startMock({
+    port: 0,
+    mode: 'engine-only',
+    seed: seedWithSession(),
+    timeScale: 0.01,
+    allowPrivateWebhooks: true,
+    quiet: true,
+  });
   rcv = await startReceiver();
   org = mock.seed.organizations[0]!.id;
   key = mock.seed.keys.find((k) => k.organization_id === org && k.state === 'active' && k.scopes.includes('*'))!.key;
@@ -48,10 +64,19 @@ afterAll(async () => {
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`${mock.url}${path}`, { ...init, headers: { 'x-api-key': key, ...(init.headers as Record<string, string>) } });
 const control = (path: string, body?: unknown) =>
-  fetch(`${mock.controlUrl}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(
+    `${mock.controlUrl}${path}`,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
 
 async function register(event: string, format = 'JSON'): Promise<string> {
-  const res = await control('/webhooks', { name: `e2e ${event}`, url: `${rcv.url}?event=${event}`, event, format, headers: { 'X-Webhook-Secret': 'e2e' } });
+  const res = await control('/webhooks', {
+    name: `e2e ${event}`,
+    url: `${rcv.url}?event=${event}`,
+    event,
+    format,
+    headers: { 'X-Webhook-Secret': 'e2e' },
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { data: { id: string } }).data.id;
 }
@@ -59,7 +84,11 @@ async function register(event: string, format = 'JSON'): Promise<string> {
 async function deliveredFor(webhookId: string, n = 1, timeoutMs = 10_000) {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const list = ((await (await fetch(`${mock.controlUrl}/deliveries?webhook_id=${webhookId}`)).json()) as { data: Array<{ state: string; payload: Record<string, string | null> }> }).data;
+    const list = (
+      (await (await fetch(`${mock.controlUrl}/deliveries?webhook_id=${webhookId}`)).json()) as {
+        data: Array<{ state: string; payload: Record<string, string | null> }>;
+      }
+    ).data;
     if (list.filter((d) => d.state !== 'pending').length >= n) return list;
     if (Date.now() > end) throw new Error(`no settled delivery for ${webhookId} within ${timeoutMs} ms: ${JSON.stringify(list)}`);
     await new Promise((r) => setTimeout(r, 20));

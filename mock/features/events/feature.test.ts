@@ -8,7 +8,13 @@ import { WEBHOOK_FORMAT_NAMES as FORMAT_NAMES } from '../../../spec/runtime/webh
 import { createEvents, type EventsOptions } from './feature.ts';
 import { decodeBody, startReceiver, type Receiver, type Reply } from '../../../spec/runtime/webhook-receiver.ts';
 
-const SEED = { organizations: [{ id: 'org-1', name: 'One' }, { id: 'org-2', name: 'Two' }], keys: [] } as unknown as SeedFile;
+const SEED = {
+  organizations: [
+    { id: 'org-1', name: 'One' },
+    { id: 'org-2', name: 'Two' },
+  ],
+  keys: [],
+} as unknown as SeedFile;
 const note = {
   id: '0b8e6f1c-5d2a-4c3b-9e7f-1a2b3c4d5e6f',
   session_id: '5f4e3d2c-1b0a-4987-8654-3210fedcba98',
@@ -36,7 +42,10 @@ function setup(opts: Partial<EventsOptions> = {}) {
   sim.feature.control!(control);
   void sim.feature.seed?.(SEED);
   const app = new Hono().route('/__mock', control);
-  cleanup.push(() => sim.close(), () => clock.cancelAll());
+  cleanup.push(
+    () => sim.close(),
+    () => clock.cancelAll(),
+  );
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await app.request(`http://127.0.0.1/__mock${path}`, {
       method,
@@ -60,7 +69,13 @@ describe('webhook registration (control API)', () => {
     const { call } = setup();
     const created = await call('POST', '/webhooks', { name: 'local', url: 'http://127.0.0.1:9/hook', event: 'NOTE_CREATED' });
     expect(created.status).toBe(201);
-    expect(created.body!.data).toMatchObject({ name: 'local', format: 'JSON', organization_id: 'org-1', event: 'NOTE_CREATED', headers: {} });
+    expect(created.body!.data).toMatchObject({
+      name: 'local',
+      format: 'JSON',
+      organization_id: 'org-1',
+      event: 'NOTE_CREATED',
+      headers: {},
+    });
     const id = created.body!.data.id as string;
     expect((await call('GET', '/webhooks')).body!.data.map((w: { id: string }) => w.id)).toEqual([id]);
     expect((await call('GET', `/webhooks/${id}`)).status).toBe(200);
@@ -113,7 +128,13 @@ describe('emission: each kind, each format, only the registering organization', 
     const hooks = new Map<string, { event: string; format: string }>();
     for (const event of contract.kinds)
       for (const format of FORMAT_NAMES) {
-        const res = await call('POST', '/webhooks', { name: `${event} ${format}`, url: `${rcv.url}?format=${encodeURIComponent(format)}`, event, format, headers: { 'X-Secret': 'shh' } });
+        const res = await call('POST', '/webhooks', {
+          name: `${event} ${format}`,
+          url: `${rcv.url}?format=${encodeURIComponent(format)}`,
+          event,
+          format,
+          headers: { 'X-Secret': 'shh' },
+        });
         expect(res.status).toBe(201);
         hooks.set(res.body!.data.id, { event, format });
       }

@@ -65,7 +65,12 @@ export function createEvents(opts: EventsOptions): {
         return;
       }
       for (const w of hooks)
-        deliverer.enqueue({ webhook_id: w.id, url: w.url, headers: w.headers }, built.event, built.payload, encodeWebhookBody(built.payload, w.format));
+        deliverer.enqueue(
+          { webhook_id: w.id, url: w.url, headers: w.headers },
+          built.event,
+          built.payload,
+          encodeWebhookBody(built.payload, w.format),
+        );
     } catch (e) {
       console.warn(`[events] event dropped: ${(e as Error).message}`);
     }

@@ -3,7 +3,12 @@ import { parseWebhook } from '../../../client/webhooks.ts';
 import { loadBundle } from '../../../spec/runtime/bundle.ts';
 import type { JsonObject } from '../../../spec/runtime/json-pointer.ts';
 import { eventsContract } from './contract.ts';
-import { decodeWebhookBody, encodeWebhookBody as encode, WEBHOOK_FORMAT_NAMES as FORMAT_NAMES, WEBHOOK_FORMATS as FORMATS } from '../../../spec/runtime/webhook-codec.ts';
+import {
+  decodeWebhookBody,
+  encodeWebhookBody as encode,
+  WEBHOOK_FORMAT_NAMES as FORMAT_NAMES,
+  WEBHOOK_FORMATS as FORMATS,
+} from '../../../spec/runtime/webhook-codec.ts';
 import { documentPayload, notePayload } from './payloads.ts';
 
 const BASE = 'http://127.0.0.1:4010/ext-api/v1';
@@ -30,16 +35,19 @@ describe('event contract read from the spec', () => {
 });
 
 describe('payloads: EVT-002, identifiers only, exactly the spec schemas', () => {
-  it.each(['NOTE_CREATED', 'NOTE_REGENERATED', 'NOTE_UPDATED'] as const)('EVT-012..017: %s validates, with a millisecond timestamp and an absolute note_url', (kind) => {
-    const built = notePayload(kind, note, null, AT, BASE);
-    expect(built).toMatchObject({ ok: true });
-    if (!built.ok) return;
-    expect(Object.keys(built.payload)).toEqual(contract.byEvent.get(kind)!.fields);
-    expect(built.payload.timestamp).toBe('2026-11-02T16:05:12.000Z');
-    expect(built.payload.note_url).toBe(`${BASE}/notes/${note.id}`);
-    expect(built.payload.source).toBeNull();
-    expect(built.payload.event).toBe(kind);
-  });
+  it.each(['NOTE_CREATED', 'NOTE_REGENERATED', 'NOTE_UPDATED'] as const)(
+    'EVT-012..017: %s validates, with a millisecond timestamp and an absolute note_url',
+    (kind) => {
+      const built = notePayload(kind, note, null, AT, BASE);
+      expect(built).toMatchObject({ ok: true });
+      if (!built.ok) return;
+      expect(Object.keys(built.payload)).toEqual(contract.byEvent.get(kind)!.fields);
+      expect(built.payload.timestamp).toBe('2026-11-02T16:05:12.000Z');
+      expect(built.payload.note_url).toBe(`${BASE}/notes/${note.id}`);
+      expect(built.payload.source).toBeNull();
+      expect(built.payload.event).toBe(kind);
+    },
+  );
 
   it('EVT-046: passes a string source through and strips a trailing slash of the base URL', () => {
     const built = notePayload('NOTE_CREATED', note, 'session', AT, `${BASE}/`);

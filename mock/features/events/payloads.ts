@@ -23,7 +23,8 @@ function finish(contract: EventsContract, event: string, values: Payload): Built
   const payload: Payload = {};
   for (const f of c.fields) if (f in values) payload[f] = values[f]!;
   for (const f of Object.keys(values)) if (!(f in payload)) payload[f] = values[f]!; // left for the validator to refuse
-  if (!c.validate(payload)) return { ok: false, event, payload, error: `payload does not match ${c.schemaName}: ${describeErrors(c.validate)}` };
+  if (!c.validate(payload))
+    return { ok: false, event, payload, error: `payload does not match ${c.schemaName}: ${describeErrors(c.validate)}` };
   return { ok: true, event, payload };
 }
 

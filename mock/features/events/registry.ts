@@ -20,8 +20,18 @@ const FIELDS = ['name', 'url', 'event', 'format', 'headers', 'organization_id'];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Set by the sender from the body or the connection; a static header may not replace them.
 const RESERVED_HEADERS = new Set([
-  'content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'host', 'connection', 'keep-alive',
-  'upgrade', 'te', 'trailer', 'expect', 'proxy-connection',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'host',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-connection',
 ]);
 const MAX_HEADERS = 32;
 const MAX_HEADER_VALUE = 4096;
@@ -47,7 +57,8 @@ export function createRegistry(opts: RegistryOptions) {
     for (const k of Object.keys(body)) if (!FIELDS.includes(k)) details[k] = `unknown field; allowed: ${FIELDS.join(', ')}`;
 
     const name = body.name;
-    if (typeof name !== 'string' || name.trim() === '' || name.length > 255) details.name = 'must be a non-empty string of at most 255 characters';
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 255)
+      details.name = 'must be a non-empty string of at most 255 characters';
 
     const event = body.event;
     if (typeof event !== 'string' || !opts.kinds.includes(event)) details.event = `must be one of ${opts.kinds.join(', ')}`;

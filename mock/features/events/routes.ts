@@ -40,13 +40,18 @@ export function eventsControlRoutes(app: Hono, d: RouteDeps): void {
     return hook ? c.json({ data: hook }) : c.json({ error: 'Webhook not found' }, 404);
   });
 
-  app.delete('/webhooks/:id', (c) => (d.registry.remove(c.req.param('id')) ? c.body(null, 204) : c.json({ error: 'Webhook not found' }, 404)));
+  app.delete('/webhooks/:id', (c) =>
+    d.registry.remove(c.req.param('id')) ? c.body(null, 204) : c.json({ error: 'Webhook not found' }, 404),
+  );
 
   app.get('/deliveries', (c) => {
     const webhook_id = c.req.query('webhook_id') || undefined;
     const event = c.req.query('event') || undefined;
     if (event && !d.kinds.includes(event))
-      return c.json({ error: `event must be one of ${d.kinds.join(', ')}`, details: { event: `must be one of ${d.kinds.join(', ')}` } }, 400);
+      return c.json(
+        { error: `event must be one of ${d.kinds.join(', ')}`, details: { event: `must be one of ${d.kinds.join(', ')}` } },
+        400,
+      );
     return c.json({ data: d.deliverer.list({ webhook_id, event }) });
   });
 }

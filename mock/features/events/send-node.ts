@@ -37,7 +37,11 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
     const fam = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
     const list = addresses.filter((a) => !fam || a.family === fam);
     if (list.length === 0) return cb(Object.assign(new Error('no approved address for this family'), { code: 'ENOTFOUND' }));
-    if (options.all) cb(null, list.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all)
+      cb(
+        null,
+        list.map((a) => ({ address: a.address, family: a.family })),
+      );
     else cb(null, list[0]!.address, list[0]!.family);
   }) as LookupFunction;
 }

@@ -75,9 +75,19 @@ export function registerControl(app: Hono, deps: EngineDeps) {
     const now = deps.clock.now().toISOString();
     const transcript = { ...session.transcript, status: TRANSCRIPT_READY };
     sessions.put(org, { ...session, transcript });
-    const note = noteRow(session, template, { id: crypto.randomUUID(), created_at: now, updated_at: now, content: writeNote({ template, transcript }) });
+    const note = noteRow(session, template, {
+      id: crypto.randomUUID(),
+      created_at: now,
+      updated_at: now,
+      content: writeNote({ template, transcript }),
+    });
     notes.insert(org, note);
-    deps.events.note(org, 'NOTE_CREATED', { id: note.id, session_id: session.id, patient_id: note.patient_id, template_id: template.id }, 'session');
+    deps.events.note(
+      org,
+      'NOTE_CREATED',
+      { id: note.id, session_id: session.id, patient_id: note.patient_id, template_id: template.id },
+      'session',
+    );
     return c.json({ data: toDetail(deps, org, note, new Set()) }, 201);
   });
 
@@ -97,7 +107,12 @@ export function registerControl(app: Hono, deps: EngineDeps) {
     const checked = deps.validator.schema('NoteExport')(toExport(edited));
     if (!checked.ok) return invalid(c, checked.details);
     notes.put(org, edited);
-    deps.events.note(org, 'NOTE_UPDATED', { id, session_id: note.session_id, patient_id: note.patient_id, template_id: note.template_id }, null);
+    deps.events.note(
+      org,
+      'NOTE_UPDATED',
+      { id, session_id: note.session_id, patient_id: note.patient_id, template_id: note.template_id },
+      null,
+    );
     return c.json({ data: toDetail(deps, org, edited, new Set()) });
   });
 }

@@ -10,13 +10,19 @@ export type ExportFormat = 'json' | 'ndjson' | 'csv';
 /** Media types from the spec's exportNotes 200 response, matched to the format names. */
 export const MEDIA_TYPES: Record<ExportFormat, string> = (() => {
   const paths = loadBundle().paths as JsonObject;
-  const content = Object.keys(((((paths['/notes/export'] as JsonObject).get as JsonObject).responses as JsonObject)['200'] as JsonObject).content as JsonObject);
+  const content = Object.keys(
+    ((((paths['/notes/export'] as JsonObject).get as JsonObject).responses as JsonObject)['200'] as JsonObject).content as JsonObject,
+  );
   const find = (test: (t: string) => boolean, format: string) => {
     const t = content.find(test);
     if (!t) throw new Error(`spec: exportNotes has no media type for ${format}`);
     return t;
   };
-  return { json: find((t) => t === 'application/json', 'json'), ndjson: find((t) => t.includes('ndjson'), 'ndjson'), csv: find((t) => t.includes('csv'), 'csv') };
+  return {
+    json: find((t) => t === 'application/json', 'json'),
+    ndjson: find((t) => t.includes('ndjson'), 'ndjson'),
+    csv: find((t) => t.includes('csv'), 'csv'),
+  };
 })();
 
 /** RFC 4180: a cell with a comma, quote, CR or LF is quoted, quotes doubled; arrays and objects as JSON; null empty. */

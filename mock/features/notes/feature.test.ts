@@ -20,7 +20,8 @@ let ORG2: string;
 let h: Harness;
 const sessionsOf = (org: string) => (seed.sessions as SeedSession[]).filter((s) => s.organization_id === org);
 const notesOf = (org: string) => (seed.notes as SeedNote[]).filter((n) => n.organization_id === org);
-const ready = (org: string) => sessionsOf(org).find((s) => s.transcript.status === 'completed' && notesOf(org).some((n) => n.session_id === s.id))!;
+const ready = (org: string) =>
+  sessionsOf(org).find((s) => s.transcript.status === 'completed' && notesOf(org).some((n) => n.session_id === s.id))!;
 
 beforeAll(async () => {
   seed = await generateSeed();
@@ -55,7 +56,11 @@ describe('GET /notes', () => {
     body.data.forEach((n) => valid('NoteListItem', n));
     expect(Object.keys(body.data[0]!).sort()).toEqual(FIELDS.listItem.filter((f) => f in body.data[0]!).sort());
     const other = await get<{ data: S['NoteListItem'][] }>('/notes?limit=100', ORG2);
-    expect(other.body.data.map((n) => n.id).sort()).toEqual(notesOf(ORG2).map((n) => n.id).sort());
+    expect(other.body.data.map((n) => n.id).sort()).toEqual(
+      notesOf(ORG2)
+        .map((n) => n.id)
+        .sort(),
+    );
   });
 
   it('NOTE-015 NOTE-024: filters by patient, session, template, provider, type and creation dates', async () => {
@@ -70,10 +75,16 @@ describe('GET /notes', () => {
       [`created_after=${n.created_at}`, (x: S['NoteListItem']) => x.created_at >= n.created_at],
       // A bare date covers its whole day.
       [`created_before=${n.created_at.slice(0, 10)}`, (x: S['NoteListItem']) => x.created_at.slice(0, 10) <= n.created_at.slice(0, 10)],
-      [`created_after=${n.created_at.slice(0, 10)}&created_before=${n.created_at.slice(0, 10)}`, (x: S['NoteListItem']) => x.created_at.slice(0, 10) === n.created_at.slice(0, 10)],
+      [
+        `created_after=${n.created_at.slice(0, 10)}&created_before=${n.created_at.slice(0, 10)}`,
+        (x: S['NoteListItem']) => x.created_at.slice(0, 10) === n.created_at.slice(0, 10),
+      ],
     ] as const) {
       const got = (await get<{ data: S['NoteListItem'][] }>(`/notes?limit=100&${q}`)).body.data;
-      expect(got.map((x) => x.id), q).toEqual(all.filter(pred).map((x) => x.id));
+      expect(
+        got.map((x) => x.id),
+        q,
+      ).toEqual(all.filter(pred).map((x) => x.id));
       expect(got.length, q).toBeGreaterThan(0);
     }
     const byProvider = (await get<{ data: S['NoteListItem'][] }>(`/notes?limit=100&provider_id=${session.provider_id}`)).body.data;
@@ -125,7 +136,10 @@ describe('GET /notes/export', () => {
 
     const nd = await h.api('/notes/export?format=ndjson', { org: ORG1 });
     expect(nd.headers.get('content-type')).toContain('application/x-ndjson');
-    const lines = (await nd.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await nd.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual(data);
 
     const csv = await h.api('/notes/export?format=csv', { org: ORG1 });
@@ -141,7 +155,11 @@ describe('GET /notes/export', () => {
   it('NOTE-025: CSV escapes commas, quotes and line breaks (RFC 4180)', async () => {
     const nasty = 'He said "no", then left.\r\nSecond line, with comma';
     const id = notesOf(ORG1)[0]!.id;
-    const patch = await h.control(`/notes/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: nasty, problems: ['a,b', 'c"d'] }) });
+    const patch = await h.control(`/notes/${id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: nasty, problems: ['a,b', 'c"d'] }),
+    });
     expect(patch.status).toBe(200);
     const rows = parseCsv(await (await h.api('/notes/export?format=csv', { org: ORG1 })).text());
     const row = rows.find((r) => r[0] === id)!;
@@ -154,13 +172,20 @@ describe('GET /notes/export', () => {
 describe('GET /sessions/{sessionId}/notes', () => {
   it('NOTE-021: session, patient and notes', async () => {
     const s = ready(ORG1);
-    const { body } = await get<{ data: { session: S['Session']; patient: S['NotePatientContext']; notes: S['NoteDetail'][] } }>(`/sessions/${s.id}/notes`);
+    const { body } = await get<{ data: { session: S['Session']; patient: S['NotePatientContext']; notes: S['NoteDetail'][] } }>(
+      `/sessions/${s.id}/notes`,
+    );
     valid('Session', body.data.session);
     valid('NotePatientContext', body.data.patient);
     body.data.notes.forEach((n) => valid('NoteDetail', n));
     expect(body.data.session.id).toBe(s.id);
     expect(body.data.patient.id).toBe(s.patient_id);
-    expect(body.data.notes.map((n) => n.id).sort()).toEqual(notesOf(ORG1).filter((n) => n.session_id === s.id).map((n) => n.id).sort());
+    expect(body.data.notes.map((n) => n.id).sort()).toEqual(
+      notesOf(ORG1)
+        .filter((n) => n.session_id === s.id)
+        .map((n) => n.id)
+        .sort(),
+    );
   });
   it('NOTE-022: 404 for a session of another organization', async () => {
     expect((await get(`/sessions/${ready(ORG1).id}/notes`, ORG2)).status).toBe(404);
@@ -179,11 +204,21 @@ describe('POST /sessions/{sessionId}/notes/regenerate', () => {
     valid('RegenerateAccepted', body);
     expect(body).toMatchObject({ data: { session_id: s.id, status: 'queued' } });
     const after = await waitFor(async () => {
-      const n = (await get<{ data: { notes: S['NoteDetail'][] } }>(`/sessions/${s.id}/notes`)).body.data.notes.find((x) => x.id === before.id)!;
+      const n = (await get<{ data: { notes: S['NoteDetail'][] } }>(`/sessions/${s.id}/notes`)).body.data.notes.find(
+        (x) => x.id === before.id,
+      )!;
       return n.content !== before.content && n;
     });
     expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
-    expect(h.events).toEqual([{ type: 'note', org: ORG1, kind: 'NOTE_REGENERATED', note: { id: before.id, session_id: s.id, patient_id: s.patient_id, template_id: after.template_id }, source: 'api' }]);
+    expect(h.events).toEqual([
+      {
+        type: 'note',
+        org: ORG1,
+        kind: 'NOTE_REGENERATED',
+        note: { id: before.id, session_id: s.id, patient_id: s.patient_id, template_id: after.template_id },
+        source: 'api',
+      },
+    ]);
   });
 
   it('REGEN-006: template_id switches the template; an unknown one is a 400', async () => {
@@ -234,7 +269,9 @@ describe('POST /sessions/{sessionId}/notes/regenerate', () => {
     await new Promise((r) => setTimeout(r, REGENERATION_MS.balanced! * h.clock.timeScale * 2));
     expect(h.events).toHaveLength(1);
     // The same key on another session is another request.
-    const other = sessionsOf(ORG1).filter((x) => x.transcript.status === 'completed' && notesOf(ORG1).some((n) => n.session_id === x.id))[1]!;
+    const other = sessionsOf(ORG1).filter(
+      (x) => x.transcript.status === 'completed' && notesOf(ORG1).some((n) => n.session_id === x.id),
+    )[1]!;
     expect((await post(path(other.id), undefined, { 'idempotency-key': 'retry-1' })).status).toBe(202);
     await waitFor(() => h.events.length === 2);
   });
@@ -277,18 +314,31 @@ describe('control routes', () => {
     expect(res.status).toBe(201);
     const { data } = (await res.json()) as { data: S['NoteDetail'] };
     valid('NoteDetail', data);
-    expect(h.events).toEqual([{ type: 'note', org: ORG1, kind: 'NOTE_CREATED', note: { id: data.id, session_id: s.id, patient_id: s.patient_id, template_id: s.template_id }, source: 'session' }]);
+    expect(h.events).toEqual([
+      {
+        type: 'note',
+        org: ORG1,
+        kind: 'NOTE_CREATED',
+        note: { id: data.id, session_id: s.id, patient_id: s.patient_id, template_id: s.template_id },
+        source: 'session',
+      },
+    ]);
     expect((await get(`/notes/${data.id}`)).status).toBe(200);
     expect((await post(`/sessions/${s.id}/notes/regenerate`)).status).toBe(202);
     expect((await h.control(`/sessions/${s.id}/finalize`, { method: 'POST' })).status).toBe(409);
     expect((await h.control('/sessions/0b8e6f1c-5d2a-4c3b-9e7f-1a2b3c4d5e6f/finalize', { method: 'POST' })).status).toBe(404);
-    const bad = await h.control(`/sessions/${s.id}/finalize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":1}' });
+    const bad = await h.control(`/sessions/${s.id}/finalize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"x":1}',
+    });
     expect(bad.status).toBe(400);
   });
 
   it('EVT-006: PATCH edits a note (NOTE_UPDATED); bad bodies are 400 and change nothing', async () => {
     const id = notesOf(ORG1)[0]!.id;
-    const patch = (body: string, type = 'application/json') => h.control(`/notes/${id}`, { method: 'PATCH', headers: { 'content-type': type }, body });
+    const patch = (body: string, type = 'application/json') =>
+      h.control(`/notes/${id}`, { method: 'PATCH', headers: { 'content-type': type }, body });
     const before = (await get<{ data: S['NoteDetail'] }>(`/notes/${id}`)).body.data;
     for (const body of ['{"content":5}', '{"id":"x"}', '{}', '[]', '{"icd10_codes":{"F1":3}}', 'not json'])
       expect((await patch(body)).status, body).toBe(400);

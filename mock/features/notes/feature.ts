@@ -49,7 +49,11 @@ function routes(app: EngineApp, deps: EngineDeps, regen: Regenerator) {
     // The session and patient sit beside the notes, so each note carries neither again.
     const list = notes.all(org).filter((n) => n.session_id === session.id);
     return c.json({
-      data: { session: sessionView(session), patient: patientContext(deps, org, session.patient_id), notes: list.map((n) => toDetail(deps, org, n, new Set())) },
+      data: {
+        session: sessionView(session),
+        patient: patientContext(deps, org, session.patient_id),
+        notes: list.map((n) => toDetail(deps, org, n, new Set())),
+      },
     });
   });
 
@@ -70,7 +74,8 @@ function routes(app: EngineApp, deps: EngineDeps, regen: Regenerator) {
     // A repeat of an accepted request gets the same answer and no second regeneration.
     if (key !== undefined && regen.seenKey(org, session.id, key)) return accepted();
     if (!isReady(deps, org, session)) return deps.responses.error(c, 409, 'Session is not ready for regeneration');
-    if (deps.faults.take('regeneration-unavailable', faultScope(c))) return deps.responses.error(c, 503, 'Regeneration could not be queued');
+    if (deps.faults.take('regeneration-unavailable', faultScope(c)))
+      return deps.responses.error(c, 503, 'Regeneration could not be queued');
     if (key !== undefined) regen.rememberKey(org, session.id, key);
     regen.queue(org, session, body.template_id ?? session.template_id, body.model ?? DEFAULT_MODEL);
     return accepted();

@@ -82,7 +82,9 @@ describe.each<[MockMode, boolean]>([
   it('REGEN-001 REGEN-008 REGEN-014 regenerate: 202, then the content changes', async () => {
     const before = (await api.call('GET', `/sessions/${ready.id}/notes`)).body.data.notes.at(-1);
     const regeneration = async () =>
-      ((await (await fetch(`${m.controlUrl}/sessions`)).json()).data as Array<{ id: string; regeneration: object }>).find((s) => s.id === ready.id)!.regeneration;
+      ((await (await fetch(`${m.controlUrl}/sessions`)).json()).data as Array<{ id: string; regeneration: object }>).find(
+        (s) => s.id === ready.id,
+      )!.regeneration;
     const was = (await regeneration()) as { requested: number };
     const r = await api.call('POST', `/sessions/${ready.id}/notes/regenerate`, { body: { model: 'fast' } });
     expect(r.status).toBe(202);
@@ -106,7 +108,11 @@ describe.each<[MockMode, boolean]>([
     const path = `/sessions/${ready.id}/notes/regenerate`;
     expect((await api.call('POST', path, { key: api.key('notes:read') })).status).toBe(403);
     expect((await api.call('POST', `/sessions/${notReady.id}/notes/regenerate`)).status).toBe(409);
-    await fetch(`${m.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'regeneration-unavailable' }) });
+    await fetch(`${m.controlUrl}/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'regeneration-unavailable' }),
+    });
     expect((await api.call('POST', path)).status).toBe(503);
     const a = await api.call('POST', path, { headers: { 'Idempotency-Key': 'it-1' } });
     const b = await api.call('POST', path, { headers: { 'Idempotency-Key': 'it-1' } });
@@ -135,10 +141,18 @@ describe.each<[MockMode, boolean]>([
     expect(fin.status).toBe(201);
     const note = ((await fin.json()) as { data: { id: string } }).data;
     expect((await api.call('GET', `/notes/${note.id}`)).status).toBe(200);
-    const patch = await fetch(`${m.controlUrl}/notes/${note.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'Edited' }) });
+    const patch = await fetch(`${m.controlUrl}/notes/${note.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'Edited' }),
+    });
     expect(patch.status).toBe(200);
     expect((await api.call('GET', `/notes/${note.id}`)).body.data.content).toBe('Edited');
-    const bad = await fetch(`${m.controlUrl}/notes/${note.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"nope":1}' });
+    const bad = await fetch(`${m.controlUrl}/notes/${note.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: '{"nope":1}',
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -77,7 +77,12 @@ export function createRegenerator(deps: EngineDeps) {
       regenerated_run: entry.run,
     };
     c.notes.put(org, updated);
-    deps.events.note(org, 'NOTE_REGENERATED', { id: note.id, session_id: session.id, patient_id: note.patient_id, template_id: template.id }, 'api');
+    deps.events.note(
+      org,
+      'NOTE_REGENERATED',
+      { id: note.id, session_id: session.id, patient_id: note.patient_id, template_id: template.id },
+      'api',
+    );
   }
 
   /** After a restart: every regeneration still waiting is scheduled again with its full delay. */

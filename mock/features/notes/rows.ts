@@ -44,7 +44,8 @@ export type NoteRow = NoteExport & { template_id: string; provider_id: string; r
 export function noteRow(
   session: Pick<SessionRow, 'id' | 'patient_id' | 'provider_id'>,
   template: Pick<TemplateRow, 'id' | 'name' | 'note_type' | 'specialty'>,
-  written: Pick<NoteRow, 'id' | 'created_at' | 'updated_at' | 'content'> & Partial<Pick<NoteRow, 'problems' | 'procedures' | 'icd10_codes' | 'cpt_codes'>>,
+  written: Pick<NoteRow, 'id' | 'created_at' | 'updated_at' | 'content'> &
+    Partial<Pick<NoteRow, 'problems' | 'procedures' | 'icd10_codes' | 'cpt_codes'>>,
 ): NoteRow {
   return {
     id: written.id,

@@ -39,7 +39,8 @@ export function loadNotesSeed(seed: SeedFile, deps: EngineDeps): void {
   const c = collections(deps);
   const orgs = new Set(seed.organizations.map((o) => o.id));
   const orgOf = (section: string, i: number, org: unknown): string => {
-    if (typeof org !== 'string' || !orgs.has(org)) throw new SeedError(`seed: ${section}[${i}].organization_id must name an organization of the seed`);
+    if (typeof org !== 'string' || !orgs.has(org))
+      throw new SeedError(`seed: ${section}[${i}].organization_id must name an organization of the seed`);
     return org;
   };
   const fail = (section: string, i: number, why: string): never => {
@@ -69,7 +70,14 @@ export function loadNotesSeed(seed: SeedFile, deps: EngineDeps): void {
     if (!c.templates.get(org, s.template_id)) fail('sessions', i, `names template ${s.template_id}, not a template of ${org}`);
     const checked = checkTranscript(s.transcript);
     if (!checked.ok) fail('sessions', i, `transcript does not match Transcript: ${describeDetails(checked.details)}`);
-    c.sessions.insert(org, { id: s.id, patient_id: s.patient_id, provider_id: s.provider_id, template_id: s.template_id, transcript: s.transcript, regen_runs: 0 });
+    c.sessions.insert(org, {
+      id: s.id,
+      patient_id: s.patient_id,
+      provider_id: s.provider_id,
+      template_id: s.template_id,
+      transcript: s.transcript,
+      regen_runs: 0,
+    });
   });
 
   const checkNote = deps.validator.schema('NoteExport');

@@ -19,7 +19,12 @@ export const toExport = (n: NoteRow) => pick<NoteExport>(n, FIELDS.export);
 export function patientContext(deps: EngineDeps, org: string, patientId: string): NotePatientContext {
   const { patients, histories } = collections(deps);
   const patient = patients.get(org, patientId);
-  const context = patient ? pick<NotePatientContext>(patient, FIELDS.patientContext.filter((f) => f !== 'client_history')) : { id: patientId };
+  const context = patient
+    ? pick<NotePatientContext>(
+        patient,
+        FIELDS.patientContext.filter((f) => f !== 'client_history'),
+      )
+    : { id: patientId };
   const history = histories.get(org, patientId);
   return history ? { ...context, client_history: pick(history, FIELDS.history) } : context;
 }

@@ -37,13 +37,14 @@ let idPoolAt = idPool.length;
 
 /** A patient id: a 19-digit string (very large integer), never starting with 0. */
 export function newPatientId(): string {
-  if (idPoolAt === idPool.length) (crypto.getRandomValues(idPool), (idPoolAt = 0));
+  if (idPoolAt === idPool.length) crypto.getRandomValues(idPool), (idPoolAt = 0);
   const n = idPool[idPoolAt++]! % 9_000_000_000_000_000_000n;
   return String(1_000_000_000_000_000_000n + n);
 }
 
 /** 400 when provider_id is not a provider of the organization. */
-const checkProvider = (c: EngineContext, deps: EngineDeps, providerId: string) => checkReference(c, deps, PROVIDERS, 'provider_id', providerId, 'provider');
+const checkProvider = (c: EngineContext, deps: EngineDeps, providerId: string) =>
+  checkReference(c, deps, PROVIDERS, 'provider_id', providerId, 'provider');
 
 export const patientsFeature: FeatureFactory = (deps) => ({
   name: 'patients',
@@ -64,12 +65,21 @@ export const patientsFeature: FeatureFactory = (deps) => ({
       const org = orgOf(c);
       if (q.external_id !== undefined) {
         const hit = coll.findByExternalId(org, q.external_id);
-        return hit ? c.json(pageBody([listItem(hit)], { page: 1, limit: q.limit }, 1)) : deps.responses.error(c, 404, 'No patient with this external_id');
+        return hit
+          ? c.json(pageBody([listItem(hit)], { page: 1, limit: q.limit }, 1))
+          : deps.responses.error(c, 404, 'No patient with this external_id');
       }
       const needle = q.search?.toLowerCase();
       const filter = needle ? (p: Patient) => SEARCHED.some((f) => p[f]?.toLowerCase().includes(needle)) : undefined;
       const { rows, total } = listPage(coll, org, q, filter);
-      return jsonText(c, pageJson(rows.map((p) => items.json(p)), q, total));
+      return jsonText(
+        c,
+        pageJson(
+          rows.map((p) => items.json(p)),
+          q,
+          total,
+        ),
+      );
     });
 
     app.post('/patients', async (c) => {
@@ -133,8 +143,6 @@ export const patientsFeature: FeatureFactory = (deps) => ({
       return jsonText(c, dataJson(whole.json(coll.put(org, next))));
     });
 
-    app.delete('/patients/:patientId', (c) =>
-      coll.delete(orgOf(c), c.req.param('patientId')) ? c.json({ success: true }) : notFound(c),
-    );
+    app.delete('/patients/:patientId', (c) => (coll.delete(orgOf(c), c.req.param('patientId')) ? c.json({ success: true }) : notFound(c)));
   },
 });

@@ -15,14 +15,34 @@ async function scenario(pdf: Uint8Array<ArrayBuffer>): Promise<Step[]> {
   const { data: created } = await api.create('/patients', body);
   steps.push({ step: 'create', outcome: { id: created.id, name: created.name } });
   const dup = await api.create('/patients', body).catch((e: unknown) => e);
-  steps.push({ step: 'duplicate', outcome: dup instanceof ExternalIdConflictError ? { status: dup.status, existing: dup.existing.id } : String(dup) });
+  steps.push({
+    step: 'duplicate',
+    outcome: dup instanceof ExternalIdConflictError ? { status: dup.status, existing: dup.existing.id } : String(dup),
+  });
   const { data: page, response } = await api.GET('/patients', { params: { query: { limit: 5 } } });
-  steps.push({ step: 'list', outcome: { status: response.status, items: page?.data.length, total_pages: page?.meta.total_pages, remaining: api.rateLimit?.remaining } });
-  const up = await api.uploadDocument(created.id, { file: new Blob([pdf], { type: 'application/pdf' }), filename: 'referral.pdf', externalId: 'page-doc-1' });
+  steps.push({
+    step: 'list',
+    outcome: {
+      status: response.status,
+      items: page?.data.length,
+      total_pages: page?.meta.total_pages,
+      remaining: api.rateLimit?.remaining,
+    },
+  });
+  const up = await api.uploadDocument(created.id, {
+    file: new Blob([pdf], { type: 'application/pdf' }),
+    filename: 'referral.pdf',
+    externalId: 'page-doc-1',
+  });
   steps.push({ step: 'upload', outcome: { status: up.data.status, file_type: up.data.file_type } });
   const done = await api.waitForDocument(created.id, { externalId: 'page-doc-1' }, { timeoutMs: 300_000, intervalMs: 20 });
-  steps.push({ step: 'extraction', outcome: { status: done.status, extracted_text_length: done.extracted_text_length, error: done.extraction_error } });
-  const sessions = (await (await mock.fetch(`${mock.controlUrl}/sessions`)).json()) as { data: Array<{ id: string; has_note: boolean; ready: boolean }> };
+  steps.push({
+    step: 'extraction',
+    outcome: { status: done.status, extracted_text_length: done.extracted_text_length, error: done.extraction_error },
+  });
+  const sessions = (await (await mock.fetch(`${mock.controlUrl}/sessions`)).json()) as {
+    data: Array<{ id: string; has_note: boolean; ready: boolean }>;
+  };
   const regenerated = await api.regenerateNote(sessions.data.find((s) => s.has_note && s.ready)!.id, {});
   steps.push({ step: 'regenerate', outcome: { status: regenerated.accepted.data.status } });
   await mock.close();
@@ -32,7 +52,10 @@ async function scenario(pdf: Uint8Array<ArrayBuffer>): Promise<Step[]> {
 function show(steps: Step[], error?: unknown): void {
   const rows = steps.map((s) => `<tr><th>${s.step}</th><td>${JSON.stringify(s.outcome).replace(/</g, '&lt;')}</td></tr>`).join('');
   document.getElementById('steps')!.innerHTML = rows;
-  document.getElementById('result')!.textContent = JSON.stringify({ steps, error: error === undefined ? null : String((error as Error).stack ?? error) });
+  document.getElementById('result')!.textContent = JSON.stringify({
+    steps,
+    error: error === undefined ? null : String((error as Error).stack ?? error),
+  });
   document.body.dataset.done = 'true';
 }
 

@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 export const API_REFERENCE_FILE = 'api-reference.html';
 
 /** Where the built page may be: beside the built mock's dist/ root, or in dist/ of the checkout the source runs from. */
-const CANDIDATES = [new URL(`../../../../${API_REFERENCE_FILE}`, import.meta.url), new URL(`../../../../dist/${API_REFERENCE_FILE}`, import.meta.url)].map((u) =>
-  fileURLToPath(u),
-);
+const CANDIDATES = [
+  new URL(`../../../../${API_REFERENCE_FILE}`, import.meta.url),
+  new URL(`../../../../dist/${API_REFERENCE_FILE}`, import.meta.url),
+].map((u) => fileURLToPath(u));
 
 /**
  * The page's policy: Redoc's bundle is inline script and style, and it needs blob: workers (search); nothing may be

@@ -69,29 +69,62 @@
 
   function detailsOf(e) {
     const box = el('div');
-    box.append(el('p', { class: 'muted', text: `${e.time} · ${e.duration_ms} ms · key ${e.key}${e.organization_id ? ` · organization ${e.organization_id}` : ''}` }));
-    if (e.request.body !== null) box.append(el('h3', { text: `Request body${e.request.truncated ? ' (first 4 KB)' : ''}` }), el('pre', { text: pretty(e.request.body) }));
+    box.append(
+      el('p', {
+        class: 'muted',
+        text: `${e.time} · ${e.duration_ms} ms · key ${e.key}${e.organization_id ? ` · organization ${e.organization_id}` : ''}`,
+      }),
+    );
+    if (e.request.body !== null)
+      box.append(
+        el('h3', { text: `Request body${e.request.truncated ? ' (first 4 KB)' : ''}` }),
+        el('pre', { text: pretty(e.request.body) }),
+      );
     else if (e.request.note) box.append(el('p', { text: `Request body ${e.request.note} (${e.request.bytes} bytes).` }));
     const details = e.error && typeof e.error === 'object' ? e.error.details : undefined;
     if (details && typeof details === 'object') {
       const dl = el('dl', { class: 'details', 'aria-label': 'details' });
-      for (const [k, v] of Object.entries(details)) dl.append(el('dt', { class: 'mono', text: k }), el('dd', { text: typeof v === 'string' ? v : JSON.stringify(v) }));
+      for (const [k, v] of Object.entries(details))
+        dl.append(el('dt', { class: 'mono', text: k }), el('dd', { text: typeof v === 'string' ? v : JSON.stringify(v) }));
       box.append(el('h3', { text: 'details' }), dl);
     }
-    if (e.error !== undefined) box.append(el('h3', { text: `Error body (${e.status})` }), el('pre', { text: JSON.stringify(e.error, null, 2) }));
+    if (e.error !== undefined)
+      box.append(el('h3', { text: `Error body (${e.status})` }), el('pre', { text: JSON.stringify(e.error, null, 2) }));
     if (e.violations) {
       const list = el('ul');
       for (const v of e.violations) list.append(el('li', { text: `${v.severity} at ${v.location}: ${v.message}` }));
-      box.append(el('h3', { text: `Contract violations Prism found in the response${e.engine_status ? ` (the engine said ${e.engine_status})` : ''}` }), list);
+      box.append(
+        el('h3', {
+          text: `Contract violations Prism found in the response${e.engine_status ? ` (the engine said ${e.engine_status})` : ''}`,
+        }),
+        list,
+      );
     }
     const curl = curlOf(e);
-    box.append(el('button', { type: 'button', text: 'Copy as curl', onclick: () => copy(curl, 'the curl command') }), el('pre', { text: curl }));
+    box.append(
+      el('button', { type: 'button', text: 'Copy as curl', onclick: () => copy(curl, 'the curl command') }),
+      el('pre', { text: curl }),
+    );
     return box;
   }
 
   function journalRow(e) {
-    const open = el('button', { type: 'button', class: 'row', 'aria-expanded': 'false', text: `${e.method} ${e.path}${e.query ? `?${e.query}` : ''}` });
-    const row = el('tr', { 'data-id': e.id, 'data-status': e.status }, td(e.time.slice(11, 23), 'mono'), el('td', {}, open), td(e.status, statusClass(e.status)), td(e.duration_ms), td(e.key), td(e.error && typeof e.error === 'object' && e.error.error ? e.error.error : ''));
+    const open = el('button', {
+      type: 'button',
+      class: 'row',
+      'aria-expanded': 'false',
+      text: `${e.method} ${e.path}${e.query ? `?${e.query}` : ''}`,
+    });
+    const row = el(
+      'tr',
+      { 'data-id': e.id, 'data-status': e.status },
+      td(e.time.slice(11, 23), 'mono'),
+      el('td', {}, open),
+      td(e.status, statusClass(e.status)),
+      td(e.duration_ms),
+      td(e.key),
+      td(e.error && typeof e.error === 'object' && e.error.error ? e.error.error : ''),
+    );
     let shown;
     open.addEventListener('click', () => {
       if (shown) {
@@ -131,13 +164,41 @@
       call('GET', '/deliveries'),
     ]);
     fill('fault-rows', faults.data, (f) =>
-      el('tr', {}, td(f.kind), td(f.kind === 'http' ? `${f.method} ${f.path} → ${f.status}` : ''), td(f.count === null ? 'until cleared' : f.count), td(f.scope || '')),
+      el(
+        'tr',
+        {},
+        td(f.kind),
+        td(f.kind === 'http' ? `${f.method} ${f.path} → ${f.status}` : ''),
+        td(f.count === null ? 'until cleared' : f.count),
+        td(f.scope || ''),
+      ),
     );
     fill('document-rows', documents.data, (d) =>
-      el('tr', {}, td(d.filename), td(d.patient_id, 'mono'), td(d.status, d.status === 'failed' ? 's5' : d.status === 'completed' ? 's2' : 's4'), td(d.extraction_error || ''), td(d.upload_date), td(d.extracted_date || '')),
+      el(
+        'tr',
+        {},
+        td(d.filename),
+        td(d.patient_id, 'mono'),
+        td(d.status, d.status === 'failed' ? 's5' : d.status === 'completed' ? 's2' : 's4'),
+        td(d.extraction_error || ''),
+        td(d.upload_date),
+        td(d.extracted_date || ''),
+      ),
     );
     fill('session-rows', sessions.data, (s) =>
-      el('tr', {}, td(s.id, 'mono'), td(s.patient_id, 'mono'), td(s.transcript_status), td(s.ready ? 'yes' : 'no'), td(s.regeneration ? `${s.regeneration.pending} waiting; run ${s.regeneration.applied_run} of ${s.regeneration.requested} applied` : '')),
+      el(
+        'tr',
+        {},
+        td(s.id, 'mono'),
+        td(s.patient_id, 'mono'),
+        td(s.transcript_status),
+        td(s.ready ? 'yes' : 'no'),
+        td(
+          s.regeneration
+            ? `${s.regeneration.pending} waiting; run ${s.regeneration.applied_run} of ${s.regeneration.requested} applied`
+            : '',
+        ),
+      ),
     );
     const byHook = new Map();
     for (const d of deliveries.data) byHook.set(d.webhook_id, [...(byHook.get(d.webhook_id) || []), d]);
@@ -145,9 +206,24 @@
       const list = el('ol', { reversed: true });
       for (const d of (byHook.get(w.id) || []).slice().reverse()) {
         const attempts = d.attempts.map((a) => `${a.status ?? a.error} in ${a.duration_ms} ms at ${a.at.slice(11, 19)}`).join('; ');
-        list.append(el('li', { 'data-state': d.state }, el('span', { class: d.state === 'delivered' ? 's2' : d.state === 'failed' ? 's5' : 's4', text: d.state }), ` ${d.event} · ${d.attempts.length} attempt(s): ${attempts || 'none yet'}`));
+        list.append(
+          el(
+            'li',
+            { 'data-state': d.state },
+            el('span', { class: d.state === 'delivered' ? 's2' : d.state === 'failed' ? 's5' : 's4', text: d.state }),
+            ` ${d.event} · ${d.attempts.length} attempt(s): ${attempts || 'none yet'}`,
+          ),
+        );
       }
-      return el('tr', {}, td(w.name), td(w.url, 'mono'), td(w.event), td(w.format), el('td', {}, list.childElementCount ? list : el('span', { class: 'muted', text: 'no delivery yet' })));
+      return el(
+        'tr',
+        {},
+        td(w.name),
+        td(w.url, 'mono'),
+        td(w.event),
+        td(w.format),
+        el('td', {}, list.childElementCount ? list : el('span', { class: 'muted', text: 'no delivery yet' })),
+      );
     });
   }
 
@@ -160,7 +236,8 @@
     }
   }
 
-  for (const b of document.querySelectorAll('button[data-copy]')) b.addEventListener('click', () => copy(b.dataset.copy, b.dataset.what || 'it'));
+  for (const b of document.querySelectorAll('button[data-copy]'))
+    b.addEventListener('click', () => copy(b.dataset.copy, b.dataset.what || 'it'));
 
   const kind = $('fault-kind');
   const showHttp = () => {
@@ -175,7 +252,8 @@
     const count = String(form.get('count') || '').trim();
     body.count = count === '' ? null : Number(count);
     if (form.get('scope')) body.scope = form.get('scope');
-    if (body.kind === 'http') Object.assign(body, { method: form.get('method'), path: form.get('path'), status: Number(form.get('status')) });
+    if (body.kind === 'http')
+      Object.assign(body, { method: form.get('method'), path: form.get('path'), status: Number(form.get('status')) });
     try {
       const { data } = await call('POST', '/faults', body);
       say(`Armed fault ${data.id}: ${data.kind}.`);

@@ -48,7 +48,10 @@ describe.skipIf(skip !== undefined)(`the dashboard in headless Chromium${skip ? 
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   const control = (path: string, body?: unknown) =>
-    fetch(`${mock.controlUrl}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(
+      `${mock.controlUrl}${path}`,
+      body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
 
   it('shows the keys, and a refused request with its 400 and the details naming the unknown field', async () => {
     await page.goto(`${mock.controlUrl}/`);
@@ -74,7 +77,9 @@ describe.skipIf(skip !== undefined)(`the dashboard in headless Chromium${skip ? 
     await page.getByLabel('count (empty: until cleared)').fill('1');
     await page.getByRole('button', { name: 'Arm fault' }).click();
     await page.locator('#fault-rows', { hasText: 'rate-limited' }).waitFor(WAIT);
-    expect(((await (await control('/faults')).json()) as { data: Array<{ kind: string }> }).data.map((f) => f.kind)).toEqual(['rate-limited']);
+    expect(((await (await control('/faults')).json()) as { data: Array<{ kind: string }> }).data.map((f) => f.kind)).toEqual([
+      'rate-limited',
+    ]);
     expect((await api('GET', '/providers')).status).toBe(429);
     await page.locator('#journal-rows tr[data-status="429"]', { hasText: '/ext-api/v1/providers' }).waitFor(WAIT);
     await page.locator('#fault-rows', { hasText: 'none' }).waitFor(WAIT); // the fault was used up
@@ -83,7 +88,9 @@ describe.skipIf(skip !== undefined)(`the dashboard in headless Chromium${skip ? 
   it("shows a loopback receiver's delivery with its attempt", async () => {
     const reg = await control('/webhooks', { name: 'browser test', url: rcv.url, event: 'NOTE_CREATED' });
     expect(reg.status, await reg.clone().text()).toBe(201);
-    const sessions = ((await (await control('/sessions')).json()) as { data: Array<{ id: string; has_note: boolean; organization_id: string }> }).data;
+    const sessions = (
+      (await (await control('/sessions')).json()) as { data: Array<{ id: string; has_note: boolean; organization_id: string }> }
+    ).data;
     const open = sessions.find((s) => !s.has_note && s.organization_id === mock.organizations[0]!.id)!;
     expect((await control(`/sessions/${open.id}/finalize`, {})).status).toBe(201);
     await rcv.waitFor(1, 10_000);
