@@ -172,7 +172,7 @@ async function main() {
       servers.push({ label, server: await start(), patient: label === 'Prism static' ? '7281928374650192837' : patient });
     for (const [route] of ROUTES) {
       const measured = await measureRoute(route, servers, key);
-      servers.forEach(({ label }, i) => ((results[label] ??= {} as Record<RouteKey, Measured>)[route] = measured[i]!));
+      for (const [i, { label }] of servers.entries()) (results[label] ??= {} as Record<RouteKey, Measured>)[route] = measured[i]!;
     }
   } finally {
     for (const { server } of servers) await stop(server);

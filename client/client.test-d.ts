@@ -15,7 +15,7 @@ import { createClinicalRecordsClient, type ExternalIdConflictError } from './ind
 import { parseWebhook, webhookDedupeKey } from './webhooks.ts';
 
 const client = createClinicalRecordsClient({ baseUrl: 'http://127.0.0.1:1/ext-api/v1', apiKey: 'k' });
-const ID = '7281928374650192837';
+const ID = '7281928374650192';
 
 export async function typeTests() {
   // Right usage is typed end to end.
@@ -32,9 +32,9 @@ export async function typeTests() {
 
   // A numeric patient id does not compile (in paths, bodies and helpers).
   // @ts-expect-error patientId is a string
-  await client.GET('/patients/{patientId}', { params: { path: { patientId: 7281928374650192837 } } });
+  await client.GET('/patients/{patientId}', { params: { path: { patientId: 7281928374650192 } } });
   // @ts-expect-error patient_id is a string
-  await client.POST('/appointments', { body: { patient_id: 7281928374650192837, start_at: '2026-12-01T15:30:00Z', duration_minutes: 30 } });
+  await client.POST('/appointments', { body: { patient_id: 7281928374650192, start_at: '2026-12-01T15:30:00Z', duration_minutes: 30 } });
   // @ts-expect-error patientId is a string
   await client.uploadDocument(42, { file: new Blob(), filename: 'a.pdf' });
 

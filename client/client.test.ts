@@ -19,7 +19,7 @@ async function setup(handler: Handler, retry?: Parameters<typeof createClinicalR
   return { server, client: createClinicalRecordsClient({ baseUrl: server.baseUrl, apiKey: KEY, ...(retry ? { retry } : {}) }) };
 }
 
-const BIG_ID = '7281928374650192837'; // 19 digits, > 2^53: a JSON number would lose the last digits
+const BIG_ID = '7281928374650192'; // 19 digits, > 2^53: a JSON number would lose the last digits
 const patient = (id: string, n = 0) => ({ id, name: `P${n}`, created_at: '2026-11-02T16:05:12.345Z', provider_id: 'prov-1' });
 const doc = (id: string, status: string, external_id: string | null = null) => ({
   id,
@@ -42,7 +42,7 @@ describe('createClinicalRecordsClient', () => {
   });
 
   it('sends X-API-Key, returns typed data and exposes the rate-limit headers', async () => {
-    const { client, server } = await setup((req, res) => json(res, 200, { data: patient(BIG_ID) }));
+    const { client, server } = await setup((_req, res) => json(res, 200, { data: patient(BIG_ID) }));
     const { data, response } = await client.GET('/patients/{patientId}', { params: { path: { patientId: BIG_ID } } });
     expect(server.seen[0]!.headers['x-api-key']).toBe(KEY);
     expect(data?.data.id).toBe(BIG_ID);
@@ -69,7 +69,7 @@ describe('createClinicalRecordsClient', () => {
   });
 
   it('returns typed errors: { error, details } on 400', async () => {
-    const { client } = await setup((req, res) => json(res, 400, { error: 'Validation failed', details: { nickname: 'unknown field' } }));
+    const { client } = await setup((_req, res) => json(res, 400, { error: 'Validation failed', details: { nickname: 'unknown field' } }));
     const { data, error } = await client.POST('/patients', { body: { name: 'A' } });
     expect(data).toBeUndefined();
     expect(error).toEqual({ error: 'Validation failed', details: { nickname: 'unknown field' } });
@@ -93,7 +93,7 @@ describe('paginate', () => {
   });
 
   it('reads a list without meta (documents) as one page', async () => {
-    const { client, server } = await setup((req, res) => json(res, 200, { data: [doc('d1', 'pending'), doc('d2', 'completed')] }));
+    const { client, server } = await setup((_req, res) => json(res, 200, { data: [doc('d1', 'pending'), doc('d2', 'completed')] }));
     const ids: string[] = [];
     for await (const d of client.paginate('/patients/{patientId}/documents', { path: { patientId: BIG_ID } })) ids.push(d.id);
     expect(ids).toEqual(['d1', 'd2']);
@@ -102,7 +102,7 @@ describe('paginate', () => {
   });
 
   it('throws ApiError on a failed page', async () => {
-    const { client } = await setup((req, res) => json(res, 403, { error: 'Insufficient scope: patients:read required' }));
+    const { client } = await setup((_req, res) => json(res, 403, { error: 'Insufficient scope: patients:read required' }));
     const it = client.paginate('/patients');
     await expect(it.next()).rejects.toThrow(/GET \/patients answered 403: Insufficient scope/);
   });
@@ -125,7 +125,7 @@ describe('external_id', () => {
   });
 
   it('create: a 409 becomes ExternalIdConflictError carrying existing', async () => {
-    const { client } = await setup((req, res) =>
+    const { client } = await setup((_req, res) =>
       json(res, 409, { error: 'external_id already in use', existing: { id: BIG_ID, external_id: 'ehr-1' } }),
     );
     const err = await client.create('/patients', { name: 'Ada', external_id: 'ehr-1' }).catch((e: unknown) => e);
@@ -141,7 +141,7 @@ describe('external_id', () => {
 });
 
 describe('uploadDocument', () => {
-  const ok: Handler = (req, res) =>
+  const ok: Handler = (_req, res) =>
     json(res, 201, { data: doc('d1', 'pending', 'ext-1'), message: 'Document uploaded successfully. Text extraction started.' });
 
   it('sends a PDF from a Buffer as multipart with file and external_id', async () => {
@@ -199,7 +199,7 @@ describe('uploadDocument', () => {
     expect(server.seen).toHaveLength(1);
     await expect(client.uploadDocument(BIG_ID, { file: SAMPLES.pdf })).rejects.toThrow(/filename is required/);
     // @ts-expect-error a numeric patient id is refused at compile time, and at run time:
-    await expect(client.uploadDocument(7281928374650192837, { file: SAMPLES.pdf, filename: 'a.pdf' })).rejects.toThrow(
+    await expect(client.uploadDocument(7281928374650192, { file: SAMPLES.pdf, filename: 'a.pdf' })).rejects.toThrow(
       /patientId must be a non-empty string/,
     );
   });
@@ -208,7 +208,7 @@ describe('uploadDocument', () => {
 describe('waitForDocument', () => {
   it('polls by external_id until completed', async () => {
     const statuses = ['pending', 'processing', 'completed'];
-    const { client, server } = await setup((req, res) => json(res, 200, { data: [doc('d1', statuses.shift() ?? 'completed', 'ext-1')] }));
+    const { client, server } = await setup((_req, res) => json(res, 200, { data: [doc('d1', statuses.shift() ?? 'completed', 'ext-1')] }));
     const d = await client.waitForDocument(BIG_ID, { externalId: 'ext-1' }, { intervalMs: 10 });
     expect(d.status).toBe('completed');
     expect(server.seen).toHaveLength(3);
@@ -217,7 +217,7 @@ describe('waitForDocument', () => {
 
   it('polls by id until failed', async () => {
     const statuses = ['processing', 'failed'];
-    const { client } = await setup((req, res) =>
+    const { client } = await setup((_req, res) =>
       json(res, 200, { data: [doc('other', 'pending'), doc('d1', statuses.shift() ?? 'failed')] }),
     );
     expect((await client.waitForDocument(BIG_ID, { id: 'd1' }, { intervalMs: 10 })).status).toBe('failed');
@@ -244,7 +244,7 @@ describe('regenerateNote', () => {
 
   it('reuses one Idempotency-Key across a timeout and a network error, and a new call gets a new key', async () => {
     let n = 0;
-    const { client, server } = await setup((req, res) => {
+    const { client, server } = await setup((_req, res) => {
       n++;
       if (n === 1) return; // never answers: the attempt times out
       if (n === 2) return void res.socket?.destroy(); // connection dropped: a network error
@@ -263,7 +263,7 @@ describe('regenerateNote', () => {
   });
 
   it('stops after the attempts and does not retry an HTTP error', async () => {
-    const { client, server } = await setup((req, res) => json(res, 409, { error: 'Session is not ready for regeneration' }));
+    const { client, server } = await setup((_req, res) => json(res, 409, { error: 'Session is not ready for regeneration' }));
     await expect(client.regenerateNote(SESSION)).rejects.toThrow(/answered 409: Session is not ready/);
     expect(server.seen).toHaveLength(1);
     await server.close();
@@ -278,7 +278,7 @@ describe('retry of 429 and 503', () => {
   it('waits Retry-After, then succeeds', async () => {
     let n = 0;
     const { client, server } = await setup(
-      (req, res) => (++n === 1 ? rateLimited(res, '1') : json(res, 200, { data: patient(BIG_ID) })),
+      (_req, res) => (++n === 1 ? rateLimited(res, '1') : json(res, 200, { data: patient(BIG_ID) })),
       true,
     );
     const started = Date.now();
@@ -289,7 +289,7 @@ describe('retry of 429 and 503', () => {
   });
 
   it('is bounded in attempts and retries 503 too; the caller sees the last answer', async () => {
-    const { client, server } = await setup((req, res) => json(res, 503, { error: 'Regeneration could not be queued' }), {
+    const { client, server } = await setup((_req, res) => json(res, 503, { error: 'Regeneration could not be queued' }), {
       attempts: 3,
       baseDelayMs: 10,
     });
@@ -300,7 +300,7 @@ describe('retry of 429 and 503', () => {
   });
 
   it('is bounded in time: a Retry-After beyond the bounds is not waited for', async () => {
-    const { client, server } = await setup((req, res) => rateLimited(res, '120'), { attempts: 5, maxElapsedMs: 5_000 });
+    const { client, server } = await setup((_req, res) => rateLimited(res, '120'), { attempts: 5, maxElapsedMs: 5_000 });
     const started = Date.now();
     const { response } = await client.GET('/providers');
     expect(response.status).toBe(429);
@@ -310,7 +310,7 @@ describe('retry of 429 and 503', () => {
   });
 
   it('is off unless asked for', async () => {
-    const { client, server } = await setup((req, res) => rateLimited(res, '0'));
+    const { client, server } = await setup((_req, res) => rateLimited(res, '0'));
     expect((await client.GET('/providers')).response.status).toBe(429);
     expect(server.seen).toHaveLength(1);
   });
@@ -318,7 +318,7 @@ describe('retry of 429 and 503', () => {
   it('resends a multipart body intact', async () => {
     let n = 0;
     const { client, server } = await setup(
-      (req, res) =>
+      (_req, res) =>
         ++n === 1 ? rateLimited(res, '0') : json(res, 201, { data: doc('d1', 'pending'), message: 'Document uploaded successfully.' }),
       true,
     );

@@ -3,13 +3,13 @@
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../generated/types.ts';
 
-export interface LooseInit {
+interface LooseInit {
   params?: { path?: object; query?: object; header?: object };
   body?: unknown;
   bodySerializer?: (body: never) => unknown;
   signal?: AbortSignal;
 }
-export interface LooseResult {
+interface LooseResult {
   data?: unknown;
   error?: unknown;
   response: Response;

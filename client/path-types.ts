@@ -12,16 +12,15 @@ export type ListPath = { [P in keyof paths]: Ok<Get<P>, 200> extends { data: Rea
 /** One item of a list path's `data`. */
 export type ItemOf<P extends ListPath> = Ok<Get<P>, 200> extends { data: ReadonlyArray<infer T> } ? T : never;
 /** The query of a list path, without `page` (the iterator owns it). */
-export type ListQuery<P extends ListPath> = Omit<NonNullable<ParamsOf<Get<P>>['query']>, 'page'>;
+type ListQuery<P extends ListPath> = Omit<NonNullable<ParamsOf<Get<P>>['query']>, 'page'>;
 /** List paths that accept an `external_id` lookup. */
 export type LookupPath = {
   [P in ListPath]: 'external_id' extends keyof NonNullable<ParamsOf<Get<P>>['query']> ? P : never;
 }[ListPath];
 
 /** `[params]` when the path has path parameters, `[]` otherwise. */
-export type PathArgs<O> = ParamsOf<O> extends { path: infer X } ? [pathParams: X] : [];
+type PathArgs<O> = ParamsOf<O> extends { path: infer X } ? [pathParams: X] : [];
 export type GetPathArgs<P> = PathArgs<Get<P>>;
-export type PostPathArgs<P> = PathArgs<Post<P>>;
 
 /** POST paths that may answer the 409 external_id conflict. */
 export type CreatePath = {

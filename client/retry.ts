@@ -15,7 +15,7 @@ export interface RetryOptions {
 }
 
 /** 429 (rate limited, with Retry-After) and 503 (could not be queued): the two statuses the issue asks to retry. */
-export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
 export type FetchLike = (request: Request) => Promise<Response>;
 

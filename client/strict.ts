@@ -5,14 +5,15 @@
 import type { FetchOptions, FetchResponse } from 'openapi-fetch';
 import type { paths } from '../generated/types.ts';
 
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 /** Paths that define the method (openapi-typescript writes `put?: never` for the others). */
 export type PathsWith<M extends HttpMethod> = { [P in keyof paths]: paths[P] extends { [K in M]: object } ? P : never }[keyof paths];
 export type OperationOf<P extends keyof paths, M extends HttpMethod> = paths[P] extends {
-  [K in M]: infer O extends Record<string | number, any>;
+  [K in M]: infer O extends Record<string | number, unknown>;
 }
   ? O
   : never;
+// biome-ignore lint/complexity/noBannedTypes: `{} extends T` is the test for "every property of T is optional"
 type InitArgs<O> = {} extends FetchOptions<O> ? [init?: FetchOptions<O>] : [init: FetchOptions<O>];
 
 export type StrictMethod<M extends HttpMethod> = <P extends PathsWith<M>>(

@@ -31,7 +31,7 @@ export function baseUrlFlag(raw: string | undefined): URL {
   return url;
 }
 
-export const REPORTERS = ['console', 'junit', 'json', 'html'] as const;
+const REPORTERS = ['console', 'junit', 'json', 'html'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
 
 export interface CliOptions {

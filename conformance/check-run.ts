@@ -10,7 +10,7 @@ import { BlockedCheck, SkipCheck, type CheckContext, type CheckDef, type CheckRe
 export type SharedContext = Omit<CheckContext, 'name' | 'signal' | 'send' | 'expect' | 'skip' | 'block' | 'sleep'>;
 
 /** The check's own view of the mock's faults: armed for its requests only, cleared when it ends. */
-export interface FaultScope {
+interface FaultScope {
   mock?: MockControl;
   spec(spec: RequestSpec): RequestSpec;
   clear(): Promise<void>;

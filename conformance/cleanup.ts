@@ -37,7 +37,7 @@ export class Cleanup {
   /** Watches every exchange: a 2xx POST that created something with an id is remembered with its DELETE path. */
   observe(ex: Exchange): void {
     const op = ex.operation;
-    if (!op || op.method !== 'POST' || ex.response.status < 200 || ex.response.status > 299) return;
+    if (op?.method !== 'POST' || ex.response.status < 200 || ex.response.status > 299) return;
     const data = (ex.response.json as { data?: { id?: unknown; external_id?: unknown } } | undefined)?.data;
     if (!data || (typeof data.id !== 'string' && typeof data.id !== 'number')) return;
     const del = this.contract.operations.find(

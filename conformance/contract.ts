@@ -96,14 +96,3 @@ export class Contract {
     return [...new Set(this.operations.flatMap((o) => o.scopes))].sort();
   }
 }
-
-/** Does this node, or the schema a $ref chain leads to, carry x-assumption? */
-export function carriesAssumption(contract: Contract, node: Json | undefined): boolean {
-  let current = node;
-  for (let i = 0; i < 32 && current && typeof current === 'object' && !Array.isArray(current); i++) {
-    if ('x-assumption' in current) return true;
-    if (typeof current.$ref !== 'string') return false;
-    current = contract.resolve(current.$ref);
-  }
-  return false;
-}

@@ -6,11 +6,11 @@
 // terminal status, a default): they are listed in BEHAVIOUR and never counted as covered by a schema.
 import { escapeToken as esc, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
 import type { Contract } from './contract.ts';
-import type { Register, Rule } from './register.ts';
+import type { Rule } from './register.ts';
 import type { Profile } from './schemas.ts';
 
 /** Rules whose pointers land on response schemas but whose content is a behaviour, not a shape. */
-export const BEHAVIOUR: Record<string, string> = {
+const BEHAVIOUR: Record<string, string> = {
   'GEN-002': 'records are assigned to providers: behaviour',
   'GEN-009': 'clients treat ids as opaque',
   'PAT-003': 'a name built from first_name and last_name: behaviour',
@@ -50,7 +50,7 @@ const COMBINERS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const CHILDREN = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else'];
 
 /** Every pointer (without '#') of a schema node reachable from the given schema pointers, refs followed. */
-export function reachableSchemas(contract: Contract, roots: string[]): Set<string> {
+function reachableSchemas(contract: Contract, roots: string[]): Set<string> {
   const seen = new Set<string>();
   const visit = (pointer: string, node: Json | undefined) => {
     if (!node || typeof node !== 'object' || Array.isArray(node) || seen.has(pointer)) return;
@@ -58,7 +58,7 @@ export function reachableSchemas(contract: Contract, roots: string[]): Set<strin
     const o = node as JsonObject;
     if (typeof o.$ref === 'string') visit(o.$ref.replace(/^#/, ''), contract.resolve(o.$ref));
     for (const [k, v] of Object.entries((o.properties ?? {}) as JsonObject)) visit(`${pointer}/properties/${esc(k)}`, v);
-    for (const k of COMBINERS) if (Array.isArray(o[k])) (o[k] as Json[]).forEach((v, i) => visit(`${pointer}/${k}/${i}`, v));
+    for (const k of COMBINERS) if (Array.isArray(o[k])) for (const [i, v] of (o[k] as Json[]).entries()) visit(`${pointer}/${k}/${i}`, v);
     for (const k of CHILDREN) if (o[k] && typeof o[k] === 'object') visit(`${pointer}/${k}`, o[k]);
   };
   for (const r of roots) visit(r.replace(/^#/, ''), contract.resolve(r.startsWith('#') ? r : `#${r}`));
@@ -66,7 +66,7 @@ export function reachableSchemas(contract: Contract, roots: string[]): Set<strin
 }
 
 /** The schema pointers of every documented JSON response body (and response header) of the contract. */
-export function responseRoots(contract: Contract): string[] {
+function responseRoots(contract: Contract): string[] {
   const roots: string[] = [];
   for (const op of contract.operations)
     for (const r of op.responses.values()) {
@@ -87,7 +87,7 @@ function lands(pointer: string, reachable: Set<string>): boolean {
   return cut > 0 && reachable.has(p.slice(0, cut)) && !p.endsWith('/properties');
 }
 
-export function pointers(rule: Rule): string[] {
+function pointers(rule: Rule): string[] {
   return Array.isArray(rule.spec) ? (rule.spec as unknown[]).filter((p): p is string => typeof p === 'string') : [];
 }
 
@@ -115,5 +115,3 @@ export function schemaCoverages(contract: Contract, payloadChecks: Array<{ check
 export function schemaChecksRule(rule: Rule, profile: Profile): boolean {
   return rule.provenance === 'documented' || profile === 'all';
 }
-
-export type { Register };

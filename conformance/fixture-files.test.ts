@@ -16,7 +16,7 @@ describe('suite fixtures', () => {
     expect(text.slice(start, start + 4)).toBe('xref');
     const offsets = [...text.slice(start).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
     expect(offsets.length).toBe(5);
-    offsets.forEach((o, i) => expect(text.slice(o, o + 7), `object ${i + 1}`).toBe(`${i + 1} 0 obj`));
+    for (const [i, o] of offsets.entries()) expect(text.slice(o, o + 7), `object ${i + 1}`).toBe(`${i + 1} 0 obj`);
   });
 
   it('npiCheckDigit: the CMS example 1234567893, and the same digit as the mock seeds with', () => {

@@ -89,7 +89,7 @@ export class Fixtures {
 }
 
 /** "500 <html>…" — a response in a few words, for a blocked check's reason. */
-export function describe(res: { status: number; text: string }): string {
+function describe(res: { status: number; text: string }): string {
   return `${res.status} ${res.text.slice(0, 120) || '(empty body)'}`;
 }
 

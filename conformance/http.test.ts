@@ -26,7 +26,7 @@ describe('Http.send against a rate-limited target', () => {
   /** Answers the first `limited` requests 429 with the given remaining count, then 200. */
   async function target(limited: number, remaining: string): Promise<string> {
     let n = 0;
-    server = createServer((req, res) => {
+    server = createServer((_req, res) => {
       const spent = n++ < limited;
       res.writeHead(spent ? 429 : 200, {
         'Content-Type': 'application/json',

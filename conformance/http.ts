@@ -204,7 +204,9 @@ export class Http {
         throw new TransportError(`${request.method} ${url}: ${why}`);
       }
       const hdrs: Record<string, string> = {};
-      res.headers.forEach((v, k) => (hdrs[k] = v));
+      res.headers.forEach((v, k) => {
+        hdrs[k] = v;
+      });
       const mediaType = (hdrs['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       let json: unknown;
       if ((mediaType === 'application/json' || mediaType.endsWith('+json')) && text) {

@@ -35,7 +35,7 @@ describe('independence from the mock', () => {
     const offenders: string[] = [];
     for (const file of sources(ROOT))
       for (const spec of specifiers(readFileSync(file, 'utf8')))
-        if (spec.startsWith('.') && resolve(file, '..', spec).startsWith(MOCK + '/'))
+        if (spec.startsWith('.') && resolve(file, '..', spec).startsWith(`${MOCK}/`))
           offenders.push(`${relative(ROOT, file)} imports ${spec}`);
     expect(offenders).toEqual([]);
   });

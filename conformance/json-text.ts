@@ -10,7 +10,7 @@ export function parseJson(text: string): unknown {
 const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
 
 /** Wraps every integer literal outside strings that a JS number cannot hold exactly in quotes. */
-export function quoteUnsafeIntegers(text: string): string {
+function quoteUnsafeIntegers(text: string): string {
   if (!/\d{16}/.test(text)) return text;
   let out = '';
   let i = 0;

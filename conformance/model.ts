@@ -27,7 +27,7 @@ export interface Keys {
   revoked?: KeyRef;
 }
 
-export type KeyNeed = 'scoped' | 'otherOrg' | 'expired' | 'revoked';
+type KeyNeed = 'scoped' | 'otherOrg' | 'expired' | 'revoked';
 
 export interface CheckDef {
   /** snake_case, the name of the check in every report (Schemathesis style): its function's name. */
@@ -66,7 +66,7 @@ export interface Failure {
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'blocked' | 'timed-out';
 
 /** What a blocked check waited for, and the rule (and its checks) that judges that step. */
-export interface BlockedBy {
+interface BlockedBy {
   waitedFor: string;
   ruleId: string;
   checks: string[];
@@ -133,7 +133,7 @@ export class BlockedCheck extends Error {
   }
 }
 
-export interface Expectation {
+interface Expectation {
   expected: string;
   actual: string;
   exchange?: Exchange;

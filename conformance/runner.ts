@@ -55,13 +55,13 @@ export class BadInput extends Error {}
 /** The main key was refused (401/403) on the first request that carried it: nothing else could be checked. */
 export class KeyRefused extends Error {}
 
-export const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
+const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 
 const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
 /** The documented profile runs documented rules only: a check (named or response-level) of an assumed rule is skipped. */
 const skippedAsAssumed = (provenance: string, profile: Profile) => provenance === 'assumed' && profile === 'documented';
 
-export function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
+function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
   const wanted = new Set(only.map((o) => o.toLowerCase()));
   const legacy = new Set([...wanted].flatMap((w) => LEGACY_AREAS[w] ?? []));
@@ -284,7 +284,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
  * (coveredBySchemas); else not checked, with the reason (the skip reason of the checks that cite it, or why no check
  * can: not testable from outside, no check yet).
  */
-export function coverage(env: {
+function coverage(env: {
   register: Register;
   contract: Contract;
   all: CheckDef[];

@@ -4,7 +4,7 @@ import { baseUrlFlag, parseFlags, UsageError } from '../conformance/args.ts';
 export { UsageError };
 
 /** Dredd's reporters, less `apiary`, which uploads every request (with its key) to a third-party service. */
-export const REPORTERS = ['cli', 'dot', 'nyan', 'xunit', 'html', 'markdown'] as const;
+const REPORTERS = ['cli', 'dot', 'nyan', 'xunit', 'html', 'markdown'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
 /** The reporters that write a file into --out, and its name there. */
 export const REPORT_FILES: Partial<Record<ReporterName, string>> = { xunit: 'dredd.xml', html: 'dredd.html', markdown: 'dredd.md' };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { loadBundle } from '../spec/runtime/bundle.ts';
 import { deref, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
 
-export const PREPARED_NAME = 'openapi.dredd.json';
+const PREPARED_NAME = 'openapi.dredd.json';
 
 const isObject = (n: Json | undefined): n is JsonObject => !!n && typeof n === 'object' && !Array.isArray(n);
 
@@ -53,7 +53,10 @@ const isJsonMedia = (type: string) => /^application\/(.+\+)?json$/i.test(type.sp
 
 /** Walks every media type object (a node with `schema` and `example`/`examples`) of the document. */
 function relaxMediaTypes(doc: JsonObject, node: Json, changed: { n: number }): void {
-  if (Array.isArray(node)) return node.forEach((n) => relaxMediaTypes(doc, n, changed));
+  if (Array.isArray(node)) {
+    for (const n of node) relaxMediaTypes(doc, n, changed);
+    return;
+  }
   if (!isObject(node)) return;
   if (isObject(node.content))
     for (const [type, media] of Object.entries(node.content))
@@ -85,6 +88,6 @@ export function prepareForDredd(bundle: JsonObject = loadBundle()): { doc: JsonO
 export function writePreparedBundle(dir: string, bundle?: JsonObject): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, PREPARED_NAME);
-  writeFileSync(path, JSON.stringify(prepareForDredd(bundle).doc, null, 2) + '\n');
+  writeFileSync(path, `${JSON.stringify(prepareForDredd(bundle).doc, null, 2)}\n`);
   return path;
 }

@@ -50,7 +50,7 @@ export interface HookRecord {
   interrupted: boolean;
 }
 
-export const KEY_PLACEHOLDER = '$CLINICAL_RECORDS_KEY';
+const KEY_PLACEHOLDER = '$CLINICAL_RECORDS_KEY';
 /** Request bodies longer than this are shown by their size only (the 413 transactions send 10 MB). */
 const SHOWN_BODY = 2048;
 

@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { uploadMaxBytes } from '../generated/spec-values.ts';
 
-export type Part = { name: string; value: string } | { name: string; filename: string; type: string; data: Buffer };
+type Part = { name: string; value: string } | { name: string; filename: string; type: string; data: Buffer };
 
-export function multipart(parts: Part[]): { body: Buffer; contentType: string } {
+function multipart(parts: Part[]): { body: Buffer; contentType: string } {
   const boundary = `dredd-${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const p of parts) {

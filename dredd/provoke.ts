@@ -32,7 +32,7 @@ export interface Wanted {
 }
 
 /** The field no request schema has: the documented 400 for an unknown field. */
-export const UNKNOWN_FIELD = 'dredd_unknown_field';
+const UNKNOWN_FIELD = 'dredd_unknown_field';
 const PADDING_FIELD = 'dredd_padding';
 const MALFORMED_ID = 'dredd-malformed-id';
 
@@ -194,7 +194,7 @@ export class Provoker {
 }
 
 /** A 10-digit NPI with a valid Luhn check digit (80840 prefix) that no seed or deployment is likely to hold. */
-export function unusedNpi(): string {
+function unusedNpi(): string {
   const base = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
   const digits = `80840${base}`.split('').map(Number);
   let sum = 0;

@@ -24,7 +24,7 @@ export interface CallOptions {
 }
 
 /** Thrown when a resource a transaction needs cannot be had: the transaction fails with this message. */
-export class MissingResource extends Error {}
+class MissingResource extends Error {}
 
 const dataOf = (a: Answer): Obj | undefined => {
   const d = (a.json as { data?: unknown } | undefined)?.data;
@@ -212,7 +212,7 @@ export function fill(template: string, values: Record<string, string>): string {
 /** An id of the right form that names nothing: digits for a patient, else a fresh UUID. */
 export function unknownId(param: string): string {
   return param === 'patientId'
-    ? `9${BigInt('0x' + randomBytes(7).toString('hex'))
+    ? `9${BigInt(`0x${randomBytes(7).toString('hex')}`)
         .toString()
         .padStart(18, '0')}`
     : randomUUID();

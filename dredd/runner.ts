@@ -15,7 +15,7 @@ export class Unreachable extends Error {}
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Any HTTP answer proves the target is there; a refused or timed-out connection does not. With --mock, /__mock must answer. */
-export async function checkTarget(url: string, mock: boolean, timeoutMs = 10_000): Promise<void> {
+async function checkTarget(url: string, mock: boolean, timeoutMs = 10_000): Promise<void> {
   try {
     await fetch(url, { signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.arrayBuffer());
   } catch (err) {

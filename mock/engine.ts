@@ -31,7 +31,7 @@ import type { EngineRuntime } from './runtime/types.ts';
 import { SeedError } from './seed/check.ts';
 
 /** The API's features for a runtime, in seeding order (a feature may read rows an earlier one seeded). */
-export const apiFeatures = (runtime: EngineRuntime): readonly FeatureFactory[] => [
+const apiFeatures = (runtime: EngineRuntime): readonly FeatureFactory[] => [
   providersFeature,
   patientsFeature,
   appointmentsFeature,

@@ -19,7 +19,7 @@ function sources(dir: string): string[] {
 }
 
 /** Relative specifiers of static imports, re-exports and dynamic imports (type-only imports included). */
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   const found = [
     ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]/g),
     ...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g),

@@ -86,7 +86,7 @@ export function withAssumptions(doc: string): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    if (!process.argv.includes('--write')) process.stdout.write(renderAssumptions() + '\n');
+    if (!process.argv.includes('--write')) process.stdout.write(`${renderAssumptions()}\n`);
     else {
       const current = readFileSync(TABLE_FILE, 'utf8');
       const next = withAssumptions(current);

@@ -116,7 +116,10 @@ function stripExtensions(node: Json): Json {
 
 /** Every `#/components/schemas/*` reachable from a node, so the webhook schemas travel with what they reference. */
 function collectRefs(doc: JsonObject, node: Json, into: Map<string, Json>): void {
-  if (Array.isArray(node)) return node.forEach((n) => collectRefs(doc, n, into));
+  if (Array.isArray(node)) {
+    for (const n of node) collectRefs(doc, n, into);
+    return;
+  }
   if (!node || typeof node !== 'object') return;
   for (const [k, v] of Object.entries(node)) {
     if (k === '$ref' && typeof v === 'string') {
@@ -200,12 +203,12 @@ export async function generate(outDir: string, opts: { lint?: boolean } = {}): P
   // Re-serialize with a marker first: JSON has no comments, so the header is an extension field.
   const bundled = JSON.parse(readFileSync(bundlePath, 'utf8')) as JsonObject;
   const doc: JsonObject = { 'x-generated': HEADER, ...bundled };
-  writeFileSync(bundlePath, JSON.stringify(doc, null, 2) + '\n');
+  writeFileSync(bundlePath, `${JSON.stringify(doc, null, 2)}\n`);
 
   // Programmatic openapi-typescript uses its own minimal Redocly config (not redocly.yaml): linting is step 1's job.
   // defaultNonNullable off: a field with a `default` stays optional in request bodies (the server fills it in).
-  const ast = await openapiTS(forTypes(doc) as never, { silent: true, defaultNonNullable: false, cwd: pathToFileURL(outDir + '/') });
-  const types = `// ${HEADER}.\n\n` + astToString(ast) + aliases(doc);
+  const ast = await openapiTS(forTypes(doc) as never, { silent: true, defaultNonNullable: false, cwd: pathToFileURL(`${outDir}/`) });
+  const types = `// ${HEADER}.\n\n${astToString(ast)}${aliases(doc)}`;
   writeFileSync(join(outDir, 'types.ts'), types);
   writeFileSync(join(outDir, 'spec-values.ts'), specValues(doc));
 }

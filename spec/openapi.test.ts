@@ -154,7 +154,7 @@ describe('examples', () => {
     if (!node || typeof node !== 'object' || Array.isArray(node)) continue;
     // Schema-level `examples` (an array of instances) on a schema object.
     if (Array.isArray(node.examples) && /\/(schemas\/[^/]+|properties\/[^/]+|schema|items)$/.test(pointer))
-      node.examples.forEach((ex, i) => cases.push([`${pointer}/examples/${i}`, pointer, ex]));
+      for (const [i, ex] of node.examples.entries()) cases.push([`${pointer}/examples/${i}`, pointer, ex]);
     // Media-type `example` / `examples.*.value` next to a `schema`.
     if (node.schema && 'example' in node) cases.push([`${pointer}/example`, `${pointer}/schema`, node.example as Json]);
     if (node.schema && node.examples && !Array.isArray(node.examples))

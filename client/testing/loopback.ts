@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { makeDocx, makeZip } from '../../mock/features/documents/sample-files.ts';
 
-export interface Seen {
+interface Seen {
   method: string;
   url: URL;
   headers: IncomingMessage['headers'];

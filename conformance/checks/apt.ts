@@ -16,7 +16,17 @@ import {
   SETUP,
 } from './support/common.ts';
 import { own, pathIdForm, UUID, DIGITS } from './support/operations.ts';
-import { foreignProvider, refused, createdOk, pageAndLimit, metaOf, same, getAppointment, lifecycle } from './support/resources.ts';
+import {
+  foreignProvider,
+  refused,
+  createdOk,
+  pageAndLimit,
+  metaOf,
+  same,
+  getAppointment,
+  lifecycle,
+  everyTransition,
+} from './support/resources.ts';
 import { check } from './support/define.ts';
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -27,7 +37,6 @@ function patchAppointment(ctx: CheckContext, id: unknown, fields: Obj): Promise<
   return ctx.send({ method: 'PATCH', path: `/appointments/${String(id)}`, key: ctx.keys.main, json: fields });
 }
 
-/** 2xx `{ data }` for a create; the documented profile does not insist on 201 (APT-028 is an assumption). */
 /** The create body's required fields and defaults, as the spec gives them. */
 function appointmentCreate(ctx: CheckContext): { required: string[]; defaults: Obj } {
   const schema = ctx.contract.resolve('#/components/schemas/AppointmentCreate') as {
@@ -38,20 +47,6 @@ function appointmentCreate(ctx: CheckContext): { required: string[]; defaults: O
     Object.entries(schema.properties ?? {}).flatMap(([k, v]) => ('default' in v ? [[k, v.default]] : [])),
   );
   return { required: schema.required ?? [], defaults };
-}
-
-/** An Eulerian circuit of the complete directed graph on `nodes` from `start`: every ordered pair once. */
-function everyTransition(nodes: string[], start: string): string[] {
-  const out = new Map(nodes.map((n) => [n, nodes.filter((m) => m !== n)]));
-  const stack = [start];
-  const circuit: string[] = [];
-  while (stack.length) {
-    const v = stack.at(-1)!;
-    const next = out.get(v)!.pop();
-    if (next !== undefined) stack.push(next);
-    else circuit.push(stack.pop()!);
-  }
-  return circuit.reverse();
 }
 
 export async function appointment_date_filters(ctx: CheckContext): Promise<void> {

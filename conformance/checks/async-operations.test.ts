@@ -1,7 +1,7 @@
 // The async-operation checks against the mock (they pass, documented assumptions skipped, nothing left behind), then
 // each against behaviour that breaks its one rule: a loopback proxy in front of the mock, a receiver that alters the
 // webhook deliveries it records, or a mock that issues other keys. The check must fail, citing that rule's id.
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { startMock } from '../../mock/server.ts';
 import { readSeedFile } from '../../mock/seed/load.ts';
 import { TamperingReceiver } from '../testing/tampering-receiver.ts';

@@ -1,5 +1,3 @@
-// DOC: documents. Upload, extraction states and the extract endpoint, upload limits.
-import { randomBytes } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { Exchange } from '../http.ts';
 import { messages } from '../../generated/spec-values.ts';
@@ -23,88 +21,16 @@ import {
 import { own, pathIdForm, UUID } from './support/operations.ts';
 import { expectLookupGone } from './support/resources.ts';
 import { check } from './support/define.ts';
-import { idText } from '../fixtures.ts';
-
-const TERMINAL = new Set(['completed', 'failed']);
-
-/** pending → processing → completed | failed: a status never goes back to a lower rank within one run. */
-const RANK: Record<string, number> = { pending: 0, processing: 1, completed: 2, failed: 2 };
-
-/** The source's "text-extraction-started wording" (DOC-026): the exact text is not quoted. */
-const STARTED_WORDING = /extraction\b[^.]*\bstart/i;
-
-function lookupDocument(ctx: CheckContext, patientId: string, externalId: string): Promise<Exchange> {
-  return ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main, query: { external_id: externalId } });
-}
-
-interface TrackedUpload {
-  externalId: string;
-  upload: Exchange;
-  /** The status the upload answered. */
-  first?: string;
-  /** The external_id lookup sent as soon as the upload answered. */
-  right: Exchange;
-  /** Every status seen afterwards (upload, first lookup, then the polls), consecutive duplicates merged. */
-  seen: string[];
-  last?: Obj;
-  lastExchange?: Exchange;
-  /** The document left `pending` without any extract call: its extraction was queued. */
-  queued: boolean;
-}
-
-/**
- * Three PDF uploads to the run's patient (a text with a token of its own), each looked up as soon as it answered and
- * then followed to a terminal status (at most ctx.timeoutMs): shared by the checks that judge uploads.
- */
-function trackedUploads(ctx: CheckContext): Promise<{ patientId: string; token: string; uploads: TrackedUpload[] }> {
-  return ctx.fixtures.shared('tracked-uploads', async () => {
-    const p = await ctx.fixtures.patient();
-    const patientId = String(p.id);
-    const token = `Qz${randomBytes(8).toString('hex')}x`;
-    const uploads: TrackedUpload[] = [];
-    for (let i = 0; i < 3; i++) {
-      const externalId = ctx.externalId('async-doc');
-      const upload = await uploadDocument(ctx, patientId, externalId, { text: `Conformance extraction text ${token}` });
-      const right = await lookupDocument(ctx, patientId, externalId);
-      const first = typeof objOf(upload).status === 'string' ? String(objOf(upload).status) : undefined;
-      const rightStatus = byExternalId(right, externalId)?.status;
-      const seen: string[] = [];
-      for (const s of [first, rightStatus]) if (typeof s === 'string' && seen.at(-1) !== s) seen.push(s);
-      uploads.push({ externalId, upload, first, right, seen, queued: false });
-    }
-    await Promise.all(
-      uploads.map(async (u) => {
-        if (!is2xx(u.upload)) return;
-        const f = await followDocument(ctx, patientId, u.externalId, ctx.timeoutMs);
-        for (const s of f.statuses) if (u.seen.at(-1) !== s) u.seen.push(s);
-        u.last = f.last;
-        u.lastExchange = f.exchange;
-        u.queued = u.seen.some((s) => s !== 'pending');
-      }),
-    );
-    return { patientId, token, uploads };
-  });
-}
-
-/** The uploads that were stored (any 2xx with an id); blocked when none was (the upload's own check judges it). */
-function created(ctx: CheckContext, uploads: TrackedUpload[]): TrackedUpload[] {
-  const ok = uploads.filter((u) => is2xx(u.upload) && idText(objOf(u.upload).id) !== undefined);
-  if (!ok.length && uploads[0])
-    ctx.block(
-      `a stored PDF upload to follow (POST /patients/{id}/documents answered ${got(uploads[0].upload).slice(0, 120)})`,
-      SETUP.upload,
-    );
-  return ok;
-}
-
-/** Extraction may take 10–30 s on a real service; the mock scales it down. */
-const EXTRACTION_MS = 60_000;
-
-function checkTransitions(ctx: CheckContext, statuses: string[], order: string[]) {
-  const idx = statuses.map((s) => order.indexOf(s));
-  const forward = idx.every((v, i) => v >= 0 && (i === 0 || v > idx[i - 1]!));
-  ctx.expect(forward, { expected: `statuses in the order ${order.join(' → ')} (completed/failed terminal)`, actual: statuses.join(' → ') });
-}
+import {
+  TERMINAL,
+  RANK,
+  STARTED_WORDING,
+  lookupDocument,
+  trackedUploads,
+  created,
+  EXTRACTION_MS,
+  checkTransitions,
+} from './support/documents.ts';
 
 export async function extracted_text_never_returned(ctx: CheckContext): Promise<void> {
   const { patientId, token, uploads } = await trackedUploads(ctx);

@@ -21,7 +21,7 @@ const sourceFiles = tsFiles(DIR).filter((f) => !f.endsWith('.test.ts') && f !== 
 const checkFileNames = sourceFiles.filter((f) => !f.startsWith('support/'));
 /** auth.ts → AUTH; evt/delivery.ts → EVT. */
 const areaOfFile = (f: string) => f.split('/')[0]!.replace(/\.ts$/, '').toUpperCase();
-const importsOf = (f: string) => [...readFileSync(DIR + f, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]!);
+const importsOf = (f: string) => [...readFileSync(DIR + f, 'utf8').matchAll(/^import [^;]*? from '([^']+)';$/gm)].map((m) => m[1]!);
 
 describe('checks layout', () => {
   it('index.ts lists every check file', () => {
@@ -42,6 +42,20 @@ describe('checks layout', () => {
       }
     }
     expect(misplaced).toEqual([]);
+  });
+
+  it('a check file exports its checks and nothing else (its other exports would be dead code no tool reports)', () => {
+    const stray: string[] = [];
+    for (const [f, mod] of Object.entries(checkFiles)) {
+      const named = new Set([
+        'checks',
+        'responseChecks',
+        ...(mod.checks ?? []).map((c) => c.name),
+        ...(mod.responseChecks ?? []).map((c) => c.name),
+      ]);
+      for (const name of Object.keys(mod)) if (!named.has(name)) stray.push(`${f}: ${name}`);
+    }
+    expect(stray).toEqual([]);
   });
 
   it('check names are snake_case function names, one rule id each', () => {

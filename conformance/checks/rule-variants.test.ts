@@ -104,7 +104,14 @@ const broken: Array<[string, string, Breaks | (() => Breaks)]> = [
     {
       response: (res, req) =>
         is(req, 'GET', /\/documents$/) &&
-        editBody(res, (b) => Array.isArray(b.data) && b.data.forEach((d: any) => d.status === 'completed' && (d.status = 'failed'))),
+        editBody(
+          res,
+          (b) =>
+            Array.isArray(b.data) &&
+            b.data.forEach((d: any) => {
+              if (d.status === 'completed') d.status = 'failed';
+            }),
+        ),
     },
   ],
   [
@@ -115,7 +122,11 @@ const broken: Array<[string, string, Breaks | (() => Breaks)]> = [
         is(req, 'GET', /\/documents$/) &&
         editBody(
           res,
-          (b) => Array.isArray(b.data) && b.data.forEach((d: any) => d.status === 'completed' && (d.has_extracted_text = false)),
+          (b) =>
+            Array.isArray(b.data) &&
+            b.data.forEach((d: any) => {
+              if (d.status === 'completed') d.has_extracted_text = false;
+            }),
         ),
     },
   ],
@@ -182,7 +193,15 @@ const broken: Array<[string, string, Breaks | (() => Breaks)]> = [
     'NOTE-001',
     {
       response: (res, req) =>
-        is(req, 'GET', /^\/notes$/) && editBody(res, (b) => Array.isArray(b.data) && b.data.forEach((n: any) => (n.content = 'body'))),
+        is(req, 'GET', /^\/notes$/) &&
+        editBody(
+          res,
+          (b) =>
+            Array.isArray(b.data) &&
+            b.data.forEach((n: any) => {
+              n.content = 'body';
+            }),
+        ),
     },
   ],
   ['note_include_parameter', 'NOTE-017', { request: (req) => is(req, 'GET', /^\/notes\/[^/]+$/) && dropQuery(req, 'include') }],
@@ -218,7 +237,15 @@ const broken: Array<[string, string, Breaks | (() => Breaks)]> = [
     'PAT-012',
     {
       response: (res, req) =>
-        is(req, 'GET', /^\/patients$/) && editBody(res, (b) => Array.isArray(b.data) && b.data.forEach((p: any) => (p.consent = false))),
+        is(req, 'GET', /^\/patients$/) &&
+        editBody(
+          res,
+          (b) =>
+            Array.isArray(b.data) &&
+            b.data.forEach((p: any) => {
+              p.consent = false;
+            }),
+        ),
     },
   ],
   [

@@ -5,7 +5,7 @@ import type { Area, CheckResult, Outcome, RunReport } from '../model.ts';
 const mark: Record<Outcome, string> = { passed: '✓', failed: '✗', skipped: '-', blocked: '⊘', 'timed-out': '⏱' };
 
 /** "3 passed, 1 failed, 2 skipped" plus blocked and timed out when there are any. */
-export function counts(results: CheckResult[]): string {
+function counts(results: CheckResult[]): string {
   const n = (o: Outcome) => results.filter((r) => r.outcome === o).length;
   const extra = (['blocked', 'timed-out'] as const).filter((o) => n(o)).map((o) => `, ${n(o)} ${o.replace('-', ' ')}`);
   return `${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped${extra.join('')}`;

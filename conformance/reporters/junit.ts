@@ -2,9 +2,12 @@
 // A blocked check is <skipped> with what it waited for; a timed-out check is an <error> with what it was waiting on.
 import type { RunReport } from '../model.ts';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the C0 controls XML 1.0 cannot carry, stripped on purpose
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+
 const x = (v: unknown) =>
   String(v ?? '')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    .replace(NOT_XML, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -15,7 +15,7 @@ export interface GateOptions {
   rateHeaders?: (peer: string) => Record<string, string>;
 }
 
-export interface Admitted {
+interface Admitted {
   /** The normalized path (req.url now holds the normalized path and query). */
   path: string;
   control: boolean;

@@ -8,7 +8,7 @@ import { requestHeader } from './request-header.ts';
 type MW = MiddlewareHandler<EngineEnv>;
 // Plain functions cast to Hono's type, not async ones, as in pipeline.ts: a promise and a tick less per layer.
 
-export const UNAUTHORIZED: Record<'missing' | 'unknown' | 'expired' | 'revoked', string> = {
+const UNAUTHORIZED: Record<'missing' | 'unknown' | 'expired' | 'revoked', string> = {
   missing: 'Missing API key',
   unknown: 'Invalid API key',
   expired: 'API key expired',

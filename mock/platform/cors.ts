@@ -9,12 +9,12 @@ import { adapterOf } from './adapter.ts';
 import { isControlPath, isLoopbackOrigin } from './loopback.ts';
 import { requestHeader } from './request-header.ts';
 
-export const ALLOWED_HEADERS = ['X-API-Key', 'Idempotency-Key', 'Content-Type'];
-export const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow', 'sl-violations'];
+const ALLOWED_HEADERS = ['X-API-Key', 'Idempotency-Key', 'Content-Type'];
+const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow', 'sl-violations'];
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'];
 
 /** Headers of an answer the browser may read (with `*`: every answer). */
-export const CORS_HEADERS: Readonly<Record<string, string>> = {
+const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(','),
 };
@@ -43,7 +43,7 @@ export function parseCorsOrigin(text: string): string | undefined {
   }
 }
 
-export function originAllowed(policy: CorsPolicy, origin: string | undefined): boolean {
+function originAllowed(policy: CorsPolicy, origin: string | undefined): boolean {
   return origin !== undefined && (policy.any || isLoopbackOrigin(origin) || policy.origins.has(origin.toLowerCase()));
 }
 

@@ -6,7 +6,7 @@ import type { FaultKind, Faults } from './deps.ts';
 import { requestHeader } from './request-header.ts';
 
 /** The request header a scoped fault matches. */
-export const FAULT_SCOPE_HEADER = 'x-mock-fault-scope';
+const FAULT_SCOPE_HEADER = 'x-mock-fault-scope';
 /** The fault scope a request carries, if any. */
 export const faultScope = (c: Parameters<typeof requestHeader>[0]) => requestHeader(c, FAULT_SCOPE_HEADER) || undefined;
 
@@ -18,7 +18,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'http',
 ];
 
-export interface Fault {
+interface Fault {
   id: number;
   kind: FaultKind;
   /** Occurrences left; null = until cleared. */
@@ -86,10 +86,10 @@ export function createFaults(): EngineFaults {
 /** `/patients/*` matches one segment per `*`; `/patients/**` matches the rest. */
 function pathMatches(pattern: string, path: string): boolean {
   if (!pattern.includes('*')) return false;
+  const literal = (s: string) => s.replace(/[.+?^$()|[\]\\{}]/g, '\\$&');
   const re = pattern
-    .replace(/[.+?^$()|[\]\\{}]/g, '\\$&')
-    .replace(/\*\*/g, '\u0000')
-    .replace(/\*/g, '[^/]+')
-    .replace(/\u0000/g, '.*');
+    .split('**')
+    .map((part) => part.split('*').map(literal).join('[^/]+'))
+    .join('.*');
   return new RegExp(`^${re}$`).test(path);
 }

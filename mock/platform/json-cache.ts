@@ -9,7 +9,7 @@ export interface JsonCache<T extends object> {
   json(row: T): string;
 }
 
-export const JSON_CACHE_ROWS = 5_000;
+const JSON_CACHE_ROWS = 5_000;
 
 export function createJsonCache<T extends object>(serialize: (row: T) => string = JSON.stringify, max = JSON_CACHE_ROWS): JsonCache<T> {
   let current = new WeakMap<T, string>();

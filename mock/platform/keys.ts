@@ -7,7 +7,7 @@ import type { AuthInfo, SeedFile } from './deps.ts';
 /** Lower-case hex SHA-256 of a string's UTF-8 bytes, synchronously. */
 export type Sha256Hex = (text: string) => string;
 
-export type KeyState = SeedFile['keys'][number]['state'];
+type KeyState = SeedFile['keys'][number]['state'];
 
 interface StoredKey {
   digest: string;
@@ -16,7 +16,7 @@ interface StoredKey {
 }
 
 /** Whose key it is, as the request journal shows it: the seed's label (or `key <id>`), never the key itself. */
-export interface KeyOwner {
+interface KeyOwner {
   label: string;
   organization_id: string;
 }

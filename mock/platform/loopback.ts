@@ -26,7 +26,7 @@ export function isLoopback(address: string | undefined): boolean {
 /** The host name of a Host header or an origin's authority, lower case, IPv6 in brackets; undefined when malformed. */
 function hostName(authority: string): string | undefined {
   const m = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i.exec(authority.trim());
-  return m?.[1]!.toLowerCase();
+  return m?.[1]?.toLowerCase();
 }
 
 const bracketed = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host).toLowerCase();

@@ -8,7 +8,7 @@ export interface RateLimitConfig {
 /** The documented 429 body (RateLimitError's const in the spec). */
 export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Please retry after the window resets.';
 
-export interface RateDecision {
+interface RateDecision {
   headers: Record<string, string>;
   limited: boolean;
 }
@@ -19,7 +19,7 @@ export interface RateLimiter {
 }
 
 /** Bound on the bucket table (active keys and client addresses), so a flood of identities cannot grow memory without end. */
-export const MAX_BUCKETS = 100_000;
+const MAX_BUCKETS = 100_000;
 /** How many of the least recently used buckets one new identity may look at for an expired one to evict. */
 const EVICTION_SCAN = 64;
 

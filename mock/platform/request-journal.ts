@@ -51,7 +51,7 @@ export interface JournalEntry {
 /** An entry as GET /__mock/requests shows it: redacted; the error body parsed back (its text when it was cut). */
 export type ShownEntry = Omit<JournalEntry, 'at' | 'frontId' | 'error'> & { time: string; error?: unknown };
 
-export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
+function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   const { id, at, frontId: _, error, query, request, ...rest } = e;
   const shown: ShownEntry = {
     id,
@@ -71,7 +71,7 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   return shown;
 }
 
-export interface JournalFilter {
+interface JournalFilter {
   limit: number;
   status?: { exact: number } | { class: number };
   path?: string;

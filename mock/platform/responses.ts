@@ -1,11 +1,11 @@
 // Responses in the documented shapes, and the one JSON body reader every write operation uses.
 import type { Context } from 'hono';
 import { adapterOf } from './adapter.ts';
-import type { EngineContext, FieldErrors, Responses, Validator } from './deps.ts';
+import type { EngineContext, Responses, Validator } from './deps.ts';
 import { requestHeader } from './request-header.ts';
 
 /** Largest JSON body accepted (uploads are multipart and have their own 10 MB limit). */
-export const MAX_JSON_BYTES = 1024 * 1024;
+const MAX_JSON_BYTES = 1024 * 1024;
 
 /** Stateless when not streaming: one decoder serves every request. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -50,7 +50,7 @@ export function createResponses(validator: Validator): Responses {
 }
 
 /** Reads the request body up to `limit` bytes; refuses a larger one with 413 without reading it whole. */
-export async function readBody(c: EngineContext, limit: number): Promise<Uint8Array | Response> {
+async function readBody(c: EngineContext, limit: number): Promise<Uint8Array | Response> {
   const tooLarge = () => answerError(c, { error: 'Request body too large' }, 413);
   const declared = Number(requestHeader(c, 'content-length') ?? NaN);
   if (declared > limit) return tooLarge();
@@ -83,5 +83,3 @@ async function readStream(stream: ReadableStream<Uint8Array> | null, limit: numb
   for (const ch of chunks) out.set(ch, at), (at += ch.byteLength);
   return out;
 }
-
-export type { FieldErrors };

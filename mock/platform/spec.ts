@@ -36,7 +36,7 @@ export function specIndex(): SpecIndex {
   return (cached ??= buildIndex(loadBundle()));
 }
 
-export function buildIndex(bundle: JsonObject): SpecIndex {
+function buildIndex(bundle: JsonObject): SpecIndex {
   const ops: SpecOperation[] = operations(bundle).map(({ path, method, operation }) => ({
     operationId: String(operation.operationId),
     method: method.toUpperCase(),

@@ -131,7 +131,7 @@ function fieldOf(instancePath: string): string {
 }
 
 /** ajv errors -> `{ field: message }`, one entry per field, naming unknown and missing fields themselves. */
-export function toDetails(errors: ErrorObject[]): FieldErrors {
+function toDetails(errors: ErrorObject[]): FieldErrors {
   const details: FieldErrors = {};
   const anyOfMissing = new Map<string, string[]>();
   for (const e of errors) {

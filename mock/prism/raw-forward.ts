@@ -21,7 +21,7 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-en
  * Idle pooled sockets are dropped after this long, well before the engine server closes its side
  * (ENGINE_KEEP_ALIVE_MS), so a request is never written onto a socket the server is closing.
  */
-export const FREE_SOCKET_MS = 15_000;
+const FREE_SOCKET_MS = 15_000;
 /** The engine server's keep-alive timeout: longer than the pool keeps a socket idle. */
 export const ENGINE_KEEP_ALIVE_MS = 60_000;
 

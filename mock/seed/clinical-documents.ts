@@ -82,7 +82,7 @@ export function documentsSeed(core: SeedFile, rng: Rng): SeedDocument[] {
         bytes: makePdf(['Intake form', 'Reason for visit: trouble concentrating.']),
       },
     ];
-    docs.forEach((d, i) => addDocument(first, i, d));
+    for (const [i, d] of docs.entries()) addDocument(first, i, d);
   }
   if (second) {
     const docs: DocSpec[] = [
@@ -96,7 +96,7 @@ export function documentsSeed(core: SeedFile, rng: Rng): SeedDocument[] {
       },
       { patient: 1, filename: 'vaccination-record.png', status: 'pending', bytes: makePng(4, 4) },
     ];
-    docs.forEach((d, i) => addDocument(second, i, d));
+    for (const [i, d] of docs.entries()) addDocument(second, i, d);
   }
 
   return documents;

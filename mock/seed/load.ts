@@ -3,9 +3,9 @@ import type { SeedFile } from '../platform/deps.ts';
 import { checkSeed, markOwned, SeedError } from './check.ts';
 import { readJsonFile } from './read-json.ts';
 
-export { checkSeed, isOwnedSeed, SeedError, seedSection } from './check.ts';
+export { checkSeed, SeedError } from './check.ts';
 
-export const DEFAULT_SEED_URL = new URL('./default.json', import.meta.url);
+const DEFAULT_SEED_URL = new URL('./default.json', import.meta.url);
 
 export function readSeedFile(path: string | URL = DEFAULT_SEED_URL): SeedFile {
   let json: unknown;

@@ -26,7 +26,7 @@ import type {
 
 // ---------- clock, faults, events ----------
 
-export interface FakeClock extends Clock {
+interface FakeClock extends Clock {
   /** Moves now() forward without firing anything (for windows such as idempotency). */
   shift(ms: number): void;
   /** Timers scheduled and not yet run or cancelled. */
@@ -34,14 +34,14 @@ export interface FakeClock extends Clock {
   close(): void;
 }
 
-export function createClock(timeScale: number): FakeClock {
+function createClock(timeScale: number): FakeClock {
   let offset = 0;
   const clock = createEngineClock(timeScale, () => new Date(Date.now() + offset));
   return { ...clock, shift: (ms) => void (offset += ms), close: () => clock.cancelAll() };
 }
 
 /** The engine's faults, with `set` to arm one as POST /__mock/faults does (`scope` omitted: unscoped). */
-export function createFaults() {
+function createFaults() {
   const faults = createEngineFaults();
   return Object.assign(faults, {
     set(kind: Exclude<FaultKind, 'http'>, count = 1, scope?: string) {
@@ -50,11 +50,11 @@ export function createFaults() {
   });
 }
 
-export type RecordedEvent =
+type RecordedEvent =
   | { type: 'note'; org: string; kind: string; note: Parameters<Events['note']>[2]; source: string | null }
   | { type: 'document'; org: string; doc: Parameters<Events['documentStatusChanged']>[1] };
 
-export function createRecordingEvents() {
+function createRecordingEvents() {
   const log: RecordedEvent[] = [];
   const events: Events = {
     note: (org, kind, note, source) => void log.push({ type: 'note', org, kind, note, source }),

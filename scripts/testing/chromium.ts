@@ -5,10 +5,10 @@ import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Flags every launch carries: headless, no sandbox (containers, root), no GPU, no background traffic of its own. */
-export const LAUNCH_FLAGS = [
+const LAUNCH_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -20,7 +20,7 @@ export const LAUNCH_FLAGS = [
 ];
 
 /** Why Chromium cannot be used here, or undefined when it can. */
-export function chromiumMissing(): string | undefined {
+function chromiumMissing(): string | undefined {
   try {
     accessSync(CHROMIUM, constants.X_OK);
     return undefined;

@@ -2,6 +2,6 @@
 // gets bundle-source.browser.ts instead, through the package's `browser` field (esbuild, Vite and webpack honour it).
 import { readFileSync } from 'node:fs';
 
-export const BUNDLE_URL = new URL('../../generated/openapi.json', import.meta.url);
+const BUNDLE_URL = new URL('../../generated/openapi.json', import.meta.url);
 
 export const readBundle = (): unknown => JSON.parse(readFileSync(BUNDLE_URL, 'utf8'));

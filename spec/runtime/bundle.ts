@@ -9,7 +9,7 @@ import { readBundle } from './bundle-source.ts';
 import type { Json, JsonObject } from './json-pointer.ts';
 
 /** The id the bundle is registered under, so `#/components/...` refs resolve as `openapi.json#/components/...`. */
-export const BUNDLE_ID = 'openapi.json';
+const BUNDLE_ID = 'openapi.json';
 
 /** A fresh copy of the bundled spec (callers may keep or change it). */
 export const loadBundle = (): JsonObject => readBundle() as JsonObject;
@@ -48,7 +48,7 @@ export function createAjv(bundle: JsonObject = loadBundle()): Ajv2020 {
 
 /** All `x-*` keys used inside the bundle's schemas. */
 function extensionKeywords(node: Json, found = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) node.forEach((n) => extensionKeywords(n, found));
+  if (Array.isArray(node)) for (const n of node) extensionKeywords(n, found);
   else if (node && typeof node === 'object')
     for (const [k, v] of Object.entries(node)) {
       if (k.startsWith('x-')) found.add(k);

@@ -31,7 +31,7 @@ export function nodesAlong(doc: Json, pointer: string): Json[] | undefined {
       if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= node.length) return undefined;
       node = node[Number(token)] as Json;
     } else {
-      if (!Object.prototype.hasOwnProperty.call(node, token)) return undefined;
+      if (!Object.hasOwn(node, token)) return undefined;
       node = node[token] as Json;
     }
     nodes.push(node);

@@ -3,7 +3,7 @@
 // the mock's Prism front, the conformance suite and Dredd, so "which operation is this request" means one thing.
 import { deref, type Json, type JsonObject } from './json-pointer.ts';
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 export interface OperationEntry {
   path: string;
@@ -41,7 +41,7 @@ interface Routable {
   path: string;
 }
 
-export interface PathMatch<T> {
+interface PathMatch<T> {
   /** Every route of the first template (literal segments first) the path fits, whatever its method. */
   routes: T[];
   /** The template's parameters, percent-decoded where they decode. */
@@ -92,7 +92,7 @@ export function createMatcher<T extends { method: string }>(routes: readonly T[]
         const m = t.re.exec(path);
         if (!m) continue;
         const params: Record<string, string> = {};
-        t.names.forEach((n, i) => (params[n] = safeDecode(m[i + 1]!)));
+        for (const [i, n] of t.names.entries()) params[n] = safeDecode(m[i + 1]!);
         return { routes: t.routes, params };
       }
       return undefined;

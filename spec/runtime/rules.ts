@@ -32,7 +32,7 @@ const ALLOWED_KEYS: readonly string[] = [...REQUIRED_KEYS, 'reason'];
 const ID = new RegExp(`^(${AREAS.join('|')})-\\d{3}$`);
 
 export type Provenance = (typeof PROVENANCES)[number];
-export type Testable = (typeof TESTABLE)[number];
+type Testable = (typeof TESTABLE)[number];
 
 export interface Rule {
   /** AREA-NNN, stable: checks and reports cite it. */

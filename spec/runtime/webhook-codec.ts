@@ -44,9 +44,12 @@ export interface EncodedBody {
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the C0 controls XML 1.0 cannot carry, replaced on purpose
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
 /** Escapes text content; characters XML 1.0 cannot carry at all (most C0 controls) become U+FFFD. */
 export function xmlText(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD').replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch]!);
+  return s.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch]!);
 }
 
 /** The delivery body of a payload (its fields in the order given, which is schema order) in one format. */
@@ -192,9 +195,9 @@ function typesOf(home: SchemaHome, schema: Schema | undefined, out = new Set<str
   const s = resolveSchema(home, schema);
   if (!s) return out;
   if (typeof s.type === 'string') out.add(s.type);
-  else if (Array.isArray(s.type)) s.type.forEach((t) => out.add(t));
+  else if (Array.isArray(s.type)) for (const t of s.type) out.add(t);
   for (const v of [s.const, ...(s.enum ?? [])]) if (v !== undefined) out.add(v === null ? 'null' : typeof v);
-  s.anyOf?.forEach((a) => typesOf(home, a, out));
+  for (const a of s.anyOf ?? []) typesOf(home, a, out);
   return out;
 }
 

@@ -49,7 +49,9 @@ export async function startReceiver(options: ReceiverOptions | ReceiverOptions['
   const { respond = () => 200, host = '127.0.0.1', port = 0 } = typeof options === 'function' ? { respond: options } : options;
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
-  const notify = () => waiters.splice(0).forEach((w) => w());
+  const notify = () => {
+    for (const w of waiters.splice(0)) w();
+  };
   const server = http.createServer((req, res) => {
     const at = performance.now();
     const chunks: Buffer[] = [];
@@ -106,7 +108,7 @@ export function decodeBody(r: Received): Record<string, string | null> {
  * Waits until `pred` holds or `timeoutMs` passes, looking again on each arrival (whoever records one calls and
  * empties `waiters`) and at least every `pollMs`.
  */
-export async function waitUntil(pred: () => boolean, timeoutMs: number, waiters: Array<() => void>, pollMs: number): Promise<boolean> {
+async function waitUntil(pred: () => boolean, timeoutMs: number, waiters: Array<() => void>, pollMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (!pred()) {
     const left = deadline - performance.now();

@@ -87,7 +87,7 @@ async function noteEvent(ctx: CheckContext, event: string, note: Record<string, 
     url = undefined;
   }
   const basePath = new URL(ctx.http.baseUrl).pathname.replace(/\/$/, '');
-  const rel = url && url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : undefined;
+  const rel = url?.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : undefined;
   if (
     !ctx.expect(!!rel && rel === `/notes/${String(note.id)}`, {
       expected: `note_url an absolute URL of ${basePath}/notes/${String(note.id)}`,

@@ -168,7 +168,7 @@ export function enumOf(ctx: CheckContext, schema: string): string[] {
   return s?.enum ?? [];
 }
 
-export let generator: BodyGenerator | undefined;
+let generator: BodyGenerator | undefined;
 
 export const gen = (ctx: CheckContext) => (generator ??= new BodyGenerator(ctx.contract));
 

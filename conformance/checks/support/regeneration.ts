@@ -54,7 +54,7 @@ export function regenerate(
 export const accepted = (ex: Exchange, sessionId: string) =>
   is2xx(ex) && objOf(ex).session_id === sessionId && objOf(ex).status === 'queued';
 
-export function readNote(ctx: CheckContext, noteId: string): Promise<Exchange> {
+function readNote(ctx: CheckContext, noteId: string): Promise<Exchange> {
   return ctx.send({ method: 'GET', path: `/notes/${noteId}`, key: ctx.keys.main, query: { include: '' } });
 }
 

@@ -138,3 +138,17 @@ export async function expectLookupGone(ctx: CheckContext, listPath: string, exte
   const missed = ex.response.status === 404 || (is2xx(ex) && !listOf(ex).some((x) => sameId(x.id, id)));
   ctx.expect(missed, { expected: 'the external_id lookup finds nothing after the delete (404)', actual: got(ex), exchange: ex });
 }
+
+/** An Eulerian circuit of the complete directed graph on `nodes` from `start`: every ordered pair once. */
+export function everyTransition(nodes: string[], start: string): string[] {
+  const out = new Map(nodes.map((n) => [n, nodes.filter((m) => m !== n)]));
+  const stack = [start];
+  const circuit: string[] = [];
+  while (stack.length) {
+    const v = stack.at(-1)!;
+    const next = out.get(v)!.pop();
+    if (next !== undefined) stack.push(next);
+    else circuit.push(stack.pop()!);
+  }
+  return circuit.reverse();
+}

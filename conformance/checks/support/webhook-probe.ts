@@ -4,16 +4,16 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { startReceiver, type Receiver } from '../../../spec/runtime/webhook-receiver.ts';
 import type { CheckContext } from '../../model.ts';
-import { type Obj, uploadDocument, objOf, got, listOf, made, SETUP, byExternalId } from './common.ts';
+import { type Obj, uploadDocument, objOf, got, made, SETUP, byExternalId } from './common.ts';
 
 export const DOC_EVENT = 'DOCUMENT_STATUS_CHANGED';
 
 export const NOTE_EVENT = 'NOTE_UPDATED';
 
 /** The timeout of one attempt, in multiples of the first backoff (30 s against 1 s), and the tolerance around it. */
-export const TIMEOUT_UNITS = 30;
+const TIMEOUT_UNITS = 30;
 
-export const TIMEOUT_RANGE: [number, number] = [12, 45];
+const TIMEOUT_RANGE: [number, number] = [12, 45];
 
 /** The second backoff against the first (2 s against 1 s), with the tolerance timers and connections leave. */
 export const BACKOFF_RANGE: [number, number] = [1.3, 3];
@@ -48,7 +48,7 @@ export interface Hit {
 }
 
 /** What the probe answers attempt `nth` of a delivery to a path: a status (with headers), or 'hold' (never answer). */
-export type Answer = { status: number; headers?: Record<string, string> } | 'hold';
+type Answer = { status: number; headers?: Record<string, string> } | 'hold';
 
 export type Answerer = (path: string, nth: number) => Answer;
 
@@ -102,7 +102,7 @@ export interface Hook {
   event: string;
 }
 
-export type HookOptions = { format?: string; headers?: Record<string, string>; query?: string };
+type HookOptions = { format?: string; headers?: Record<string, string>; query?: string };
 
 export type HookFn = (event: string, label: string, extra?: HookOptions) => Promise<Hook>;
 

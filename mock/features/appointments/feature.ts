@@ -7,7 +7,7 @@ import { checkReference, listPage, orgOf, pageBody, queryOf, type PageQuery } fr
 import { seedRows } from '../../platform/seed-rows.ts';
 import { schemaDefaults, specIndex } from '../../platform/spec.ts';
 
-export type Appointment = components['schemas']['Appointment'];
+type Appointment = components['schemas']['Appointment'];
 type AppointmentCreate = components['schemas']['AppointmentCreate'];
 type AppointmentUpdate = components['schemas']['AppointmentUpdate'];
 type Patient = components['schemas']['Patient'];

@@ -24,7 +24,7 @@ export type ControlPages = (app: Hono, view: () => DashboardView) => void;
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '*'];
 
-export function controlRoutes(app: Hono, target: ControlTarget): void {
+function controlRoutes(app: Hono, target: ControlTarget): void {
   app.get('/health', (c) => c.json({ status: 'ok', mode: target.mode, time_scale: target.timeScale }));
   target.pages?.(app, () => ({ mode: target.mode, keys: target.keys, apiBase: API_BASE, journalSize: target.journal.capacity }));
   app.post('/reset', async (c) => {

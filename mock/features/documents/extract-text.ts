@@ -8,7 +8,7 @@ import type { FileKind } from '../../../spec/runtime/file-types.ts';
 export type ExtractionOutcome = { ok: true; textLength: number } | { ok: false; error: string };
 
 /** A document over one of the limits: the message is the extraction_error. */
-export class OverLimit extends Error {}
+class OverLimit extends Error {}
 
 export const overLimitError = (why: string) => `Text extraction refused: ${why}`;
 

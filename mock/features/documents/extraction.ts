@@ -7,7 +7,7 @@ import { ENGINE_ORG, documentsOf, queueOf, type DocumentRow } from './rows.ts';
 import type { FileKind } from '../../../spec/runtime/file-types.ts';
 
 /** Simulated time from queued to picked up by a worker. */
-export const PICKUP_MS = 1_000;
+const PICKUP_MS = 1_000;
 
 /**
  * Simulated processing time: the source says a PDF takes roughly 10 to 30 seconds. Base plus a per-MiB cost,
@@ -19,7 +19,7 @@ export function processingMs(kind: FileKind, bytes: number): number {
 }
 
 export const FAULT_ERROR = 'Text extraction failed (simulated fault extraction-fails)';
-export const MISSING_FILE_ERROR = 'Text extraction failed: the stored file is unavailable';
+const MISSING_FILE_ERROR = 'Text extraction failed: the stored file is unavailable';
 
 export function createExtractor(deps: EngineDeps, extractText: TextExtractor) {
   const docs = documentsOf(deps);

@@ -175,7 +175,7 @@ describe.each<[MockMode, boolean]>([
       const r = await api.call('GET', `/patients/${pid}/documents`);
       expect(r.status).toBe(200);
       expect(Object.keys(r.body)).toEqual(['data']);
-      r.body.data.forEach((d: { status: string }) => statuses.add(d.status));
+      for (const d of r.body.data as Array<{ status: string }>) statuses.add(d.status);
     }
     expect([...statuses].sort()).toEqual(['completed', 'failed', 'pending', 'processing']);
     expect((await api.call('GET', `/patients/${org2Patient}/documents`)).status).toBe(404);

@@ -20,7 +20,7 @@ export type DocumentRow = Document & {
 /** Extractions that must run (queued or processing), across organizations, so that resume() finds them. */
 export type QueueEntry = { id: string; org: string };
 
-export const EXTRACTION_QUEUE = 'document-extractions';
+const EXTRACTION_QUEUE = 'document-extractions';
 /** The queue is engine bookkeeping, kept under one pseudo-organization no API key belongs to. */
 export const ENGINE_ORG = '__engine__';
 
@@ -36,7 +36,7 @@ const documentFields = Object.keys(((schemas.Document as JsonObject).properties 
  * Where the mock serves a document's bytes (a control route: the spec has no download endpoint). Computed when a
  * document is shown, because the public address is known only once the server listens.
  */
-export function publicUrl(deps: EngineDeps, id: string): string | null {
+function publicUrl(deps: EngineDeps, id: string): string | null {
   try {
     return `${new URL(deps.config.publicBaseUrl).origin}/__mock/documents/${id}/file`;
   } catch {
@@ -58,6 +58,3 @@ export const MAX_UPLOAD_BYTES: number = (() => {
   if (typeof max !== 'number') throw new Error('spec: DocumentUpload.file lacks x-max-bytes');
   return max;
 })();
-
-/** The form fields an upload may carry, from the DocumentUpload schema. */
-export const UPLOAD_FIELDS: readonly string[] = Object.keys((schemas.DocumentUpload as JsonObject).properties as JsonObject);

@@ -5,7 +5,7 @@ import type { ValidateFunction } from 'ajv';
 import { bundleRef, createAjv, loadBundle } from '../../../spec/runtime/bundle.ts';
 import { deref, type Json, type JsonObject } from '../../../spec/runtime/json-pointer.ts';
 
-export interface EventContract {
+interface EventContract {
   /** The event kind, e.g. NOTE_CREATED. */
   event: string;
   /** The payload's component schema name, e.g. NoteEvent. */
@@ -29,7 +29,7 @@ export function eventsContract(): EventsContract {
   return (cached ??= buildContract(loadBundle()));
 }
 
-export function buildContract(bundle: JsonObject): EventsContract {
+function buildContract(bundle: JsonObject): EventsContract {
   const ajv = createAjv(bundle);
   const webhooks = (bundle.webhooks ?? {}) as JsonObject;
   const byEvent = new Map<string, EventContract>();

@@ -10,9 +10,9 @@ import { checkDestination, type ResolvedAddress, type Resolver } from './destina
 import type { EncodedBody as Encoded } from '../../../spec/runtime/webhook-codec.ts';
 import type { Payload } from './payloads.ts';
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
+type DeliveryState = 'pending' | 'delivered' | 'failed';
 
-export interface Attempt {
+interface Attempt {
   at: string;
   status?: number;
   error?: string;
@@ -29,7 +29,7 @@ export interface Delivery {
 }
 
 /** What a delivery needs of its webhook, captured when the event happens. */
-export interface Target {
+interface Target {
   webhook_id: string;
   url: string;
   headers: Readonly<Record<string, string>>;
@@ -69,7 +69,7 @@ export interface DelivererOptions {
   pendingLimit?: number;
 }
 
-export const DELIVERY_DEFAULTS = {
+const DELIVERY_DEFAULTS = {
   timeoutMs: 30_000,
   maxAttempts: 3,
   backoffMs: 1_000,
@@ -79,7 +79,7 @@ export const DELIVERY_DEFAULTS = {
   pendingLimit: 5_000,
 } as const;
 
-export const USER_AGENT = 'clinical-records-mock-webhooks/1';
+const USER_AGENT = 'clinical-records-mock-webhooks/1';
 
 type Outcome = { status: number } | { error: string; retryable: boolean };
 
@@ -280,7 +280,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
   }
 }
 
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || (status >= 500 && status <= 599);
 }
 

@@ -32,8 +32,8 @@ export type Destination =
  * public: any receiver; local: only with the flag (a developer's own machine or network);
  * forbidden: never, not even with the flag (metadata services, unroutable or special-purpose ranges).
  */
-export type Category = 'public' | 'local' | 'forbidden';
-export interface Classification {
+type Category = 'public' | 'local' | 'forbidden';
+interface Classification {
   category: Category;
   /** Why, for messages: e.g. "loopback", "6to4 address embedding 10.0.0.1 (private)". */
   label: string;
@@ -123,7 +123,7 @@ function classifyV6(a: ipaddr.IPv6): Classification {
 }
 
 /** Classifies an IP literal ("10.0.0.1", "::1", "[::1]"); undefined when it is not one. */
-export function classifyAddress(text: string): Classification | undefined {
+function classifyAddress(text: string): Classification | undefined {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   if (ipaddr.IPv4.isValidFourPartDecimal(bare)) return classifyV4(ipaddr.IPv4.parse(bare));
   if (ipaddr.IPv6.isValid(bare)) return classifyV6(ipaddr.IPv6.parse(bare));

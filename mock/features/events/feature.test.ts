@@ -218,7 +218,7 @@ describe('emission: each kind, each format, only the registering organization', 
 
   it('reset clears deliveries and keeps registrations', async () => {
     const rcv = await receiver();
-    const { sim, deps, call } = setup();
+    const { sim, call } = setup();
     await call('POST', '/webhooks', { name: 'a', url: rcv.url, event: 'NOTE_CREATED' });
     sim.events.note('org-1', 'NOTE_CREATED', note, null);
     await rcv.waitFor(1);

@@ -10,7 +10,7 @@ export type DocumentInput = Parameters<Events['documentStatusChanged']>[1];
 export type Built = { ok: true; event: string; payload: Payload } | { ok: false; event: string; error: string; payload: Payload };
 
 /** When a failed extraction reports no reason; the source says `error` describes the failure. */
-export const DEFAULT_EXTRACTION_ERROR = 'Text extraction failed';
+const DEFAULT_EXTRACTION_ERROR = 'Text extraction failed';
 
 function base(publicBaseUrl: string): string {
   return publicBaseUrl.replace(/\/+$/, '');

@@ -32,7 +32,7 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const csvRow = (cells: unknown[]) => cells.map(csvCell).join(',') + '\r\n';
+const csvRow = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
 const PAGE = 200;
 
@@ -53,7 +53,7 @@ export function exportStream(notes: Collection<NoteRow>, org: string, format: Ex
       page.forEach((row, i) => {
         const note = toExport(row);
         if (format === 'json') out += (offset + i > 0 ? ',' : '') + JSON.stringify(note);
-        else if (format === 'ndjson') out += JSON.stringify(note) + '\n';
+        else if (format === 'ndjson') out += `${JSON.stringify(note)}\n`;
         else out += csvRow(FIELDS.export.map((f) => (note as Record<string, unknown>)[f]));
       });
       offset += page.length;

@@ -53,7 +53,7 @@ describe('GET /notes', () => {
   it('NOTE-014: paginates list items of the organization only', async () => {
     const { body } = await get<{ data: S['NoteListItem'][]; meta: S['PageMeta'] }>('/notes?limit=2');
     expect(body.meta).toEqual({ page: 1, limit: 2, total_pages: Math.ceil(notesOf(ORG1).length / 2) });
-    body.data.forEach((n) => valid('NoteListItem', n));
+    for (const n of body.data) valid('NoteListItem', n);
     expect(Object.keys(body.data[0]!).sort()).toEqual(FIELDS.listItem.filter((f) => f in body.data[0]!).sort());
     const other = await get<{ data: S['NoteListItem'][] }>('/notes?limit=100', ORG2);
     expect(other.body.data.map((n) => n.id).sort()).toEqual(
@@ -132,7 +132,7 @@ describe('GET /notes/export', () => {
     expect(json.headers.get('content-type')).toContain(MEDIA_TYPES.json);
     const data = ((await json.json()) as { data: S['NoteExport'][] }).data;
     expect(data).toHaveLength(notesOf(ORG1).length);
-    data.forEach((n) => valid('NoteExport', n));
+    for (const n of data) valid('NoteExport', n);
 
     const nd = await h.api('/notes/export?format=ndjson', { org: ORG1 });
     expect(nd.headers.get('content-type')).toContain('application/x-ndjson');
@@ -177,7 +177,7 @@ describe('GET /sessions/{sessionId}/notes', () => {
     );
     valid('Session', body.data.session);
     valid('NotePatientContext', body.data.patient);
-    body.data.notes.forEach((n) => valid('NoteDetail', n));
+    for (const n of body.data.notes) valid('NoteDetail', n);
     expect(body.data.session.id).toBe(s.id);
     expect(body.data.patient.id).toBe(s.patient_id);
     expect(body.data.notes.map((n) => n.id).sort()).toEqual(

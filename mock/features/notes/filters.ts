@@ -14,7 +14,7 @@ export interface NoteFilters {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A bound as epoch ms: a bare date starts its day for "after" and ends it for "before" (UTC). */
-export function bound(value: string, edge: 'start' | 'end'): number {
+function bound(value: string, edge: 'start' | 'end'): number {
   if (DATE_ONLY.test(value)) return Date.parse(`${value}T00:00:00.000Z`) + (edge === 'end' ? 86_400_000 - 1 : 0);
   return Date.parse(value);
 }

@@ -102,7 +102,7 @@ export const collections = (deps: EngineDeps) => ({
 
 const schemas = (loadBundle().components as JsonObject).schemas as JsonObject;
 /** A component schema's property names, in the spec's order. */
-export function fieldsOf(schema: string): string[] {
+function fieldsOf(schema: string): string[] {
   return Object.keys(((schemas[schema] as JsonObject | undefined)?.properties as JsonObject | undefined) ?? {});
 }
 

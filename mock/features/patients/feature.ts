@@ -6,14 +6,14 @@ import { checkReference, dataJson, jsonText, listPage, orgOf, pageBody, pageJson
 import { createJsonCache } from '../../platform/json-cache.ts';
 import { seedRows } from '../../platform/seed-rows.ts';
 
-export type Patient = components['schemas']['Patient'];
+type Patient = components['schemas']['Patient'];
 type PatientUpdate = components['schemas']['PatientUpdate'];
 // openapi-typescript widens PatientCreate's "one of the names is required" anyOf to `unknown`; its fields are
 // PatientUpdate's (the validator has already enforced the anyOf).
 type PatientCreate = PatientUpdate;
 
 /** List items leave out pronouns, notes and consent. */
-export function listItem(p: Patient): components['schemas']['PatientListItem'] {
+function listItem(p: Patient): components['schemas']['PatientListItem'] {
   const { pronouns: _p, notes: _n, consent: _c, ...item } = p;
   return item;
 }

@@ -5,7 +5,7 @@ import type { FeatureFactory } from '../../platform/deps.ts';
 import { listPage, orgOf, pageBody, queryOf, type PageQuery } from '../../platform/http.ts';
 import { seedRows } from '../../platform/seed-rows.ts';
 
-export type Provider = components['schemas']['Provider'];
+type Provider = components['schemas']['Provider'];
 
 export const providersFeature: FeatureFactory = (deps) => ({
   name: 'providers',

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const API_REFERENCE_FILE = 'api-reference.html';
+const API_REFERENCE_FILE = 'api-reference.html';
 
 /** Where the built page may be: beside the built mock's dist/ root, or in dist/ of the checkout the source runs from. */
 const CANDIDATES = [

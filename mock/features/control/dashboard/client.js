@@ -1,7 +1,6 @@
 // The dashboard's one script: polls the control API (same origin, loopback only) and fills the tables. Every value
 // goes in through textContent, never as HTML: request bodies are whatever a client sent.
 (() => {
-  'use strict';
   const CONTROL = '/__mock';
   const MAX_ROWS = 500;
   const LIMIT = Math.max(1, Math.min(MAX_ROWS, Number(document.body.dataset.journal) || 1));
@@ -28,7 +27,7 @@
     const r = await fetch(CONTROL + path, init);
     const text = await r.text();
     const json = text ? JSON.parse(text) : undefined;
-    if (!r.ok) throw new Error((json && json.error) + (json && json.details ? ' ' + JSON.stringify(json.details) : ''));
+    if (!r.ok) throw new Error(json?.error + (json?.details ? ` ${JSON.stringify(json.details)}` : ''));
     return json;
   }
 

@@ -30,7 +30,7 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = Object.freeze
 });
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
 
 export interface DashboardView {
   mode: string;
