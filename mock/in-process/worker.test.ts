@@ -115,6 +115,8 @@ function expectScenario(by: Record<string, Outcome>, api: Array<{ url: string; f
     id: expect.stringMatching(/^\d{19}$/),
     name: 'Wendy Worker',
     rate: { limit: '1200', remaining: expect.stringMatching(/^\d+$/), reset: true },
+    // Readable with no CORS header: no Origin reaches the engine through the worker, and the page reads every header.
+    cors: null,
   });
   expect(by.duplicate).toEqual({ status: 409, existing: by.create!.id });
   expect(by['client duplicate']).toEqual({ status: 409, existing: by.create!.id });

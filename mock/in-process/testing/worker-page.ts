@@ -39,7 +39,16 @@ async function scenario(pdf: Uint8Array<ArrayBuffer>, steps: Step[]): Promise<vo
     fetch(`${mock.baseUrl}/patients`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body });
   const created = await post();
   const patient = ((await created.json()) as { data: { id: string; name: string } }).data;
-  steps.push({ step: 'create', outcome: { status: created.status, id: patient.id, name: patient.name, rate: rateHeaders(created) } });
+  steps.push({
+    step: 'create',
+    outcome: {
+      status: created.status,
+      id: patient.id,
+      name: patient.name,
+      rate: rateHeaders(created),
+      cors: created.headers.get('access-control-allow-origin'),
+    },
+  });
   const dup = await post();
   steps.push({
     step: 'duplicate',
