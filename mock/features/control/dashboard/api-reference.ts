@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const API_REFERENCE_FILE = 'api-reference.html';
+export const API_REFERENCE_FILE = 'api-reference.html';
 
 /** Where the built page may be: the built mock's dist/ root, or dist/ of the checkout the source runs from. */
 const API_REFERENCE_DIRS: readonly string[] = [new URL('../../../../', import.meta.url), new URL('../../../../dist/', import.meta.url)].map(
