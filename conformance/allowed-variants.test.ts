@@ -3,29 +3,21 @@
 // Retry-After, null for unset fields, PATCH ignoring any external_id, no bounds on name and search) passes it, while
 // --profile all still judges the kit's reading and fails it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.ts';
+import type { RunningMock } from '../mock/server.ts';
 import { runSuite } from './runner.ts';
 import { relaxBundle, SchemaValidator } from './schemas.ts';
 import { Contract } from './contract.ts';
 import { BodyGenerator } from './datagen.ts';
 import { startBrokenProxy } from './testing/broken-proxy.ts';
 import { allowedVariant } from './testing/allowed-variants.ts';
-import { failureLines, suiteOptions } from './testing/check-file.ts';
+import { failureLines, startTestMock, suiteOptions } from './testing/check-file.ts';
 import type { JsonObject } from '../spec/runtime/json-pointer.ts';
 
 let mock: RunningMock;
 let proxy: { origin: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  mock = await startMock({
-    port: 0,
-    host: '127.0.0.1',
-    timeScale: 0.01,
-    strict: true,
-    allowPrivateWebhooks: true,
-    quiet: true,
-    rateLimit: { requests: 1_000_000, seconds: 60 },
-  });
+  mock = await startTestMock();
   proxy = await startBrokenProxy(new URL(mock.url).origin, allowedVariant);
 }, 60_000);
 afterAll(async () => {

@@ -1,7 +1,7 @@
 // The suite against the mock through Prism in --strict mode (every check passes), webhook checks against wrong
 // deliveries, and the CLI's usage and exit codes. The single-defect variants are isolation.test.ts's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.ts';
+import type { RunningMock } from '../mock/server.ts';
 import { runSuite, type RunOptions } from './runner.ts';
 import { MockControl } from './mock-control.ts';
 import { startBrokenProxy, variants, type VariantKeys } from './testing/broken-proxy.ts';
@@ -10,7 +10,7 @@ import type { RunReport } from './model.ts';
 import { Register } from './register.ts';
 import { allChecks, responseChecks } from './checks/index.ts';
 import { TamperingReceiver } from './testing/tampering-receiver.ts';
-import { failureLines, suiteOptions } from './testing/check-file.ts';
+import { failureLines, startTestMock, suiteOptions } from './testing/check-file.ts';
 
 let mock: RunningMock;
 let keys: VariantKeys;
@@ -21,15 +21,7 @@ const failedRules = (r: RunReport) => [...new Set(r.results.filter((x) => x.outc
 const failures = failureLines;
 
 beforeAll(async () => {
-  mock = await startMock({
-    port: 0,
-    host: '127.0.0.1',
-    timeScale: 0.01,
-    strict: true,
-    allowPrivateWebhooks: true,
-    quiet: true,
-    rateLimit: { requests: 1_000_000, seconds: 60 },
-  });
+  mock = await startTestMock();
   const list = await new MockControl(mock.url, 5_000).keys();
   const star = list.find((k) => k.state === 'active' && k.scopes.includes('*'))!;
   const org = star.organization_id;

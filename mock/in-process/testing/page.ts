@@ -3,8 +3,7 @@
 // each step's outcome is written into the DOM, where the test reads it. The PDF comes from the test (data-pdf).
 import { createClinicalRecordsClient, ExternalIdConflictError } from '../../../client/index.ts';
 import { createMock } from '../browser.ts';
-
-type Step = { step: string; outcome: unknown };
+import { show, type Step } from './steps-dom.ts';
 
 async function scenario(pdf: Uint8Array<ArrayBuffer>): Promise<Step[]> {
   const steps: Step[] = [];
@@ -47,16 +46,6 @@ async function scenario(pdf: Uint8Array<ArrayBuffer>): Promise<Step[]> {
   steps.push({ step: 'regenerate', outcome: { status: regenerated.accepted.data.status } });
   await mock.close();
   return steps;
-}
-
-function show(steps: Step[], error?: unknown): void {
-  const rows = steps.map((s) => `<tr><th>${s.step}</th><td>${JSON.stringify(s.outcome).replace(/</g, '&lt;')}</td></tr>`).join('');
-  document.getElementById('steps')!.innerHTML = rows;
-  document.getElementById('result')!.textContent = JSON.stringify({
-    steps,
-    error: error === undefined ? null : String((error as Error).stack ?? error),
-  });
-  document.body.dataset.done = 'true';
 }
 
 const pdf = Uint8Array.from(atob(document.body.dataset.pdf!), (c) => c.charCodeAt(0));

@@ -7,8 +7,8 @@ import { setupWorker } from 'msw/browser';
 import { createClinicalRecordsClient, ExternalIdConflictError } from '../../../client/index.ts';
 import { clinicalRecordsHandlers } from '../../msw.ts';
 import { createMock } from '../browser.ts';
+import { show, type Step } from './steps-dom.ts';
 
-type Step = { step: string; outcome: unknown };
 const HOOKS = 'http://127.0.0.1:9/hooks';
 
 const rateHeaders = (r: Response) => ({
@@ -96,16 +96,6 @@ async function scenario(pdf: Uint8Array<ArrayBuffer>, steps: Step[]): Promise<vo
 
   worker.stop();
   await mock.close();
-}
-
-function show(steps: Step[], error?: unknown): void {
-  const rows = steps.map((s) => `<tr><th>${s.step}</th><td>${JSON.stringify(s.outcome).replace(/</g, '&lt;')}</td></tr>`).join('');
-  document.getElementById('steps')!.innerHTML = rows;
-  document.getElementById('result')!.textContent = JSON.stringify({
-    steps,
-    error: error === undefined ? null : String((error as Error).stack ?? error),
-  });
-  document.body.dataset.done = 'true';
 }
 
 const pdf = Uint8Array.from(atob(document.body.dataset.pdf!), (c) => c.charCodeAt(0));
