@@ -166,6 +166,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       const proxy = createValidatingProxy({
         operations: await prismOperations(),
         upstream,
+        engine: engine.app.fetch,
         strict: options.strict ?? false,
         logger: prismLogger(false) as never,
         onViolation,
