@@ -46,6 +46,57 @@ function forwardedHeaders(incoming: http.IncomingHttpHeaders, bodyLength: number
 }
 
 /**
+ * The engine reads a request's url, method and a few headers; building a whole web Request (URL parsing, an undici
+ * Headers, an AbortSignal) cost more than the engine's routing. This one has those three as plain fields (its headers
+ * built on first use) and builds the web Request behind it only when something else is read (a body stream, a signal),
+ * as @hono/node-server's own request does.
+ */
+class LazyRequest {
+  #headers: Headers | undefined;
+  #real: Request | undefined;
+  constructor(
+    readonly url: string,
+    readonly method: string,
+    private readonly fields: Readonly<Record<string, string>>,
+    private readonly bytes: Uint8Array | undefined,
+  ) {}
+  get headers(): Headers {
+    return (this.#headers ??= new Headers(this.fields));
+  }
+  real(): Request {
+    const body = this.bytes as Uint8Array<ArrayBuffer> | undefined;
+    return (this.#real ??= new Request(this.url, { method: this.method, headers: this.headers, ...(body ? { body } : {}) }));
+  }
+}
+
+let lazyReady = false;
+/** LazyRequest answers everything else a Request has from the real one, and is `instanceof Request`. */
+function prepareLazyRequest(): void {
+  lazyReady = true;
+  const own = new Set(['constructor', 'url', 'method', 'headers']);
+  for (let proto = Request.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto))
+    for (const k of Object.getOwnPropertyNames(proto)) {
+      if (own.has(k)) continue;
+      own.add(k);
+      const d = Object.getOwnPropertyDescriptor(proto, k)!;
+      if (d.get)
+        Object.defineProperty(LazyRequest.prototype, k, {
+          get(this: LazyRequest) {
+            return (this.real() as unknown as Record<string, unknown>)[k];
+          },
+        });
+      else if (typeof d.value === 'function')
+        Object.defineProperty(LazyRequest.prototype, k, {
+          value(this: LazyRequest, ...args: unknown[]) {
+            const real = this.real() as unknown as Record<string, (...a: unknown[]) => unknown>;
+            return real[k]!(...args);
+          },
+        });
+    }
+  Object.setPrototypeOf(LazyRequest.prototype, Request.prototype);
+}
+
+/**
  * @hono/node-server's lightweight Response keeps `[status, body, headers]` under a private symbol until something reads
  * it as a web Response (which builds an undici Response and a body stream: most of this step's cost). The symbol is
  * found once, by the shape of a probe's entry; without it (another Response class) the web Response is read instead.
@@ -82,41 +133,53 @@ function readHeaders(out: http.IncomingHttpHeaders, headers: unknown): void {
     }
 }
 
-/** The engine's answer: status, headers and bytes, and its text when the engine wrote a string (spares a decode). */
-export interface DirectResponse extends UpstreamResponse {
-  text?: string;
-}
-
 export async function sendDirect(
   fetch: EngineFetch,
   method: string,
   url: string,
   incoming: http.IncomingHttpHeaders,
   body: Buffer | undefined,
-): Promise<DirectResponse> {
+): Promise<UpstreamResponse> {
   const headers = forwardedHeaders(incoming, body?.length ?? 0);
   const env = new DirectEnv(headers, body);
   const withBody = method !== 'GET' && method !== 'HEAD' && body !== undefined;
-  const request = new Request(`http://${headers.host}${url}`, {
-    method,
-    headers,
-    ...(withBody ? { body: body as Uint8Array<ArrayBuffer> } : {}),
-  });
-  const res = await fetch(request, env);
+  if (!lazyReady) prepareLazyRequest();
+  // The URL as @hono/node-server wrote it for the engine (its `href`: host lower-cased, a default port dropped).
+  const href = new URL(`http://${headers.host}${url}`).href;
+  const request = new LazyRequest(href, method, headers, withBody ? body : undefined);
+  const res = await fetch(request as unknown as Request, env);
   // Headers the engine set for the whole request first, the route's own over them (node's writeHead merges so).
   const out: http.IncomingHttpHeaders = { ...env.set };
   const cached = lightweight(res);
-  let bytes: Buffer;
-  let text: string | undefined;
-  if (cached && (typeof cached[1] === 'string' || cached[1] instanceof Uint8Array)) {
+  if (cached && typeof cached[1] === 'string') {
+    // The bytes only if someone asks for them: the front writes the text itself.
+    const text = cached[1];
     readHeaders(out, cached[2]);
-    if (typeof cached[1] === 'string') bytes = Buffer.from((text = cached[1]));
-    else bytes = Buffer.from(cached[1].buffer, cached[1].byteOffset, cached[1].byteLength);
+    finish(out, Buffer.byteLength(text));
+    let bytes: Buffer | undefined;
+    return {
+      status: cached[0],
+      headers: out,
+      text,
+      get body() {
+        return (bytes ??= Buffer.from(text));
+      },
+    };
+  }
+  let bytes: Buffer;
+  if (cached && cached[1] instanceof Uint8Array) {
+    readHeaders(out, cached[2]);
+    bytes = Buffer.from(cached[1].buffer, cached[1].byteOffset, cached[1].byteLength);
   } else {
     readHeaders(out, res.headers);
     bytes = res.body ? Buffer.from(await res.arrayBuffer()) : Buffer.alloc(0);
   }
+  finish(out, bytes.length);
+  return { status: cached ? cached[0] : res.status, headers: out, body: bytes };
+}
+
+/** As the hop delivered them: no hop-by-hop fields, the body's length. */
+function finish(out: http.IncomingHttpHeaders, length: number): void {
   for (const k of HOP_BY_HOP) delete out[k];
-  out['content-length'] = String(bytes.length);
-  return { status: cached ? cached[0] : res.status, headers: out, body: bytes, ...(text !== undefined ? { text } : {}) };
+  out['content-length'] = String(length);
 }

@@ -76,8 +76,8 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
             }),
           );
         const type = String(r.headers['content-type'] ?? '');
-        let body: unknown = (r as { text?: string }).text ?? r.body.toString('utf8');
-        if (/json/i.test(type) && r.body.length) {
+        let body: unknown = r.text ?? r.body.toString('utf8');
+        if (/json/i.test(type) && (body as string).length) {
           try {
             body = JSON.parse(body as string);
           } catch {

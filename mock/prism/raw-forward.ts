@@ -14,6 +14,8 @@ export interface UpstreamResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
+  /** The body as the upstream wrote it, when it wrote a string (the in-process engine): written without a copy. */
+  text?: string;
 }
 
 export const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
@@ -153,6 +155,7 @@ export function pipeThrough(up: Upstream, req: http.IncomingMessage, res: http.S
 }
 
 export function writeUpstream(res: http.ServerResponse, r: UpstreamResponse, extra: Record<string, string> = {}): void {
-  res.writeHead(r.status, { ...outgoingHeaders(r.headers, r.body.length), ...extra });
-  res.end(r.body);
+  const body = r.text ?? r.body;
+  res.writeHead(r.status, { ...outgoingHeaders(r.headers, Buffer.byteLength(body)), ...extra });
+  res.end(body);
 }
