@@ -5,16 +5,18 @@
 //   hono  Hono on @hono/node-server answering c.json(<the parsed body>) with the headers set through c.header, as
 //         the engine's routes and middleware do (the framework's own cost, without any of the engine's work).
 //   proxy the default mode's own front and Prism validating proxy (mock/prism/proxy.ts, as `startMock` builds them)
-//         with `bare` as its upstream in the same process, where default mode has the engine: what the front, Prism's
-//         response validation and the loopback hop cost by themselves, the most default mode can serve.
+//         handing each operation to an in-process stand-in for the engine's app.fetch that answers the captured bytes
+//         (with `bare` as the upstream for what default mode streams to the engine server): what the front and
+//         Prism's response validation cost by themselves, the most default mode can serve.
 // All read the whole request body and parse it as JSON on POST, as any server must before it can answer a create
 // (a ceiling that answers without reading the body is one no engine can reach): bare from the socket, Hono through
-// `c.req.json()`, the framework's own way.
+// `c.req.json()`, the framework's own way, proxy's stand-in through the adapter's readBody, as the engine does.
 // Usage: node --import tsx bench/ceiling.ts bare|hono|proxy <bodies.json>   (prints the line run.ts waits for)
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { createAdaptorServer } from '@hono/node-server';
+import { createAdaptorServer, getRequestListener } from '@hono/node-server';
+import type { AdapterEnv } from '../mock/platform/adapter.ts';
 import { Hono } from 'hono';
 import { corsHeaders, corsPolicy } from '../mock/platform/cors.ts';
 import { createGate } from '../mock/front/gate.ts';
@@ -74,9 +76,17 @@ async function proxy(): Promise<http.Server> {
   await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
   const upstream = createUpstream('127.0.0.1', (upstreamServer.address() as AddressInfo).port);
   const operations = await prismOperations();
+  // As in default mode, where the engine's own server has put @hono/node-server's lightweight Response in place.
+  getRequestListener(() => new Response());
+  const engine = async (req: Request, env: AdapterEnv) => {
+    if (req.method === 'POST') JSON.parse(Buffer.from((await env.readBody!(1 << 20))!).toString('utf8'));
+    const c = pick(req.method, new URL(req.url).pathname);
+    return new Response(c.body, { status: c.status, headers: { ...headers(), 'content-type': c.type } });
+  };
   return createValidatingProxy({
     operations,
     upstream,
+    engine,
     strict: false,
     logger: prismLogger(false) as never,
     gate: createGate({ boundHost: '127.0.0.1' }),

@@ -1,5 +1,6 @@
 // startMock(): the mock as a library (tests, the conformance suite, the CLI). Three modes:
-//   default      Prism's validation proxy on the public port, the engine on an internal loopback port;
+//   default      Prism's validation proxy on the public port, handing operations to the engine in process
+//                (app.fetch); the rest is streamed to the engine on an internal loopback port;
 //   engine-only  the engine alone on the public port (no Prism hop; load work);
 //   static       Prism's plain mock from the spec, no engine, no state.
 import type { AddressInfo } from 'node:net';
@@ -166,6 +167,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       const proxy = createValidatingProxy({
         operations: await prismOperations(),
         upstream,
+        engine: engine.app.fetch,
         strict: options.strict ?? false,
         logger: prismLogger(false) as never,
         onViolation,

@@ -1,6 +1,7 @@
 // Seed sections whose rows carry `organization_id`, loaded into the store and checked against a component schema.
 import type { EngineDeps, FieldErrors, SeedFile } from './deps.ts';
 import { isOwnedSeed, SeedError, seedSection } from '../seed/check.ts';
+import { createInterner } from '../seed/intern.ts';
 
 /** Loads a seed section whose rows carry `organization_id`, checking each against a component schema. */
 export function seedRows<T extends { id: string }>(
@@ -14,7 +15,8 @@ export function seedRows<T extends { id: string }>(
   const check = deps.validator.schema(schema);
   const rows = seedSection<Record<string, unknown> | undefined>(seed, section);
   const release = isOwnedSeed(seed);
-  const intern = interner();
+  // A seed the loader parsed was interned as it was read (mock/seed/load.ts); one given as an object is interned here.
+  const intern = release ? <V>(v: V) => v : createInterner();
   rows.forEach((raw, i) => {
     if (release) rows[i] = undefined;
     const { organization_id, row } = withoutOrganization(intern(raw ?? {}) as Record<string, unknown>, release);
@@ -43,29 +45,6 @@ function withoutOrganization(raw: Record<string, unknown>, owned: boolean): { or
   }
   const { organization_id, ...row } = raw;
   return { organization_id, row };
-}
-
-/**
- * Shares equal strings across the rows of one seed section (provider ids, names, cities repeat thousands of times in
- * a large seed; each parsed copy would cost its own bytes). The table is bounded (values that repeat show up early)
- * and lives only while the section is seeded.
- */
-function interner(): <T>(value: T) => T {
-  const seen = new Map<string, string>();
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      if (v.length > 64) return v;
-      const s = seen.get(v);
-      if (s !== undefined) return s;
-      if (seen.size < 8192) seen.set(v, v);
-      return v;
-    }
-    if (v && typeof v === 'object')
-      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) v[i] = walk(v[i]);
-      else for (const k in v) (v as Record<string, unknown>)[k] = walk((v as Record<string, unknown>)[k]);
-    return v;
-  };
-  return walk as <T>(value: T) => T;
 }
 
 /** A 400's details as one line of a seed error: "field message; field message". */

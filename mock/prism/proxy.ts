@@ -15,6 +15,7 @@ import type { Violation } from '../platform/request-journal.ts';
 import { API_BASE } from '../platform/spec.ts';
 import type { Gate } from '../front/gate.ts';
 import type { PrismOperations } from './operations.ts';
+import { sendDirect, type EngineFetch } from './direct-forward.ts';
 import { pipeThrough, send, writeUpstream, type Upstream, type UpstreamResponse } from './raw-forward.ts';
 import { createRouteIndex } from './route-index.ts';
 
@@ -33,6 +34,8 @@ interface Pending {
 export interface ProxyOptions {
   operations: PrismOperations;
   upstream: Upstream;
+  /** The engine's `app.fetch`, when it runs in this process: operations of the spec are forwarded to it directly. */
+  engine?: EngineFetch;
   strict: boolean;
   logger: Logger;
   onViolation?: (line: string) => void;
@@ -60,7 +63,9 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     async () => {
       const p = pending.get(data)!;
       try {
-        const r = await send(upstream, p.method, p.url, p.headers, p.body);
+        const r = opts.engine
+          ? await sendDirect(opts.engine, p.method, p.url, p.headers, p.body)
+          : await send(upstream, p.method, p.url, p.headers, p.body);
         p.response = r;
         if (r.status === 501)
           return left(
@@ -71,8 +76,8 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
             }),
           );
         const type = String(r.headers['content-type'] ?? '');
-        let body: unknown = r.body.toString('utf8');
-        if (/json/i.test(type) && r.body.length) {
+        let body: unknown = r.text ?? r.body.toString('utf8');
+        if (/json/i.test(type) && (body as string).length) {
           try {
             body = JSON.parse(body as string);
           } catch {

@@ -2,6 +2,7 @@
 // response as sent. Used for everything Prism does not route (control API, preflight, unknown paths) and by the
 // validating proxy's forward step, so uploads and malformed JSON reach the engine untouched.
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 
 export interface Upstream {
   host: string;
@@ -13,9 +14,11 @@ export interface UpstreamResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
+  /** The body as the upstream wrote it, when it wrote a string (the in-process engine): written without a copy. */
+  text?: string;
 }
 
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
+export const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
 
 /**
  * Idle pooled sockets are dropped after this long, well before the engine server closes its side
@@ -25,8 +28,25 @@ const FREE_SOCKET_MS = 15_000;
 /** The engine server's keep-alive timeout: longer than the pool keeps a socket idle. */
 export const ENGINE_KEEP_ALIVE_MS = 60_000;
 
+/**
+ * Sockets on which a streamed request's body may have been left unread: the engine answered it with an error (a body
+ * refused unread, e.g. 413) or before it was all sent. The engine's server drains such a body for a while and then
+ * closes the connection (@hono/node-server's drainIncoming), so the pool must not hand the socket to the next request:
+ * a streamed request cannot be replayed on a fresh socket as a buffered one is (send's retry).
+ */
+const unread = new WeakSet<object>();
+
+class UpstreamAgent extends http.Agent {
+  /** Node's own pools every socket (true); false makes the agent destroy it instead. */
+  override keepSocketAlive(socket: Duplex): boolean {
+    if (unread.has(socket)) return false;
+    super.keepSocketAlive(socket);
+    return true;
+  }
+}
+
 export function createUpstream(host: string, port: number): Upstream {
-  return { host, port, agent: new http.Agent({ keepAlive: true, maxSockets: 256, timeout: FREE_SOCKET_MS }) };
+  return { host, port, agent: new UpstreamAgent({ keepAlive: true, maxSockets: 256, timeout: FREE_SOCKET_MS }) };
 }
 
 function outgoingHeaders(headers: http.IncomingHttpHeaders, bodyLength?: number): http.OutgoingHttpHeaders {
@@ -90,10 +110,13 @@ export interface PipeOptions {
 /** Streams a request straight through (large bodies: the engine refuses them without reading them whole). */
 export function pipeThrough(up: Upstream, req: http.IncomingMessage, res: http.ServerResponse, opts: PipeOptions = {}): void {
   const { prefix, cors, errorBody } = opts;
+  const declared = req.headers['content-length'];
+  const hasBody = !!prefix || req.headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
   const out = http.request(
     { host: up.host, port: up.port, method: req.method, path: req.url, agent: up.agent, headers: outgoingHeaders(req.headers) },
     (upRes) => {
       const status = upRes.statusCode ?? 502;
+      if (hasBody && (status >= 400 || !req.complete || !out.writableFinished)) unread.add(upRes.socket);
       const headers = outgoingHeaders(upRes.headers);
       if (cors) for (const k of Object.keys(headers)) if (k.startsWith('access-control-')) delete headers[k];
       if (!errorBody || status < 400 || !/json/i.test(String(upRes.headers['content-type'] ?? ''))) {
@@ -132,6 +155,7 @@ export function pipeThrough(up: Upstream, req: http.IncomingMessage, res: http.S
 }
 
 export function writeUpstream(res: http.ServerResponse, r: UpstreamResponse, extra: Record<string, string> = {}): void {
-  res.writeHead(r.status, { ...outgoingHeaders(r.headers, r.body.length), ...extra });
-  res.end(r.body);
+  const body = r.text ?? r.body;
+  res.writeHead(r.status, { ...outgoingHeaders(r.headers, Buffer.byteLength(body)), ...extra });
+  res.end(body);
 }
