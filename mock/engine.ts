@@ -18,7 +18,16 @@ import { createFaults } from './platform/faults.ts';
 import { createKeyring } from './platform/keys.ts';
 import { loopbackOnly } from './platform/loopback.ts';
 import { authenticate, checkKey, requireScope } from './platform/auth.ts';
-import { checkPathIds, httpFaults, notImplemented, peerIdentity, peerResolver, rateLimit, routeOperation } from './platform/pipeline.ts';
+import {
+  checkPathIds,
+  checks,
+  httpFaults,
+  notImplemented,
+  peerIdentity,
+  peerResolver,
+  rateLimit,
+  routeOperation,
+} from './platform/pipeline.ts';
 import { createRateLimiter, type RateLimitConfig } from './platform/rate-limit.ts';
 import { recordRequests } from './platform/record-requests.ts';
 import { createRedactor } from './platform/redact.ts';
@@ -142,13 +151,15 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   if (journal.capacity > 0) api.use('*', recordRequests(journal, opts.behindFront ?? false));
   api.use(
     '*',
-    checkKey(keyring),
-    rateLimit(limiter, faults, peerOf),
-    httpFaults(faults),
-    routeOperation(spec, responses),
-    authenticate(responses),
-    requireScope(responses),
-    checkPathIds(validator, responses),
+    checks(
+      checkKey(keyring),
+      rateLimit(limiter, faults, peerOf),
+      httpFaults(faults),
+      routeOperation(spec, responses),
+      authenticate(responses),
+      requireScope(responses),
+      checkPathIds(validator, responses),
+    ),
   );
   for (const f of features) f.routes?.(api);
   api.all('*', notImplemented);

@@ -1,12 +1,12 @@
 // The platform's middleware, one job each, handing what they find to each other by name in the context: a middleware
 // mounted without the one it reads from is a wiring bug, named, never a silent re-check.
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { nodeRuntime } from '../runtime/node.ts';
 import type { EngineEnv } from './deps.ts';
 import { createKeyring } from './keys.ts';
 import { authenticate, checkKey, requireScope } from './auth.ts';
-import { checkPathIds, routeOperation } from './pipeline.ts';
+import { type Check, checkPathIds, checks, routeOperation } from './pipeline.ts';
 import { createResponses } from './responses.ts';
 import { API_BASE, specIndex } from './spec.ts';
 import { createValidator } from './validator.ts';
@@ -22,10 +22,10 @@ const keyring = createKeyring(
   nodeRuntime.sha256Hex,
 );
 
-function app(...mws: MiddlewareHandler<EngineEnv>[]) {
+function app(...steps: Check[]) {
   const api = new Hono<EngineEnv>();
   api.onError((err, c) => c.json({ error: err.message }, 500));
-  for (const mw of mws) api.use('*', mw);
+  api.use('*', checks(...steps));
   api.all('*', (c) => c.json({ operationId: c.get('operationId'), params: c.get('pathParams'), org: c.get('auth')?.organization_id }));
   return new Hono().route(API_BASE, api);
 }
