@@ -6,6 +6,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { EngineContext, EngineEnv } from './deps.ts';
 import { withoutKey } from './redact.ts';
+import { requestHeader } from './request-header.ts';
 import { JOURNAL_BODY_BYTES, type JournalEntry, type RequestJournal } from './request-journal.ts';
 
 type MW = MiddlewareHandler<EngineEnv>;
@@ -17,17 +18,22 @@ const UTF8 = new TextDecoder('utf-8');
 const TEXTUAL = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
 const NO_BODY: JournalEntry['request'] = Object.freeze({ content_type: null, bytes: null, body: null, truncated: false });
 
-function requestPart(c: EngineContext, redact: (s: string) => string): JournalEntry['request'] {
+/** The key this request presented, removed from `text` now (the journal's read-time redaction cannot know it). */
+const withoutPresented = (c: EngineContext, text: string) => withoutKey(text, requestHeader(c, 'x-api-key'));
+
+// Headers are read through requestHeader: under @hono/node-server, c.req.header() builds a whole web Headers object
+// from the socket's raw list on first use, which cost more than the rest of the entry.
+function requestPart(c: EngineContext): JournalEntry['request'] {
   const raw = c.get('requestBody');
   if (!raw && (c.req.method === 'GET' || c.req.method === 'HEAD')) return NO_BODY; // no header lookups on the commonest path
-  const declared = c.req.header('content-length');
+  const declared = requestHeader(c, 'content-length');
   if (!raw && (declared === undefined || declared === '0')) return NO_BODY;
-  const type = c.req.header('content-type') ?? null;
+  const type = requestHeader(c, 'content-type') ?? null;
   const bytes = raw ? raw.byteLength : /^\d+$/.test(declared!) ? Number(declared) : null;
   if (raw && raw.byteLength === 0) return { content_type: type, bytes: 0, body: null, truncated: false };
   if (raw && TEXTUAL.test(type ?? '')) {
     const head = raw.byteLength > JOURNAL_BODY_BYTES ? raw.subarray(0, JOURNAL_BODY_BYTES) : raw;
-    return { content_type: type, bytes, body: redact(UTF8.decode(head)), truncated: head !== raw };
+    return { content_type: type, bytes, body: withoutPresented(c, UTF8.decode(head)), truncated: head !== raw };
   }
   const note = raw
     ? 'not kept: not a text body'
@@ -38,8 +44,8 @@ function requestPart(c: EngineContext, redact: (s: string) => string): JournalEn
 }
 
 /** The error body's text, cut to JOURNAL_BODY_BYTES. */
-const errorPart = (text: string, redact: (s: string) => string) =>
-  redact(text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
+const errorPart = (c: EngineContext, text: string) =>
+  withoutPresented(c, text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
 
 const readBack = (res: Response) =>
   res
@@ -56,26 +62,35 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
       const status = c.res.status;
       const url = c.req.url;
       const q = url.indexOf('?');
-      // The key this request presented goes now (the journal's read-time redaction cannot know it).
-      const redact = (s: string) => withoutKey(s, c.req.header('x-api-key'));
       const check = c.get('keyCheck');
       const owner = check?.owner;
-      const entry: Omit<JournalEntry, 'id'> = {
+      // Every field set here, in one shape, so that the ring holds objects of one hidden class (record() sets only id).
+      const entry: JournalEntry = {
+        id: 0,
         at,
         method: c.req.method,
         path: c.req.path,
-        query: q < 0 ? '' : redact(url.slice(q + 1)),
+        query: q < 0 ? '' : withoutPresented(c, url.slice(q + 1)),
         status,
         duration_ms: Math.round((performance.now() - start) * 100) / 100,
         key: owner ? owner.label : check?.ok === false && check.reason === 'unknown' ? 'invalid key' : 'no key',
         organization_id: owner ? owner.organization_id : null,
-        request: requestPart(c, redact),
+        request: requestPart(c),
+        error: undefined,
+        violations: undefined,
+        engine_status: undefined,
+        frontId: trustRequestId ? requestHeader(c, REQUEST_ID_HEADER) : undefined,
       };
-      if (trustRequestId) entry.frontId = c.req.header(REQUEST_ID_HEADER);
       if (status < 400) return journal.record(entry);
       const answered = c.get('errorBody');
-      if (answered !== undefined) return journal.record({ ...entry, error: errorPart(JSON.stringify(answered), redact) });
-      return readBack(c.res).then((text) => journal.record({ ...entry, error: errorPart(text, redact) }));
+      if (answered !== undefined) {
+        entry.error = errorPart(c, JSON.stringify(answered));
+        return journal.record(entry);
+      }
+      return readBack(c.res).then((text) => {
+        entry.error = errorPart(c, text);
+        journal.record(entry);
+      });
     });
   }) as MW;
 }
