@@ -1,8 +1,8 @@
 // The platform's checks in front of every API route, in order: key check (auth.ts), rate limit (headers on every
 // response), injected http faults, operation lookup (404 / 405 with Allow), auth (401) and scope (403) (auth.ts), path
 // ids (400). One factory per job; what one needs from another is named in the context (EngineEnv's Variables).
-// They run as one middleware (`checks`): Hono's compose awaits each layer in an async dispatch of its own, a promise
-// and a tick per layer, which for seven one-line checks cost more than the checks themselves.
+// They run as one middleware with CORS and the request journal (`apiFront`): Hono's compose awaits each layer in an
+// async dispatch of its own, a promise and a tick per layer, which for one-line checks cost more than the checks.
 // Routes the spec has but no feature answers get 501, which Prism turns into a mocked response.
 import type { MiddlewareHandler } from 'hono';
 import { adapterOf } from './adapter.ts';
@@ -21,17 +21,58 @@ type MW = MiddlewareHandler<EngineEnv>;
 /** One job in front of every API route: its refusal, or undefined to let the request on. A throw is a wiring bug (500). */
 export type Check = (c: EngineContext) => Response | undefined;
 
+/** Runs the checks in order: the first refusal, else the route (`next`). */
+function runChecks(steps: readonly Check[], c: EngineContext, next: () => Promise<void>): Response | Promise<void> {
+  for (let i = 0; i < steps.length; i++) {
+    const refused = steps[i]!(c);
+    if (refused) return refused;
+  }
+  return next();
+}
+
 /**
  * The checks as one middleware, in order: the first refusal answers, else the route runs. A plain function, not an
  * async one, cast to Hono's type: compose awaits whatever it returns, and catches a throw all the same.
  */
 export function checks(...steps: Check[]): MW {
+  return ((c, next) => runChecks(steps, c, next)) as MW;
+}
+
+/** Started as a request enters the API; records it once given its answer (record-requests.ts). */
+export type Recorder = (c: EngineContext) => (answer: Response) => void | Promise<void>;
+
+/**
+ * Everything in front of the API's routes as one middleware: CORS first (a preflight is answered there, never
+ * journaled), then the journal's entry (`record`, absent with --journal-size 0) around the checks and the route. One
+ * layer where there were three (CORS, journal, checks). A check that throws (a bug) is answered by `onError`, the
+ * app's own error handler, as compose would answer it, so that the journal records it all the same.
+ */
+export function apiFront(
+  cors: Check,
+  steps: readonly Check[],
+  record: Recorder | undefined,
+  onError: (err: Error, c: EngineContext) => Response,
+): MW {
   return ((c, next) => {
-    for (let i = 0; i < steps.length; i++) {
-      const refused = steps[i]!(c);
-      if (refused) return refused;
+    const preflight = cors(c);
+    if (preflight) return preflight;
+    if (!record) return runChecks(steps, c, next);
+    const done = record(c);
+    let out: Response | Promise<void>;
+    try {
+      out = runChecks(steps, c, next);
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+      c.error = err;
+      out = onError(err, c);
     }
-    return next();
+    if (out instanceof Response) {
+      const answer = out;
+      const recorded = done(answer);
+      return recorded ? recorded.then(() => answer) : answer;
+    }
+    // The route has answered (or compose has, through onError) once next() settles: c.res is the answer.
+    return out.then(() => done(c.res));
   }) as MW;
 }
 

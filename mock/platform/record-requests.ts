@@ -1,15 +1,14 @@
-// The middleware that fills the request journal (request-journal.ts): first in front of every API route, it lets the
-// request run, then records one entry. On the hot path (a 2xx without a body) it costs two clock reads and one object;
-// a body is decoded (its first 4 KB) only when there is one, and redacted only when read. An error body is the object answerError handed over by name
-// (`errorBody`); only an error answered some other way is read back from the response (a clone takes @hono/node-server
-// off its fast path: it halved the throughput of refusals; wrapping c.json per request cost as much on every route).
-import type { MiddlewareHandler } from 'hono';
-import type { EngineContext, EngineEnv } from './deps.ts';
+// What fills the request journal (request-journal.ts): started as a request enters the API, after CORS and before
+// every check (pipeline.ts's apiFront), it records one entry once the request is answered. On the hot path (a 2xx
+// without a body) it costs two clock reads and one object; a body is decoded (its first 4 KB) only when there is
+// one, and redacted only when read. An error body is the object answerError handed over by name (`errorBody`); only
+// an error answered some other way is read back from the response (a clone takes @hono/node-server off its fast
+// path: it halved the throughput of refusals; wrapping c.json per request cost as much on every route).
+import type { EngineContext } from './deps.ts';
+import type { Recorder } from './pipeline.ts';
 import { withoutKey } from './redact.ts';
 import { requestHeader } from './request-header.ts';
 import { JOURNAL_BODY_BYTES, type JournalEntry, type RequestJournal } from './request-journal.ts';
-
-type MW = MiddlewareHandler<EngineEnv>;
 
 /** Set by the default mode's front on each API request it forwards: Prism's violations are attached by it. */
 export const REQUEST_ID_HEADER = 'x-mock-request-id';
@@ -53,13 +52,17 @@ const readBack = (res: Response) =>
     .text()
     .catch(() => '');
 
-/** Records every API request in `journal`. `trustRequestId`: behind the default front, whose REQUEST_ID_HEADER it is. */
-export function recordRequests(journal: RequestJournal, trustRequestId: boolean): MW {
-  return ((c, next) => {
+/**
+ * Records every API request in `journal`: called when a request enters the API (pipeline.ts's apiFront), it returns
+ * what records the request once its answer is known. `trustRequestId`: behind the default front, whose
+ * REQUEST_ID_HEADER it is.
+ */
+export function recordRequests(journal: RequestJournal, trustRequestId: boolean): Recorder {
+  return (c) => {
     const start = performance.now();
     const at = Date.now();
-    return next().then((): void | Promise<void> => {
-      const status = c.res.status;
+    return (answer): void | Promise<void> => {
+      const status = answer.status;
       const url = c.req.url;
       const q = url.indexOf('?');
       const check = c.get('keyCheck');
@@ -87,10 +90,10 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
         entry.error = errorPart(c, JSON.stringify(answered));
         return journal.record(entry);
       }
-      return readBack(c.res).then((text) => {
+      return readBack(answer).then((text) => {
         entry.error = errorPart(c, text);
         journal.record(entry);
       });
-    });
-  }) as MW;
+    };
+  };
 }
