@@ -105,7 +105,7 @@ export function createMatcher<T extends { method: string }>(routes: readonly T[]
         const m = t.re.exec(path);
         if (!m) continue;
         const params: Record<string, string> = {};
-        t.names.forEach((n, i) => (params[n] = safeDecode(m[i + 1]!)));
+        for (let i = 0; i < t.names.length; i++) params[t.names[i]!] = safeDecode(m[i + 1]!);
         return { routes: t.routes, params };
       }
       return undefined;
