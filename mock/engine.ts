@@ -2,7 +2,7 @@
 // limit, the middleware) and the features, the only file that imports every feature. The Hono app it returns answers
 // web Request/Response (`app.fetch`); adapters (mock/server.ts, mock/front/) put it on a transport. No globals: one
 // engine per test.
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { appointmentsFeature } from './features/appointments/feature.ts';
 import { controlFeature } from './features/control/feature.ts';
 import { documentsFeature } from './features/documents/feature.ts';
@@ -12,13 +12,22 @@ import { patientsFeature } from './features/patients/feature.ts';
 import { providersFeature } from './features/providers/feature.ts';
 import { createClock } from './platform/clock.ts';
 import { EXTERNAL_ID_NAMESPACE } from './platform/collections.ts';
-import { corsMiddleware, corsPolicy, type CorsPolicy } from './platform/cors.ts';
+import { corsCheck, corsPolicy, type CorsPolicy } from './platform/cors.ts';
 import type { EngineConfig, EngineDeps, EngineEnv, FeatureFactory, SeedFile } from './platform/deps.ts';
 import { createFaults } from './platform/faults.ts';
 import { createKeyring } from './platform/keys.ts';
 import { loopbackOnly } from './platform/loopback.ts';
 import { authenticate, checkKey, requireScope } from './platform/auth.ts';
-import { checkPathIds, httpFaults, notImplemented, peerIdentity, peerResolver, rateLimit, routeOperation } from './platform/pipeline.ts';
+import {
+  apiFront,
+  checkPathIds,
+  httpFaults,
+  notImplemented,
+  peerIdentity,
+  peerResolver,
+  rateLimit,
+  routeOperation,
+} from './platform/pipeline.ts';
 import { createRateLimiter, type RateLimitConfig } from './platform/rate-limit.ts';
 import { recordRequests } from './platform/record-requests.ts';
 import { createRedactor } from './platform/redact.ts';
@@ -136,19 +145,32 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   };
 
   const peerOf = peerResolver(opts.behindFront ?? false);
+  const cors = corsCheck(opts.cors ?? corsPolicy());
+  // A bug, not bad input: say so without leaking a stack, and keep serving.
+  const internalError = (err: Error, c: Context) => {
+    console.error(err);
+    return answerError(c, { error: 'Internal error in the mock engine' }, 500);
+  };
   const api = new Hono<EngineEnv>();
   const { responses } = base;
-  // First, so that its duration and status cover every refusal after it; left out entirely with --journal-size 0.
-  if (journal.capacity > 0) api.use('*', recordRequests(journal, opts.behindFront ?? false));
+  // The journal (left out entirely with --journal-size 0) starts after CORS, so that its duration and status cover
+  // every refusal of the checks.
   api.use(
     '*',
-    checkKey(keyring),
-    rateLimit(limiter, faults, peerOf),
-    httpFaults(faults),
-    routeOperation(spec, responses),
-    authenticate(responses),
-    requireScope(responses),
-    checkPathIds(validator, responses),
+    apiFront(
+      cors,
+      [
+        checkKey(keyring),
+        rateLimit(limiter, faults, peerOf),
+        httpFaults(faults),
+        routeOperation(spec, responses),
+        authenticate(responses),
+        requireScope(responses),
+        checkPathIds(validator, responses),
+      ],
+      journal.capacity > 0 ? recordRequests(journal, opts.behindFront ?? false) : undefined,
+      internalError,
+    ),
   );
   for (const f of features) f.routes?.(api);
   api.all('*', notImplemented);
@@ -169,16 +191,12 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   ])
     f.control?.(control);
 
+  // CORS runs in front of the API's routes (apiFront) and of the not-found answer; the control API has none.
   const app = new Hono();
-  app.use('*', corsMiddleware(opts.cors ?? corsPolicy()));
   app.route('/__mock', control);
   app.route(API_BASE, api);
-  app.notFound((c) => c.json({ error: 'Not found' }, 404));
-  app.onError((err, c) => {
-    // A bug, not bad input: say so without leaking a stack, and keep serving.
-    console.error(err);
-    return answerError(c, { error: 'Internal error in the mock engine' }, 500);
-  });
+  app.notFound((c) => cors(c) ?? c.json({ error: 'Not found' }, 404));
+  app.onError(internalError);
 
   return {
     app,

@@ -4,7 +4,7 @@
 // origins (repeatable); `*` opens the API to every origin. The control API (/__mock) never sends CORS headers.
 // Hand-written rather than hono/cors: that one touches `c.res` before the route runs, which makes Hono rebuild every
 // response (and @hono/node-server stream it) instead of writing the route's body as is. This one only sets headers.
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { adapterOf } from './adapter.ts';
 import { isControlPath, isLoopbackOrigin } from './loopback.ts';
 import { requestHeader } from './request-header.ts';
@@ -95,15 +95,19 @@ export function responseHeaders(c: Context, headers: Readonly<Record<string, str
   else for (const k in headers) c.header(k, headers[k]);
 }
 
-/** A plain function, not an async one (see mock/platform/pipeline.ts): Hono awaits what it returns. */
-export const corsMiddleware = (policy: CorsPolicy): MiddlewareHandler =>
-  ((c, next) => {
-    if (isControlPath(c.req.path)) return next();
+/**
+ * CORS for one request: a preflight's answer, else undefined with the headers set. Run first by the API's front
+ * (pipeline.ts) and by the not-found answer; never for the control API.
+ */
+export const corsCheck =
+  (policy: CorsPolicy) =>
+  (c: Context): Response | undefined => {
+    if (isControlPath(c.req.path)) return undefined;
     const origin = requestHeader(c, 'origin');
     if (c.req.method === 'OPTIONS') {
       const p = preflight(policy, origin);
       return p.body ? c.json(p.body, p.status as 403, p.headers) : c.body(null, p.status, p.headers);
     }
     responseHeaders(c, corsHeaders(policy, origin));
-    return next();
-  }) as MiddlewareHandler;
+    return undefined;
+  };

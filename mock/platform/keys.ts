@@ -1,5 +1,5 @@
-// API keys: only their SHA-256 digests are kept; a presented key is hashed (once per request) and looked up by its
-// digest, then compared in constant time. Lookup by digest leaks nothing about the secret: timing can only depend on
+// API keys: only their SHA-256 digests are kept; a presented key is hashed (its digest cached for the next request
+// presenting it) and looked up by its digest, then compared in constant time. Lookup by digest leaks nothing about the secret: timing can only depend on
 // the digest, which an attacker cannot steer towards a stored one. The hash function is the runtime's (node:crypto in
 // Node, a small synchronous SHA-256 in a page: mock/runtime/), so the check stays synchronous everywhere.
 import type { AuthInfo, SeedFile } from './deps.ts';
@@ -26,7 +26,7 @@ export type KeyCheck =
   | { ok: false; reason: 'missing' | 'unknown' | 'expired' | 'revoked'; owner?: KeyOwner };
 
 export interface Keyring {
-  /** One hash per call; checkKey (auth.ts) calls it once per request, rate limit and auth read the result. */
+  /** At most one hash per call (none for a key presented recently); checkKey (auth.ts) calls it once per request, rate limit and auth read the result. */
   check(raw: string | undefined): KeyCheck;
 }
 
@@ -37,6 +37,10 @@ function equalConstantTime(a: string, b: string): boolean {
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
 }
+/** Presented keys whose digests are kept (keyring.check). */
+const DIGEST_CACHE_SIZE = 256;
+/** Longer strings are hashed every time rather than held (the service's keys are ~40 characters). */
+const MAX_CACHED_KEY = 200;
 const MISSING: KeyCheck = Object.freeze({ ok: false, reason: 'missing' });
 const UNKNOWN: KeyCheck = Object.freeze({ ok: false, reason: 'unknown' });
 
@@ -61,7 +65,21 @@ export function createKeyring(keys: SeedFile['keys'], sha256: Sha256Hex): Keyrin
     if (!stored || !equalConstantTime(stored.digest, hex)) return UNKNOWN;
     return stored.result;
   };
-  return { check: (raw) => (raw ? checkDigest(sha256(raw)) : MISSING) };
+  // The presented keys' digests, so that a client sending the same key on every request is hashed once, not per request
+  // (the hash was the largest single cost of the checks). Bounded: emptied whole when full, so a flood of made-up keys
+  // costs what it did. The digest is still looked up and compared as before: the cache only skips recomputing it (a
+  // hit tells the caller no more than that this exact string was sent before).
+  const digests = new Map<string, string>();
+  const digestOf = (raw: string) => {
+    if (raw.length > MAX_CACHED_KEY) return sha256(raw);
+    let hex = digests.get(raw);
+    if (hex === undefined) {
+      if (digests.size >= DIGEST_CACHE_SIZE) digests.clear();
+      digests.set(raw, (hex = sha256(raw)));
+    }
+    return hex;
+  };
+  return { check: (raw) => (raw ? checkDigest(digestOf(raw)) : MISSING) };
 }
 
 /** `*` covers every scope. */

@@ -1,12 +1,12 @@
 // The platform's middleware, one job each, handing what they find to each other by name in the context: a middleware
 // mounted without the one it reads from is a wiring bug, named, never a silent re-check.
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { nodeRuntime } from '../runtime/node.ts';
 import type { EngineEnv } from './deps.ts';
 import { createKeyring } from './keys.ts';
 import { authenticate, checkKey, requireScope } from './auth.ts';
-import { checkPathIds, routeOperation } from './pipeline.ts';
+import { apiFront, type Check, checkPathIds, checks, routeOperation } from './pipeline.ts';
 import { createResponses } from './responses.ts';
 import { API_BASE, specIndex } from './spec.ts';
 import { createValidator } from './validator.ts';
@@ -22,10 +22,10 @@ const keyring = createKeyring(
   nodeRuntime.sha256Hex,
 );
 
-function app(...mws: MiddlewareHandler<EngineEnv>[]) {
+function app(...steps: Check[]) {
   const api = new Hono<EngineEnv>();
   api.onError((err, c) => c.json({ error: err.message }, 500));
-  for (const mw of mws) api.use('*', mw);
+  api.use('*', checks(...steps));
   api.all('*', (c) => c.json({ operationId: c.get('operationId'), params: c.get('pathParams'), org: c.get('auth')?.organization_id }));
   return new Hono().route(API_BASE, api);
 }
@@ -58,5 +58,49 @@ describe('the platform middleware', () => {
     expect(((await r.json()) as { error: string }).error).toContain('mount checkKey');
     const s = await get(app(checkKey(keyring), authenticate(responses), requireScope(responses)), '/patients', 'k-read');
     expect(((await s.json()) as { error: string }).error).toContain('mount routeOperation');
+  });
+});
+
+describe('the API front (CORS, the journal around the checks and the route, as one middleware)', () => {
+  const seen: string[] = [];
+  const cors: Check = (c) => (c.req.method === 'OPTIONS' ? c.body(null, 204) : undefined);
+  const refuse: Check = (c) => (c.req.path.endsWith('/refused') ? c.json({ error: 'no' }, 403) : undefined);
+  const broken: Check = (c) => {
+    if (c.req.path.endsWith('/broken')) throw new Error('a bug');
+    return undefined;
+  };
+  const api = new Hono<EngineEnv>();
+  const onError = (err: Error, c: Context) => c.json({ error: `handled: ${err.message}` }, 500);
+  api.use(
+    '*',
+    apiFront(cors, [refuse, broken], (c) => (answer) => void seen.push(`${c.req.method} ${c.req.path} ${answer.status}`), onError),
+  );
+  api.get('/fails', () => {
+    throw new Error('route bug');
+  });
+  api.all('*', (c) => c.json({ ok: true }));
+  const front = new Hono().route(API_BASE, api);
+  front.onError(onError);
+
+  it('journals every answer but a preflight, a check that throws answered as the app answers errors', async () => {
+    const statuses = [];
+    for (const [method, path] of [
+      ['OPTIONS', '/x'],
+      ['GET', '/ok'],
+      ['GET', '/refused'],
+      ['GET', '/broken'],
+      ['GET', '/fails'],
+    ] as const) {
+      const r = await front.request(`${API_BASE}${path}`, { method });
+      statuses.push(r.status);
+      if (r.status === 500) expect(((await r.json()) as { error: string }).error).toMatch(/^handled: /);
+    }
+    expect(statuses).toEqual([204, 200, 403, 500, 500]);
+    expect(seen).toEqual([
+      `GET ${API_BASE}/ok 200`,
+      `GET ${API_BASE}/refused 403`,
+      `GET ${API_BASE}/broken 500`,
+      `GET ${API_BASE}/fails 500`,
+    ]);
   });
 });

@@ -1,12 +1,14 @@
-// The platform's middleware in front of every API route, in order: key check (auth.ts), rate limit (headers on every
+// The platform's checks in front of every API route, in order: key check (auth.ts), rate limit (headers on every
 // response), injected http faults, operation lookup (404 / 405 with Allow), auth (401) and scope (403) (auth.ts), path
 // ids (400). One factory per job; what one needs from another is named in the context (EngineEnv's Variables).
+// They run as one middleware with CORS and the request journal (`apiFront`): Hono's compose awaits each layer in an
+// async dispatch of its own, a promise and a tick per layer, which for one-line checks cost more than the checks.
 // Routes the spec has but no feature answers get 501, which Prism turns into a mocked response.
 import type { MiddlewareHandler } from 'hono';
 import { adapterOf } from './adapter.ts';
 import { required } from './auth.ts';
 import { responseHeaders } from './cors.ts';
-import type { EngineEnv, Responses, Validator } from './deps.ts';
+import type { EngineContext, EngineEnv, Responses, Validator } from './deps.ts';
 import { faultScope, type EngineFaults } from './faults.ts';
 import { PEER_HEADER } from './loopback.ts';
 import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
@@ -15,9 +17,64 @@ import { answerError } from './responses.ts';
 import { API_BASE, type SpecIndex } from './spec.ts';
 
 type MW = MiddlewareHandler<EngineEnv>;
-// The middleware below are plain functions, not async ones, cast to Hono's type: Hono's compose awaits whatever a
-// handler returns (a Response, or next()'s promise), and an async wrapper per layer cost a promise and a tick on every
-// request. A throw is caught by compose all the same.
+
+/** One job in front of every API route: its refusal, or undefined to let the request on. A throw is a wiring bug (500). */
+export type Check = (c: EngineContext) => Response | undefined;
+
+/** Runs the checks in order: the first refusal, else the route (`next`). */
+function runChecks(steps: readonly Check[], c: EngineContext, next: () => Promise<void>): Response | Promise<void> {
+  for (let i = 0; i < steps.length; i++) {
+    const refused = steps[i]!(c);
+    if (refused) return refused;
+  }
+  return next();
+}
+
+/**
+ * The checks as one middleware, in order: the first refusal answers, else the route runs. A plain function, not an
+ * async one, cast to Hono's type: compose awaits whatever it returns, and catches a throw all the same.
+ */
+export function checks(...steps: Check[]): MW {
+  return ((c, next) => runChecks(steps, c, next)) as MW;
+}
+
+/** Started as a request enters the API; records it once given its answer (record-requests.ts). */
+export type Recorder = (c: EngineContext) => (answer: Response) => void | Promise<void>;
+
+/**
+ * Everything in front of the API's routes as one middleware: CORS first (a preflight is answered there, never
+ * journaled), then the journal's entry (`record`, absent with --journal-size 0) around the checks and the route. One
+ * layer where there were three (CORS, journal, checks). A check that throws (a bug) is answered by `onError`, the
+ * app's own error handler, as compose would answer it, so that the journal records it all the same.
+ */
+export function apiFront(
+  cors: Check,
+  steps: readonly Check[],
+  record: Recorder | undefined,
+  onError: (err: Error, c: EngineContext) => Response,
+): MW {
+  return ((c, next) => {
+    const preflight = cors(c);
+    if (preflight) return preflight;
+    if (!record) return runChecks(steps, c, next);
+    const done = record(c);
+    let out: Response | Promise<void>;
+    try {
+      out = runChecks(steps, c, next);
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+      c.error = err;
+      out = onError(err, c);
+    }
+    if (out instanceof Response) {
+      const answer = out;
+      const recorded = done(answer);
+      return recorded ? recorded.then(() => answer) : answer;
+    }
+    // The route has answered (or compose has, through onError) once next() settles: c.res is the answer.
+    return out.then(() => done(c.res));
+  }) as MW;
+}
 
 export type PeerOf = (c: { env?: unknown; req: { header(name: string): string | undefined } }) => string;
 
@@ -36,8 +93,8 @@ export function peerResolver(behindFront: boolean): PeerOf {
 export const peerIdentity = (peer: string) => `peer:${peer}`;
 
 /** Reads `keyCheck` (set by checkKey). */
-export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: PeerOf): MW {
-  return ((c, next) => {
+export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: PeerOf): Check {
+  return (c) => {
     // Only an active key has a bucket of its own;
     // a missing, unknown, expired or revoked key counts against the client's address, so guessing keys is throttled.
     const check = required(c.get('keyCheck'), 'keyCheck', 'checkKey');
@@ -47,27 +104,27 @@ export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: Pe
     );
     if (d.limited) return answerError(c, { error: RATE_LIMIT_MESSAGE }, 429, d.headers);
     responseHeaders(c, d.headers);
-    return next();
-  }) as MW;
+    return undefined;
+  };
 }
 
-export function httpFaults(faults: EngineFaults): MW {
-  return ((c, next) => {
-    if (!faults.armed) return next();
+export function httpFaults(faults: EngineFaults): Check {
+  return (c) => {
+    if (!faults.armed) return undefined;
     const rel = c.req.path.slice(API_BASE.length) || '/';
     const scope = faultScope(c);
     const f = faults.takeHttp(c.req.method, rel, scope) ?? faults.takeHttp(c.req.method, c.req.path, scope);
-    if (!f) return next();
+    if (!f) return undefined;
     const status = f.status ?? 500;
     const body = status === 429 ? { error: RATE_LIMIT_MESSAGE } : { error: `Injected fault: HTTP ${status}` };
     if (status === 429) c.header('Retry-After', '1');
     return answerError(c, body, status);
-  }) as MW;
+  };
 }
 
 /** Sets `operation`, `operationId` and `pathParams` (decoded, not yet validated) for what follows. */
-export function routeOperation(spec: SpecIndex, responses: Responses): MW {
-  return ((c, next) => {
+export function routeOperation(spec: SpecIndex, responses: Responses): Check {
+  return (c) => {
     const rel = c.req.path.slice(API_BASE.length) || '/';
     const m = spec.match(c.req.method, rel);
     if (!m) return responses.error(c, 404, 'Not found');
@@ -78,18 +135,17 @@ export function routeOperation(spec: SpecIndex, responses: Responses): MW {
     c.set('operation', m.op);
     c.set('operationId', m.op.operationId);
     c.set('pathParams', m.params);
-    return next();
-  }) as MW;
+    return undefined;
+  };
 }
 
 /** Reads `operation` and `pathParams` (set by routeOperation). */
-export function checkPathIds(validator: Validator, responses: Responses): MW {
-  return ((c, next) => {
+export function checkPathIds(validator: Validator, responses: Responses): Check {
+  return (c) => {
     const op = required(c.get('operation'), 'operation', 'routeOperation');
     const params = validator.params(op.operationId, required(c.get('pathParams'), 'pathParams', 'routeOperation'));
-    if (!params.ok) return responses.validation(c, params.details);
-    return next();
-  }) as MW;
+    return params.ok ? undefined : responses.validation(c, params.details);
+  };
 }
 
 /** Registered after every feature: an operation of the spec that no feature answers. */

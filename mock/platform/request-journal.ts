@@ -52,16 +52,23 @@ export interface JournalEntry {
 export type ShownEntry = Omit<JournalEntry, 'at' | 'frontId' | 'error'> & { time: string; error?: unknown };
 
 function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
-  const { id, at, frontId: _, error, query, request, ...rest } = e;
+  // Field by field, in the order GET /__mock/requests has always listed them; optional ones only when set.
   const shown: ShownEntry = {
-    id,
-    time: new Date(at).toISOString(),
-    ...rest,
-    query: query && redact(query),
-    request: request.body ? { ...request, body: redact(request.body) } : request,
-  };
-  if (error !== undefined) {
-    const text = redact(error);
+    id: e.id,
+    time: new Date(e.at).toISOString(),
+    method: e.method,
+    path: e.path,
+    status: e.status,
+    duration_ms: e.duration_ms,
+    key: e.key,
+    organization_id: e.organization_id,
+  } as ShownEntry;
+  if (e.violations !== undefined) shown.violations = e.violations;
+  if (e.engine_status !== undefined) shown.engine_status = e.engine_status;
+  shown.query = e.query && redact(e.query);
+  shown.request = e.request.body ? { ...e.request, body: redact(e.request.body) } : e.request;
+  if (e.error !== undefined) {
+    const text = redact(e.error);
     try {
       shown.error = JSON.parse(text);
     } catch {
@@ -80,6 +87,7 @@ interface JournalFilter {
 
 export interface RequestJournal {
   readonly capacity: number;
+  /** Keeps `entry`, setting its id (record-requests.ts hands it one already, 0, so that every entry has one shape). */
   record(entry: Omit<JournalEntry, 'id'>): void;
   list(filter: JournalFilter): JournalEntry[];
   /** list(), redacted, as GET /__mock/requests shows it. */

@@ -26,7 +26,7 @@ export interface SpecIndex {
   /** Every scope any operation requires (for the seed's keys). */
   scopes: readonly string[];
   /** Finds the operation for a method and a path relative to API_BASE; `allow` lists the path's methods. */
-  match(method: string, path: string): { op?: SpecOperation; params: Record<string, string>; allow: string[] } | undefined;
+  match(method: string, path: string): { op?: SpecOperation; params: Record<string, string>; allow: readonly string[] } | undefined;
 }
 
 let cached: SpecIndex | undefined;
@@ -46,6 +46,17 @@ function buildIndex(bundle: JsonObject): SpecIndex {
     paramNames: templateParams(path),
   }));
   const matcher = createMatcher(ops);
+  // A path's methods, listed once per template (the 405's Allow), not on every request.
+  const allowOf = new Map<readonly SpecOperation[], string[]>();
+  const allowed = (routes: readonly SpecOperation[]) => {
+    let allow = allowOf.get(routes);
+    if (!allow) {
+      allow = routes.map((o) => o.method);
+      if (allow.includes('GET')) allow.push('HEAD');
+      allowOf.set(routes, allow);
+    }
+    return allow;
+  };
   return {
     bundle,
     operations: ops,
@@ -55,9 +66,7 @@ function buildIndex(bundle: JsonObject): SpecIndex {
       const m = matcher.match(path);
       if (!m) return undefined;
       const wanted = method === 'HEAD' ? 'GET' : method;
-      const allow = m.routes.map((o) => o.method);
-      if (allow.includes('GET')) allow.push('HEAD');
-      return { op: m.routes.find((o) => o.method === wanted), params: m.params, allow };
+      return { op: m.routes.find((o) => o.method === wanted), params: m.params, allow: allowed(m.routes) };
     },
   };
 }

@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { createClock as createEngineClock } from '../platform/clock.ts';
 import { EXTERNAL_ID_NAMESPACE } from '../platform/collections.ts';
 import { createFaults as createEngineFaults } from '../platform/faults.ts';
-import { routeOperation } from '../platform/pipeline.ts';
+import { checks, routeOperation } from '../platform/pipeline.ts';
 import { createResponses } from '../platform/responses.ts';
 import { specIndex } from '../platform/spec.ts';
 import { createStore } from '../platform/store.ts';
@@ -105,7 +105,7 @@ export function createHarness(factories: FeatureFactory[], opts: { timeScale?: n
   };
   const api: EngineApp = new Hono<EngineEnv>();
   // The platform's own operation lookup (features read the operation it sets); then any caller is `org` with every scope.
-  api.use(routeOperation(specIndex(), deps.responses));
+  api.use(checks(routeOperation(specIndex(), deps.responses)));
   api.use(async (c, next) => {
     const org = c.req.header('x-test-org') ?? 'org-1';
     const auth: AuthInfo = { key_id: 'k', organization_id: org, provider_id: 'provider-1', scopes: ['*'] };

@@ -65,6 +65,8 @@ export interface PathMatcher<T> {
 }
 
 interface Template<T> {
+  /** The path template, e.g. /patients/{patientId}. */
+  source: string;
   re: RegExp;
   names: string[];
   routes: T[];
@@ -79,20 +81,31 @@ export function createMatcher<T extends { method: string }>(routes: readonly T[]
   const templates: Template<T>[] = [...byPath.entries()]
     .sort(([a], [b]) => literals(b) - literals(a))
     .map(([path, group]) => ({
+      source: path,
       re: new RegExp(`^${templateSource(path)}${options.trailingSlash ? '/?' : ''}$`),
       names: templateParams(path),
       routes: group,
     }));
+  // A template fits only paths with as many slashes as it has (a parameter never spans one): each path is tried
+  // against those templates only, in the same order. With trailingSlash, a path ending in `/` is tried against all.
+  const bySlashes = new Map<number, Template<T>[]>();
+  for (const t of templates) {
+    const n = slashes(t.source);
+    bySlashes.set(n, [...(bySlashes.get(n) ?? []), t]);
+  }
+  const fitting = (path: string) => (options.trailingSlash && path.endsWith('/') ? templates : (bySlashes.get(slashes(path)) ?? []));
   const same = (a: string, b: string) => a.toUpperCase() === b.toUpperCase();
   const candidates = (method: string, path: string) =>
-    templates.filter((t) => t.re.test(path)).flatMap((t) => t.routes.filter((r) => same(r.method, method)));
+    fitting(path)
+      .filter((t) => t.re.test(path))
+      .flatMap((t) => t.routes.filter((r) => same(r.method, method)));
   return {
     match(path) {
-      for (const t of templates) {
+      for (const t of fitting(path)) {
         const m = t.re.exec(path);
         if (!m) continue;
         const params: Record<string, string> = {};
-        for (const [i, n] of t.names.entries()) params[n] = safeDecode(m[i + 1]!);
+        for (let i = 0; i < t.names.length; i++) params[t.names[i]!] = safeDecode(m[i + 1]!);
         return { routes: t.routes, params };
       }
       return undefined;
@@ -110,7 +123,15 @@ function templateSource(template: string): string {
     .join('');
 }
 
+/** How many `/` a path has. */
+function slashes(path: string): number {
+  let n = 0;
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) n++;
+  return n;
+}
+
 function safeDecode(s: string): string {
+  if (!s.includes('%')) return s; // nothing to decode: decodeURIComponent would return it unchanged
   try {
     return decodeURIComponent(s);
   } catch {
