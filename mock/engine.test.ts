@@ -35,6 +35,17 @@ describe('the engine through app.fetch', () => {
     expect(big.status).toBe(413);
   });
 
+  it("routes every request with Hono's RegExpRouter (one route it cannot take would put all on the slower trie)", async () => {
+    await api('/providers', { headers: { 'x-api-key': key('all') } });
+    expect((engine.app.router as { name: string }).name).toBe('SmartRouter + RegExpRouter');
+    // GET /notes/export shares /notes/:noteId's route; /__mock and /__mock/ reach the control app by prefix.
+    expect((await api('/notes/export', { headers: { 'x-api-key': key('all') } })).headers.get('content-disposition')).toContain(
+      'notes.json',
+    );
+    for (const path of ['/__mock', '/__mock/'])
+      expect((await engine.app.fetch(new Request(`http://127.0.0.1${path}`), { peer: '127.0.0.1' })).status).toBe(200);
+  });
+
   it('takes each refusal in the platform order: 404, 405, 401, 403, 400', async () => {
     const all = { 'x-api-key': key('all') };
     expect((await api('/nowhere', { headers: all })).status).toBe(404);

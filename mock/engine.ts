@@ -175,7 +175,10 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   for (const f of features) f.routes?.(api);
   api.all('*', notImplemented);
 
-  const control = new Hono();
+  // The control API is an app of its own, reached by prefix (below): its dashboard route (/__mock/ by an optional
+  // slash) is a shape Hono's RegExpRouter cannot take, and merged into one router with the API's it made every API
+  // request go through the slower TrieRouter.
+  const control = new Hono().basePath('/__mock');
   control.use('*', loopbackOnly(peerOf, opts.boundHost));
   for (const f of [
     controlFeature({
@@ -192,10 +195,15 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     f.control?.(control);
 
   // CORS runs in front of the API's routes (apiFront) and of the not-found answer; the control API has none.
+  const notFound = (c: Context) => cors(c) ?? c.json({ error: 'Not found' }, 404);
+  control.notFound(notFound);
+  control.onError(internalError);
   const app = new Hono();
-  app.route('/__mock', control);
+  const toControl = (c: Context) => control.fetch(c.req.raw, c.env);
+  app.all('/__mock', toControl);
+  app.all('/__mock/*', toControl);
   app.route(API_BASE, api);
-  app.notFound((c) => cors(c) ?? c.json({ error: 'Not found' }, 404));
+  app.notFound(notFound);
   app.onError(internalError);
 
   return {

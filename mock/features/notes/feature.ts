@@ -1,6 +1,6 @@
 // Notes and sessions: list with filters, export, detail with include, session notes, regeneration, and the control
 // routes that finalize a session (a new note) and edit a note.
-import type { EngineApp, EngineDeps, FeatureFactory } from '../../platform/deps.ts';
+import type { EngineApp, EngineContext, EngineDeps, FeatureFactory } from '../../platform/deps.ts';
 import { faultScope } from '../../platform/faults.ts';
 import { orgOf, pageBody, pageOf, queryOf, type PageQuery } from '../../platform/http.ts';
 import { registerControl } from './control.ts';
@@ -22,8 +22,7 @@ function routes(app: EngineApp, deps: EngineDeps, regen: Regenerator) {
     return c.json(pageBody(rows.map(toListItem), q, total));
   });
 
-  // Registered before /notes/:noteId, which would otherwise take "export" for an id.
-  app.get('/notes/export', (c) => {
+  const exportNotes = (c: EngineContext) => {
     const q = queryOf<{ format: ExportFormat }>(c, deps);
     if (q instanceof Response) return q;
     const ext = q.format === 'ndjson' ? 'ndjson' : q.format;
@@ -31,9 +30,12 @@ function routes(app: EngineApp, deps: EngineDeps, regen: Regenerator) {
       'Content-Type': `${MEDIA_TYPES[q.format]}; charset=utf-8`,
       'Content-Disposition': `attachment; filename="notes.${ext}"`,
     });
-  });
+  };
 
+  // GET /notes/export shares the route of /notes/:noteId: a static segment beside a parameter is the one route shape
+  // Hono's RegExpRouter cannot take, and with it the whole app fell back to the slower TrieRouter.
   app.get('/notes/:noteId', (c) => {
+    if (c.req.param('noteId') === 'export') return exportNotes(c);
     const q = queryOf<{ include: string }>(c, deps);
     if (q instanceof Response) return q;
     const note = notes.get(orgOf(c), c.req.param('noteId'));
