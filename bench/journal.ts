@@ -1,16 +1,31 @@
 // The request journal's cost per request: engine-only with the journal (default size 500) and without it
 // (--journal-size 0), in the same run, route by route, in ABBA order repeated (with, without, without, with, ...) so
 // that a drift of the shared machine's load falls on both alike; each side's figure is the median of its measures. Target: the two within 5 %. Separate from bench/run.ts on purpose
-// (one question, one script). Usage: npx tsx bench/journal.ts [--duration <seconds per measure>] [--rounds <ABBA rounds>] [--with <journal size; 0 for an A/A run>]
+// (one question, one script). Usage: npm run build && npx tsx bench/journal.ts [--duration <seconds per measure>] [--rounds <ABBA rounds>] [--with <journal size; 0 for an A/A run>]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DURATION = Number(process.argv[process.argv.indexOf('--duration') + 1]) || 2;
+/**
+ * The built binary, what `npm run mock` runs: under tsx the servers also carry its loader (module hooks answering on
+ * a worker), whose cost per request differs between two processes and swamped the journal's.
+ */
+const DIST_CLI = `${ROOT}dist/mock/cli.js`;
+if (!existsSync(DIST_CLI)) {
+  console.error('bench/journal.ts measures the built mock: run `npm run build` first');
+  process.exit(2);
+}
 const CONNECTIONS = 20;
+/**
+ * Seconds of load before each measure. A fresh server serves about half its steady rate in its first seconds (JIT),
+ * and after 1 s the side with more code on its path (the journal's) was still warming: a side-by-side profile showed
+ * +2.5 % CPU per POST in steady state where 1 s warm-ups reported +21 %. Same for both sides.
+ */
+const WARM_UP = 3;
 /** `--with 0` runs both sides without the journal: the machine's noise floor for the same comparison (an A/A run). */
 const WITH = process.argv.includes('--with') ? Number(process.argv[process.argv.indexOf('--with') + 1]) : 500;
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 2;
@@ -21,7 +36,7 @@ const median = (xs: number[]) => {
 
 function start(journalSize: number): Promise<{ url: string; proc: ChildProcess }> {
   const flags = ['--engine-only', '--port', '0', '--rate-limit', '1000000000/1', '--journal-size', String(journalSize)];
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', ...flags], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [DIST_CLI, ...flags], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => (proc.kill('SIGKILL'), reject(new Error(`not ready: ${out}`))), 60_000);
@@ -48,7 +63,7 @@ const cpuTicks = (pid: number) => {
 async function measure(url: string, o: { method?: string; body?: string; headers: Record<string, string> }, pid: number) {
   const run = (duration: number) =>
     autocannon({ url, connections: CONNECTIONS, duration, method: o.method ?? 'GET', body: o.body, headers: o.headers });
-  await run(1); // warm-up, not counted
+  await run(WARM_UP); // warm-up, not counted
   const before = cpuTicks(pid);
   const r = await run(DURATION);
   return { rps: r.requests.average as number, cpuUs: ((cpuTicks(pid) - before) * 10_000) / Math.max(1, r.requests.total as number) };
@@ -112,5 +127,5 @@ try {
 }
 console.log(lines.join('\n'));
 console.log(
-  `\n"with" is --journal-size ${WITH}; engine-only, ${CONNECTIONS} connections, ${DURATION} s per measure after a 1 s warm-up, each route measured ${ROUNDS * 2} times per server (ABBA x ${ROUNDS}, medians), both servers up for the whole run; load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
+  `\n"with" is --journal-size ${WITH}; engine-only, ${CONNECTIONS} connections, ${DURATION} s per measure after a ${WARM_UP} s warm-up, each route measured ${ROUNDS * 2} times per server (ABBA x ${ROUNDS}, medians), both servers up for the whole run; load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
 );
