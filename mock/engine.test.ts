@@ -2,6 +2,7 @@
 // the same answers as behind the node adapters, read and written through web streams and web Headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from './engine.ts';
+import { API_BASE, specIndex } from './platform/spec.ts';
 import { nodeRuntime } from './runtime/node.ts';
 import { readSeedFile } from './seed/load.ts';
 
@@ -44,6 +45,16 @@ describe('the engine through app.fetch', () => {
     );
     for (const path of ['/__mock', '/__mock/'])
       expect((await engine.app.fetch(new Request(`http://127.0.0.1${path}`), { peer: '127.0.0.1' })).status).toBe(200);
+  });
+
+  it('matches each operation with one handler at most, which Hono then calls without its compose', () => {
+    const counts = specIndex().operations.map((op) => {
+      const path = `${API_BASE}${op.path.replace(/\{[^}]+\}/g, '1')}`;
+      return engine.app.router.match(op.method === 'HEAD' ? 'GET' : op.method, path)[0].length;
+    });
+    expect(Math.max(...counts)).toBe(1);
+    // Operations no feature answers reach the app's not-found answer, which runs the same front (501 after the checks).
+    expect(counts.filter((n) => n === 0).length).toBeLessThan(counts.length / 2);
   });
 
   it('takes each refusal in the platform order: 404, 405, 401, 403, 400', async () => {

@@ -13,7 +13,7 @@ import { providersFeature } from './features/providers/feature.ts';
 import { createClock } from './platform/clock.ts';
 import { EXTERNAL_ID_NAMESPACE } from './platform/collections.ts';
 import { corsCheck, corsPolicy, type CorsPolicy } from './platform/cors.ts';
-import type { EngineConfig, EngineDeps, EngineEnv, FeatureFactory, SeedFile } from './platform/deps.ts';
+import type { EngineConfig, EngineContext, EngineDeps, EngineEnv, FeatureFactory, SeedFile } from './platform/deps.ts';
 import { createFaults } from './platform/faults.ts';
 import { createKeyring } from './platform/keys.ts';
 import { loopbackOnly } from './platform/loopback.ts';
@@ -27,6 +27,7 @@ import {
   peerResolver,
   rateLimit,
   routeOperation,
+  routeTable,
 } from './platform/pipeline.ts';
 import { createRateLimiter, type RateLimitConfig } from './platform/rate-limit.ts';
 import { recordRequests } from './platform/record-requests.ts';
@@ -151,29 +152,31 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     console.error(err);
     return answerError(c, { error: 'Internal error in the mock engine' }, 500);
   };
-  const api = new Hono<EngineEnv>();
   const { responses } = base;
   // The journal (left out entirely with --journal-size 0) starts after CORS, so that its duration and status cover
   // every refusal of the checks.
-  api.use(
-    '*',
-    apiFront(
-      cors,
-      [
-        checkKey(keyring),
-        rateLimit(limiter, faults, peerOf),
-        httpFaults(faults),
-        routeOperation(spec, responses),
-        authenticate(responses),
-        requireScope(responses),
-        checkPathIds(validator, responses),
-      ],
-      journal.capacity > 0 ? recordRequests(journal, opts.behindFront ?? false) : undefined,
-      internalError,
-    ),
+  const front = apiFront(
+    cors,
+    [
+      checkKey(keyring),
+      rateLimit(limiter, faults, peerOf),
+      httpFaults(faults),
+      routeOperation(spec, responses),
+      authenticate(responses),
+      requireScope(responses),
+      checkPathIds(validator, responses),
+    ],
+    journal.capacity > 0 ? recordRequests(journal, opts.behindFront ?? false) : undefined,
+    internalError,
   );
-  for (const f of features) f.routes?.(api);
-  api.all('*', notImplemented);
+  const api = new Hono<EngineEnv>();
+  const routes = routeTable(api, front);
+  for (const f of features) f.routes?.(routes);
+  // A request under the API that no route matches goes through the same front (its 404, 405 or 501 after the
+  // checks) as the app's not-found answer: a catch-all route would match beside every route, and two matched
+  // handlers put each request through Hono's compose.
+  const unrouted = front(notImplemented);
+  const isApi = (path: string) => path === API_BASE || path.startsWith(`${API_BASE}/`);
 
   // The control API is an app of its own, reached by prefix (below): its dashboard route (/__mock/ by an optional
   // slash) is a shape Hono's RegExpRouter cannot take, and merged into one router with the API's it made every API
@@ -203,7 +206,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   app.all('/__mock', toControl);
   app.all('/__mock/*', toControl);
   app.route(API_BASE, api);
-  app.notFound(notFound);
+  app.notFound((c) => (isApi(c.req.path) ? unrouted(c as unknown as EngineContext) : notFound(c)));
   app.onError(internalError);
 
   return {

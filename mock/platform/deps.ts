@@ -35,8 +35,16 @@ export type EngineEnv = {
     errorBody: unknown;
   };
 };
-export type EngineApp = Hono<EngineEnv>;
 export type EngineContext = Context<EngineEnv>;
+/** An API route's answer, once the platform's checks have passed; `P`, its path, types `c.req.param`. */
+export type RouteHandler<P extends string = string> = (c: Context<EngineEnv, P>) => Response | Promise<Response>;
+/** Where a feature registers its API routes (paths relative to /ext-api/v1); pipeline.ts's routeTable builds it. */
+export interface EngineApp {
+  get<P extends string>(path: P, route: RouteHandler<P>): void;
+  post<P extends string>(path: P, route: RouteHandler<P>): void;
+  patch<P extends string>(path: P, route: RouteHandler<P>): void;
+  delete<P extends string>(path: P, route: RouteHandler<P>): void;
+}
 
 /** Raised by Collection.insert when the external_id is already used in the organization. */
 export class ExternalIdConflict extends Error {

@@ -3,10 +3,10 @@
 import { type Context, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { nodeRuntime } from '../runtime/node.ts';
-import type { EngineEnv } from './deps.ts';
+import type { EngineContext, EngineEnv } from './deps.ts';
 import { createKeyring } from './keys.ts';
 import { authenticate, checkKey, requireScope } from './auth.ts';
-import { apiFront, type Check, checkPathIds, checks, routeOperation } from './pipeline.ts';
+import { apiFront, type Check, checkPathIds, checks, routeOperation, routeTable } from './pipeline.ts';
 import { createResponses } from './responses.ts';
 import { API_BASE, specIndex } from './spec.ts';
 import { createValidator } from './validator.ts';
@@ -61,7 +61,7 @@ describe('the platform middleware', () => {
   });
 });
 
-describe('the API front (CORS, the journal around the checks and the route, as one middleware)', () => {
+describe('the API front (CORS, the journal around the checks and the route, inside each route)', () => {
   const seen: string[] = [];
   const cors: Check = (c) => (c.req.method === 'OPTIONS' ? c.body(null, 204) : undefined);
   const refuse: Check = (c) => (c.req.path.endsWith('/refused') ? c.json({ error: 'no' }, 403) : undefined);
@@ -69,20 +69,29 @@ describe('the API front (CORS, the journal around the checks and the route, as o
     if (c.req.path.endsWith('/broken')) throw new Error('a bug');
     return undefined;
   };
-  const api = new Hono<EngineEnv>();
   const onError = (err: Error, c: Context) => c.json({ error: `handled: ${err.message}` }, 500);
-  api.use(
-    '*',
-    apiFront(cors, [refuse, broken], (c) => (answer) => void seen.push(`${c.req.method} ${c.req.path} ${answer.status}`), onError),
+  const wrap = apiFront(
+    cors,
+    [refuse, broken],
+    (c) => (answer) => void seen.push(`${c.req.method} ${c.req.path} ${answer.status}`),
+    onError,
   );
-  api.get('/fails', () => {
+  const api = new Hono<EngineEnv>();
+  const routes = routeTable(api, wrap);
+  for (const path of ['/ok', '/refused', '/broken']) routes.get(path, (c) => c.json({ ok: true }));
+  routes.get('/fails', () => {
     throw new Error('route bug');
   });
-  api.all('*', (c) => c.json({ ok: true }));
+  routes.post('/rejects', async () => {
+    await Promise.resolve();
+    throw new Error('async route bug');
+  });
+  const unrouted = wrap((c) => c.json({ error: 'unrouted' }, 501));
   const front = new Hono().route(API_BASE, api);
+  front.notFound((c) => unrouted(c as unknown as EngineContext));
   front.onError(onError);
 
-  it('journals every answer but a preflight, a check that throws answered as the app answers errors', async () => {
+  it('journals every answer but a preflight, a check or route that throws answered as the app answers errors', async () => {
     const statuses = [];
     for (const [method, path] of [
       ['OPTIONS', '/x'],
@@ -90,17 +99,25 @@ describe('the API front (CORS, the journal around the checks and the route, as o
       ['GET', '/refused'],
       ['GET', '/broken'],
       ['GET', '/fails'],
+      ['POST', '/rejects'],
+      ['GET', '/elsewhere'],
     ] as const) {
       const r = await front.request(`${API_BASE}${path}`, { method });
       statuses.push(r.status);
       if (r.status === 500) expect(((await r.json()) as { error: string }).error).toMatch(/^handled: /);
     }
-    expect(statuses).toEqual([204, 200, 403, 500, 500]);
+    expect(statuses).toEqual([204, 200, 403, 500, 500, 500, 501]);
     expect(seen).toEqual([
       `GET ${API_BASE}/ok 200`,
       `GET ${API_BASE}/refused 403`,
       `GET ${API_BASE}/broken 500`,
       `GET ${API_BASE}/fails 500`,
+      `POST ${API_BASE}/rejects 500`,
+      `GET ${API_BASE}/elsewhere 501`,
     ]);
+  });
+
+  it('each route is one handler, matched alone (Hono then calls it directly, without its compose)', () => {
+    expect(front.router.match('GET', `${API_BASE}/ok`)[0]).toHaveLength(1);
   });
 });

@@ -1,14 +1,15 @@
 // The platform's checks in front of every API route, in order: key check (auth.ts), rate limit (headers on every
 // response), injected http faults, operation lookup (404 / 405 with Allow), auth (401) and scope (403) (auth.ts), path
 // ids (400). One factory per job; what one needs from another is named in the context (EngineEnv's Variables).
-// They run as one middleware with CORS and the request journal (`apiFront`): Hono's compose awaits each layer in an
-// async dispatch of its own, a promise and a tick per layer, which for one-line checks cost more than the checks.
+// They run with CORS and the request journal inside each route's one handler (`apiFront`, `routeTable`): Hono calls a
+// route matched alone directly, where two or more matched handlers (a middleware beside the route) go through its
+// compose, an async dispatch per layer, which cost a POST more than every check together.
 // Routes the spec has but no feature answers get 501, which Prism turns into a mocked response.
-import type { MiddlewareHandler } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { adapterOf } from './adapter.ts';
 import { required } from './auth.ts';
 import { responseHeaders } from './cors.ts';
-import type { EngineContext, EngineEnv, Responses, Validator } from './deps.ts';
+import type { EngineApp, EngineContext, EngineEnv, Responses, RouteHandler, Validator } from './deps.ts';
 import { faultScope, type EngineFaults } from './faults.ts';
 import { PEER_HEADER } from './loopback.ts';
 import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
@@ -21,59 +22,68 @@ type MW = MiddlewareHandler<EngineEnv>;
 /** One job in front of every API route: its refusal, or undefined to let the request on. A throw is a wiring bug (500). */
 export type Check = (c: EngineContext) => Response | undefined;
 
-/** Runs the checks in order: the first refusal, else the route (`next`). */
-function runChecks(steps: readonly Check[], c: EngineContext, next: () => Promise<void>): Response | Promise<void> {
+/** Runs the checks in order: the first refusal, else undefined. */
+function runChecks(steps: readonly Check[], c: EngineContext): Response | undefined {
   for (let i = 0; i < steps.length; i++) {
     const refused = steps[i]!(c);
     if (refused) return refused;
   }
-  return next();
+  return undefined;
 }
 
-/**
- * The checks as one middleware, in order: the first refusal answers, else the route runs. A plain function, not an
- * async one, cast to Hono's type: compose awaits whatever it returns, and catches a throw all the same.
- */
+/** The checks as one middleware (test harnesses): the first refusal answers, else the route runs. */
 export function checks(...steps: Check[]): MW {
-  return ((c, next) => runChecks(steps, c, next)) as MW;
+  return ((c, next) => runChecks(steps, c) ?? next()) as MW;
 }
 
 /** Started as a request enters the API; records it once given its answer (record-requests.ts). */
 export type Recorder = (c: EngineContext) => (answer: Response) => void | Promise<void>;
 
+/** The answer, once `done` has recorded it. */
+function recorded(done: ReturnType<Recorder>, answer: Response): Response | Promise<Response> {
+  const pending = done(answer);
+  return pending ? pending.then(() => answer) : answer;
+}
+
 /**
- * Everything in front of the API's routes as one middleware: CORS first (a preflight is answered there, never
- * journaled), then the journal's entry (`record`, absent with --journal-size 0) around the checks and the route. One
- * layer where there were three (CORS, journal, checks). A check that throws (a bug) is answered by `onError`, the
- * app's own error handler, as compose would answer it, so that the journal records it all the same.
+ * Everything in front of an API route, wrapped around it (routeTable): CORS first (a preflight is answered there,
+ * never journaled), then the journal's entry (`record`, absent with --journal-size 0) around the checks and the
+ * route. A check or route that throws (a bug) is answered by `onError`, the app's own error handler, so that the
+ * journal records it all the same.
  */
 export function apiFront(
   cors: Check,
   steps: readonly Check[],
   record: Recorder | undefined,
   onError: (err: Error, c: EngineContext) => Response,
-): MW {
-  return ((c, next) => {
+): (route: RouteHandler) => RouteHandler {
+  const failed = (err: unknown, c: EngineContext) => {
+    if (!(err instanceof Error)) throw err;
+    c.error = err;
+    return onError(err, c);
+  };
+  return (route) => (c) => {
     const preflight = cors(c);
     if (preflight) return preflight;
-    if (!record) return runChecks(steps, c, next);
-    const done = record(c);
-    let out: Response | Promise<void>;
+    const done = record?.(c);
+    let out: Response | Promise<Response>;
     try {
-      out = runChecks(steps, c, next);
+      out = runChecks(steps, c) ?? route(c);
     } catch (err) {
-      if (!(err instanceof Error)) throw err;
-      c.error = err;
-      out = onError(err, c);
+      out = failed(err, c);
     }
-    if (out instanceof Response) {
-      const answer = out;
-      const recorded = done(answer);
-      return recorded ? recorded.then(() => answer) : answer;
-    }
-    // The route has answered (or compose has, through onError) once next() settles: c.res is the answer.
-    return out.then(() => done(c.res));
-  }) as MW;
+    if (out instanceof Response) return done ? recorded(done, out) : out;
+    const answered = out.catch((err: unknown) => failed(err, c));
+    return done ? answered.then((answer) => recorded(done, answer)) : answered;
+  };
+}
+
+/** Where features register API routes on `api`: each route one handler, `wrap` (apiFront) around it. */
+export function routeTable(api: Hono<EngineEnv>, wrap: (route: RouteHandler) => RouteHandler): EngineApp {
+  // A route typed for its own path is a route for any path once its path has matched.
+  const add = (method: 'get' | 'post' | 'patch' | 'delete') => (path: string, route: RouteHandler<never>) =>
+    void api[method](path, wrap(route as RouteHandler));
+  return { get: add('get'), post: add('post'), patch: add('patch'), delete: add('delete') };
 }
 
 export type PeerOf = (c: { env?: unknown; req: { header(name: string): string | undefined } }) => string;
@@ -148,8 +158,8 @@ export function checkPathIds(validator: Validator, responses: Responses): Check 
   };
 }
 
-/** Registered after every feature: an operation of the spec that no feature answers. */
-export const notImplemented: MW = async (c) =>
+/** A request under the API that no feature's route matched, once the checks have let it on: an operation of the spec that no feature answers. */
+export const notImplemented: RouteHandler = (c) =>
   answerError(
     c,
     { error: `${c.get('operationId') ?? 'This operation'} is not modelled by the engine; Prism mocks it from the spec.` },

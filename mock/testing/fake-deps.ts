@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { createClock as createEngineClock } from '../platform/clock.ts';
 import { EXTERNAL_ID_NAMESPACE } from '../platform/collections.ts';
 import { createFaults as createEngineFaults } from '../platform/faults.ts';
-import { checks, routeOperation } from '../platform/pipeline.ts';
+import { routeOperation, routeTable } from '../platform/pipeline.ts';
 import { createResponses } from '../platform/responses.ts';
 import { specIndex } from '../platform/spec.ts';
 import { createStore } from '../platform/store.ts';
@@ -13,7 +13,6 @@ import { createValidator } from '../platform/validator.ts';
 import type {
   AuthInfo,
   Clock,
-  EngineApp,
   EngineDeps,
   EngineEnv,
   Events,
@@ -103,19 +102,20 @@ export function createHarness(factories: FeatureFactory[], opts: { timeScale?: n
     config: { publicBaseUrl: 'http://127.0.0.1:4010/ext-api/v1' },
     organizations: ['org-1', 'org-2'],
   };
-  const api: EngineApp = new Hono<EngineEnv>();
+  const api = new Hono<EngineEnv>();
   // The platform's own operation lookup (features read the operation it sets); then any caller is `org` with every scope.
-  api.use(checks(routeOperation(specIndex(), deps.responses)));
-  api.use(async (c, next) => {
+  const lookup = routeOperation(specIndex(), deps.responses);
+  const routes = routeTable(api, (route) => (c) => {
+    const refused = lookup(c);
+    if (refused) return refused;
     const org = c.req.header('x-test-org') ?? 'org-1';
-    const auth: AuthInfo = { key_id: 'k', organization_id: org, provider_id: 'provider-1', scopes: ['*'] };
-    c.set('auth', auth);
-    await next();
+    c.set('auth', { key_id: 'k', organization_id: org, provider_id: 'provider-1', scopes: ['*'] } satisfies AuthInfo);
+    return route(c);
   });
   const control = new Hono();
   const features = factories.map((build) => build(deps));
   for (const f of features) {
-    f.routes?.(api);
+    f.routes?.(routes);
     f.control?.(control);
   }
   const app = new Hono();
