@@ -1,42 +1,56 @@
 // The request journal's cost per request: engine-only with the journal (default size 500) and without it
-// (--journal-size 0), in the same run, route by route, in ABBA order repeated (with, without, without, with, ...) so
-// that a drift of the shared machine's load falls on both alike; each side's figure is the median of its measures. Target: the two within 5 %. Separate from bench/run.ts on purpose
-// (one question, one script). Usage: npm run build && npx tsx bench/journal.ts [--duration <seconds per measure>] [--rounds <ABBA rounds>] [--with <journal size; 0 for an A/A run>]
-import { spawn, type ChildProcess } from 'node:child_process';
+// (--journal-size 0), in the same run, route by route. Target: the two within 5 %. Separate from bench/run.ts on
+// purpose (one question, one script).
+//
+// How: the two servers (the built mock, each its own process) are pinned to one and the same CPU and loaded at the
+// same time, each by its own autocannon run. The kernel gives the two processes equal shares of that CPU, so the
+// ratio of their request counts is the inverse ratio of their CPU cost per request, and a slow spell of this shared
+// host slows both at once. (Measured one after the other, the same two servers with no journal in either differed by
+// up to 10 % from measure to measure: twice the target.) Each route's ratio is the median of its measures, over
+// `--pairs` fresh pairs of processes (each process optimizes its code its own way). `--with 0` runs an A/A check:
+// both sides without the journal, the method's own noise.
+// Usage: npm run build && npx tsx bench/journal.ts [--duration <s per measure>] [--rounds <measures per route>] [--pairs <n>] [--with <journal size>]
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const DURATION = Number(process.argv[process.argv.indexOf('--duration') + 1]) || 2;
-/**
- * The built binary, what `npm run mock` runs: under tsx the servers also carry its loader (module hooks answering on
- * a worker), whose cost per request differs between two processes and swamped the journal's.
- */
+const arg = (name: string, fallback: number) =>
+  process.argv.includes(`--${name}`) ? Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) : fallback;
+const DURATION = arg('duration', 2);
+const ROUNDS = arg('rounds', 5);
+const PAIRS = arg('pairs', 2);
+const WITH = arg('with', 500);
+/** Seconds of load on both servers before a route's measures: a fresh server serves about half its steady rate at first (JIT). */
+const WARM_UP = 3;
+const CONNECTIONS = 10;
+/** The built mock, what `npm run mock` runs (under tsx the servers would also carry its loader's cost per request). */
 const DIST_CLI = `${ROOT}dist/mock/cli.js`;
 if (!existsSync(DIST_CLI)) {
   console.error('bench/journal.ts measures the built mock: run `npm run build` first');
   process.exit(2);
 }
-const CONNECTIONS = 20;
-/**
- * Seconds of load before each measure. A fresh server serves about half its steady rate in its first seconds (JIT),
- * and after 1 s the side with more code on its path (the journal's) was still warming: a side-by-side profile showed
- * +2.5 % CPU per POST in steady state where 1 s warm-ups reported +21 %. Same for both sides.
- */
-const WARM_UP = 3;
-/** `--with 0` runs both sides without the journal: the machine's noise floor for the same comparison (an A/A run). */
-const WITH = process.argv.includes('--with') ? Number(process.argv[process.argv.indexOf('--with') + 1]) : 500;
-const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 2;
-const median = (xs: number[]) => {
-  const s = [...xs].sort((x, y) => x - y);
-  return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
-};
+if (spawnSync('taskset', ['-c', '0', 'true']).status !== 0) {
+  console.error('bench/journal.ts pins both servers to one CPU with taskset (util-linux), which is missing here');
+  process.exit(2);
+}
+/** The last CPU is the servers'; this process (autocannon's load) runs on the others, re-started there once. */
+const SERVER_CPU = process.env.JOURNAL_BENCH_SERVER_CPU ?? String(availableParallelism() - 1);
+if (!process.env.JOURNAL_BENCH_SERVER_CPU) {
+  if (availableParallelism() < 2) {
+    console.error('bench/journal.ts needs 2 CPUs: one for the two servers, one for the load');
+    process.exit(2);
+  }
+  const args = [`0-${Number(SERVER_CPU) - 1}`, process.execPath, ...process.execArgv, ...process.argv.slice(1)];
+  const pinned = spawnSync('taskset', ['-c', ...args], { stdio: 'inherit', env: { ...process.env, JOURNAL_BENCH_SERVER_CPU: SERVER_CPU } });
+  process.exit(pinned.status ?? 1);
+}
 
 function start(journalSize: number): Promise<{ url: string; proc: ChildProcess }> {
   const flags = ['--engine-only', '--port', '0', '--rate-limit', '1000000000/1', '--journal-size', String(journalSize)];
-  const proc = spawn(process.execPath, [DIST_CLI, ...flags], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn('taskset', ['-c', SERVER_CPU, process.execPath, DIST_CLI, ...flags], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => (proc.kill('SIGKILL'), reject(new Error(`not ready: ${out}`))), 60_000);
@@ -50,82 +64,62 @@ function start(journalSize: number): Promise<{ url: string; proc: ChildProcess }
 
 const stop = (proc: ChildProcess) => new Promise<void>((r) => (proc.once('exit', () => r()), proc.kill('SIGKILL')));
 
-/** The server's CPU time so far (user + system, in clock ticks of 10 ms), from /proc. */
-const cpuTicks = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-};
-
-/**
- * req/s, and the server's CPU per request: on a shared machine throughput swings with the neighbours' load, while the
- * CPU the server spends on each request does much less (it is what the journal adds).
- */
-async function measure(url: string, o: { method?: string; body?: string; headers: Record<string, string> }, pid: number) {
-  const run = (duration: number) =>
-    autocannon({ url, connections: CONNECTIONS, duration, method: o.method ?? 'GET', body: o.body, headers: o.headers });
-  await run(WARM_UP); // warm-up, not counted
-  const before = cpuTicks(pid);
-  const r = await run(DURATION);
-  return { rps: r.requests.average as number, cpuUs: ((cpuTicks(pid) - before) * 10_000) / Math.max(1, r.requests.total as number) };
-}
+type Load = { method?: string; body?: string; headers: Record<string, string> };
+type Result = { requests: { total: number; average: number }; non2xx: number };
+const run = (url: string, o: Load, duration: number): Promise<Result> =>
+  autocannon({ url, connections: CONNECTIONS, duration, method: o.method ?? 'GET', body: o.body, headers: o.headers });
 
 const seed = JSON.parse(readFileSync(`${ROOT}mock/seed/default.json`, 'utf8'));
 const h = { 'x-api-key': seed.keys[0].key as string };
-const routes: Array<[string, string, Parameters<typeof measure>[1]]> = [
+const json = { ...h, 'content-type': 'application/json' };
+const routes: Array<[string, string, Load]> = [
   ['GET list', '/patients', { headers: h }],
   ['GET by id', `/patients/${seed.patients[0].id}`, { headers: h }],
-  [
-    'POST patient',
-    '/patients',
-    {
-      method: 'POST',
-      headers: { ...h, 'content-type': 'application/json' },
-      body: JSON.stringify({ first_name: 'Bench', last_name: 'Mark' }),
-    },
-  ],
-  // A refusal: the journal reads the error body back (the costlier path).
-  [
-    'POST 400 (unknown field)',
-    '/patients',
-    { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: JSON.stringify({ first_name: 'B', nickname: 'x' }) },
-  ],
+  ['POST patient', '/patients', { method: 'POST', headers: json, body: JSON.stringify({ first_name: 'Bench', last_name: 'Mark' }) }],
+  // A refusal: the journal keeps the error body with its details.
+  ['POST 400 (unknown field)', '/patients', { method: 'POST', headers: json, body: JSON.stringify({ first_name: 'B', nickname: 'x' }) }],
 ];
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
+};
 const load = loadavg()
   .map((x) => x.toFixed(2))
   .join(' ');
-const withJ = await start(WITH);
-const without = await start(0);
-const lines = [
-  '| route | with journal req/s | without req/s | with / without | within 5 % | server CPU µs/req with / without |',
-  '| --- | --- | --- | --- | --- | --- |',
-];
-let worst = 1;
-try {
-  for (const [label, path, o] of routes) {
-    const a: Array<Awaited<ReturnType<typeof measure>>> = [];
-    const b: typeof a = [];
-    const A = () => measure(`${withJ.url}${path}`, o, withJ.proc.pid!);
-    const B = () => measure(`${without.url}${path}`, o, without.proc.pid!);
-    for (let i = 0; i < ROUNDS; i++) {
-      a.push(await A());
-      b.push(await B());
-      b.push(await B());
-      a.push(await A());
+const measures = routes.map(() => ({ a: [] as number[], b: [] as number[], ratio: [] as number[] }));
+for (let p = 0; p < PAIRS; p++) {
+  const [withJ, without] = await Promise.all([start(WITH), start(0)]);
+  try {
+    for (const [i, [label, path, o]] of routes.entries()) {
+      const both = (seconds: number) => Promise.all([run(`${withJ.url}${path}`, o, seconds), run(`${without.url}${path}`, o, seconds)]);
+      await both(WARM_UP);
+      for (let r = 0; r < ROUNDS; r++) {
+        const [a, b] = await both(DURATION);
+        const wanted = label.includes('400') ? a.non2xx === a.requests.total : a.non2xx === 0;
+        if (!wanted) throw new Error(`${label}: unexpected statuses (${a.non2xx} of ${a.requests.total} not 2xx)`);
+        measures[i]!.a.push(a.requests.average);
+        measures[i]!.b.push(b.requests.average);
+        measures[i]!.ratio.push(a.requests.total / b.requests.total);
+      }
     }
-    const [ma, mb] = [median(a.map((x) => x.rps)), median(b.map((x) => x.rps))];
-    const [ca, cb] = [median(a.map((x) => x.cpuUs)), median(b.map((x) => x.cpuUs))];
-    const ratio = ma / mb;
-    worst = Math.min(worst, ratio);
-    lines.push(
-      `| ${label} | ${ma.toFixed(0)} | ${mb.toFixed(0)} | ${ratio.toFixed(3)} | ${ratio >= 0.95 ? 'yes' : 'NO'} | ${ca.toFixed(0)} / ${cb.toFixed(0)} (${(((ca - cb) / cb) * 100).toFixed(1)} %) |`,
-    );
+  } finally {
+    await Promise.all([stop(withJ.proc), stop(without.proc)]);
   }
-} finally {
-  await stop(withJ.proc);
-  await stop(without.proc);
+}
+
+const lines = ['| route | with journal req/s | without req/s | with / without (range) | within 5 % |', '| --- | --- | --- | --- | --- |'];
+let worst = Infinity;
+for (const [i, [label]] of routes.entries()) {
+  const m = measures[i]!;
+  const ratio = median(m.ratio);
+  worst = Math.min(worst, ratio);
+  const range = `${Math.min(...m.ratio).toFixed(2)}-${Math.max(...m.ratio).toFixed(2)}`;
+  lines.push(
+    `| ${label} | ${median(m.a).toFixed(0)} | ${median(m.b).toFixed(0)} | ${ratio.toFixed(3)} (${range}) | ${ratio >= 0.95 ? 'yes' : 'NO'} |`,
+  );
 }
 console.log(lines.join('\n'));
 console.log(
-  `\n"with" is --journal-size ${WITH}; engine-only, ${CONNECTIONS} connections, ${DURATION} s per measure after a ${WARM_UP} s warm-up, each route measured ${ROUNDS * 2} times per server (ABBA x ${ROUNDS}, medians), both servers up for the whole run; load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
+  `\n"with" is --journal-size ${WITH}; engine-only, both servers pinned to CPU ${SERVER_CPU} and loaded at once (${CONNECTIONS} connections each), each route ${WARM_UP} s of warm-up then ${ROUNDS} measures of ${DURATION} s, on ${PAIRS} fresh pair(s) of processes; req/s: each side's median (both share one CPU); with / without: the median of the measures' ratios. Load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
 );

@@ -32,7 +32,7 @@ export type EngineEnv = {
     /** The JSON body as read by readJson (the request journal keeps its start); unset when never read. */
     requestBody: Uint8Array;
     /** The body of an error answer, as answerError sent it (the request journal shows it without reading the response back). */
-    errorBody: unknown;
+    errorBody: string;
   };
 };
 export type EngineContext = Context<EngineEnv>;

@@ -73,7 +73,7 @@ describe('the API front (CORS, the journal around the checks and the route, insi
   const wrap = apiFront(
     cors,
     [refuse, broken],
-    (c) => (answer) => void seen.push(`${c.req.method} ${c.req.path} ${answer.status}`),
+    (c, _started, answer) => void seen.push(`${c.req.method} ${c.req.path} ${answer.status}`),
     onError,
   );
   const api = new Hono<EngineEnv>();

@@ -36,12 +36,15 @@ export function checks(...steps: Check[]): MW {
   return ((c, next) => runChecks(steps, c) ?? next()) as MW;
 }
 
-/** Started as a request enters the API; records it once given its answer (record-requests.ts). */
-export type Recorder = (c: EngineContext) => (answer: Response) => void | Promise<void>;
+/**
+ * Records an API request once given its answer (record-requests.ts); `started` is performance.now() when it entered
+ * the API. One function, not one made per request: a closure and its context per request cost as much as the entry.
+ */
+export type Recorder = (c: EngineContext, started: number, answer: Response) => void | Promise<void>;
 
-/** The answer, once `done` has recorded it. */
-function recorded(done: ReturnType<Recorder>, answer: Response): Response | Promise<Response> {
-  const pending = done(answer);
+/** The answer, once `record` has recorded it. */
+function recorded(record: Recorder, c: EngineContext, started: number, answer: Response): Response | Promise<Response> {
+  const pending = record(c, started, answer);
   return pending ? pending.then(() => answer) : answer;
 }
 
@@ -65,16 +68,16 @@ export function apiFront(
   return (route) => (c) => {
     const preflight = cors(c);
     if (preflight) return preflight;
-    const done = record?.(c);
+    const started = record ? performance.now() : 0;
     let out: Response | Promise<Response>;
     try {
       out = runChecks(steps, c) ?? route(c);
     } catch (err) {
       out = failed(err, c);
     }
-    if (out instanceof Response) return done ? recorded(done, out) : out;
+    if (out instanceof Response) return record ? recorded(record, c, started, out) : out;
     const answered = out.catch((err: unknown) => failed(err, c));
-    return done ? answered.then((answer) => recorded(done, answer)) : answered;
+    return record ? answered.then((answer) => recorded(record, c, started, answer)) : answered;
   };
 }
 

@@ -1,7 +1,7 @@
 // What fills the request journal (request-journal.ts): started as a request enters the API, after CORS and before
 // every check (pipeline.ts's apiFront), it records one entry once the request is answered. On the hot path (a 2xx
 // without a body) it costs two clock reads and one object; a body is decoded (its first 4 KB) only when there is
-// one, and redacted only when read. An error body is the object answerError handed over by name (`errorBody`); only
+// one, and redacted only when read. An error body is the text answerError handed over by name (`errorBody`); only
 // an error answered some other way is read back from the response (a clone takes @hono/node-server off its fast
 // path: it halved the throughput of refusals; wrapping c.json per request cost as much on every route).
 import type { EngineContext } from './deps.ts';
@@ -53,47 +53,43 @@ const readBack = (res: Response) =>
     .catch(() => '');
 
 /**
- * Records every API request in `journal`: called when a request enters the API (pipeline.ts's apiFront), it returns
- * what records the request once its answer is known. `trustRequestId`: behind the default front, whose
- * REQUEST_ID_HEADER it is.
+ * Records every API request in `journal`, once answered (pipeline.ts's apiFront calls it with the time the request
+ * entered the API). `trustRequestId`: behind the default front, whose REQUEST_ID_HEADER it is.
  */
 export function recordRequests(journal: RequestJournal, trustRequestId: boolean): Recorder {
-  return (c) => {
-    const start = performance.now();
-    const at = Date.now();
-    return (answer): void | Promise<void> => {
-      const status = answer.status;
-      const url = c.req.url;
-      const q = url.indexOf('?');
-      const check = c.get('keyCheck');
-      const owner = check?.owner;
-      // Every field set here, in one shape, so that the ring holds objects of one hidden class (record() sets only id).
-      const entry: JournalEntry = {
-        id: 0,
-        at,
-        method: c.req.method,
-        path: c.req.path,
-        query: q < 0 ? '' : withoutPresented(c, url.slice(q + 1)),
-        status,
-        duration_ms: Math.round((performance.now() - start) * 100) / 100,
-        key: owner ? owner.label : check?.ok === false && check.reason === 'unknown' ? 'invalid key' : 'no key',
-        organization_id: owner ? owner.organization_id : null,
-        request: requestPart(c),
-        error: undefined,
-        violations: undefined,
-        engine_status: undefined,
-        frontId: trustRequestId ? requestHeader(c, REQUEST_ID_HEADER) : undefined,
-      };
-      if (status < 400) return journal.record(entry);
-      const answered = c.get('errorBody');
-      if (answered !== undefined) {
-        entry.error = errorPart(c, JSON.stringify(answered));
-        return journal.record(entry);
-      }
-      return readBack(answer).then((text) => {
-        entry.error = errorPart(c, text);
-        journal.record(entry);
-      });
+  return (c, started, answer) => {
+    const duration = performance.now() - started;
+    const status = answer.status;
+    const url = c.req.url;
+    const q = url.indexOf('?');
+    const check = c.get('keyCheck');
+    const owner = check?.owner;
+    // Every field set here, in one shape, so that the ring holds objects of one hidden class (record() sets only id).
+    const entry: JournalEntry = {
+      id: 0,
+      at: Math.round(Date.now() - duration),
+      method: c.req.method,
+      path: c.req.path,
+      query: q < 0 ? '' : withoutPresented(c, url.slice(q + 1)),
+      status,
+      duration_ms: Math.round(duration * 100) / 100,
+      key: owner ? owner.label : check?.ok === false && check.reason === 'unknown' ? 'invalid key' : 'no key',
+      organization_id: owner ? owner.organization_id : null,
+      request: requestPart(c),
+      error: undefined,
+      violations: undefined,
+      engine_status: undefined,
+      frontId: trustRequestId ? requestHeader(c, REQUEST_ID_HEADER) : undefined,
     };
+    if (status < 400) return journal.record(entry);
+    const answered = c.get('errorBody');
+    if (answered !== undefined) {
+      entry.error = errorPart(c, answered);
+      return journal.record(entry);
+    }
+    return readBack(answer).then((text) => {
+      entry.error = errorPart(c, text);
+      journal.record(entry);
+    });
   };
 }

@@ -11,13 +11,14 @@ const MAX_JSON_BYTES = 1024 * 1024;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * A 4xx/5xx of the API: the body is also handed to the request journal by name (`errorBody`), which otherwise has to
- * read the response back (a clone takes @hono/node-server off its fast path). The platform's refusals and Responses
- * all answer through here; a feature's own error answer may too.
+ * A 4xx/5xx of the API: its JSON text is also handed to the request journal by name (`errorBody`), which otherwise
+ * has to read the response back (a clone takes @hono/node-server off its fast path) or write the text a second time.
+ * The platform's refusals and Responses all answer through here; a feature's own error answer may too.
  */
 export function answerError(c: Context, body: object, status: number, headers?: Record<string, string>): Response {
-  c.set('errorBody', body);
-  return c.json(body, status as 400, headers);
+  const text = JSON.stringify(body);
+  c.set('errorBody', text);
+  return c.body(text, status as 400, { 'Content-Type': 'application/json', ...headers });
 }
 
 export function createResponses(validator: Validator): Responses {
