@@ -78,24 +78,6 @@ function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   return shown;
 }
 
-/** Every field of `from` into `to` (one shape: record-requests.ts sets them all). */
-function overwrite(to: JournalEntry, from: JournalEntry): void {
-  to.id = from.id;
-  to.at = from.at;
-  to.method = from.method;
-  to.path = from.path;
-  to.query = from.query;
-  to.status = from.status;
-  to.duration_ms = from.duration_ms;
-  to.key = from.key;
-  to.organization_id = from.organization_id;
-  to.request = from.request;
-  to.error = from.error;
-  to.violations = from.violations;
-  to.engine_status = from.engine_status;
-  to.frontId = from.frontId;
-}
-
 interface JournalFilter {
   limit: number;
   status?: { exact: number } | { class: number };
@@ -135,11 +117,7 @@ export function createRequestJournal(capacity: number, redact: Redactor): Reques
       if (capacity === 0) return;
       const e = entry as JournalEntry;
       e.id = ++lastId;
-      // Once the ring is full, each entry is copied into the slot it replaces: the slots stay where the collector
-      // has long since moved them, and the new entry dies young instead of being moved and kept through ~N requests.
-      const slot = ring[next];
-      if (slot) overwrite(slot, e);
-      else ring[next] = e;
+      ring[next] = e;
       next = (next + 1) % capacity;
       if (kept < capacity) kept++;
       recorded++;
