@@ -38,7 +38,7 @@ export function checks(...steps: Check[]): MW {
 
 /**
  * Records an API request once given its answer (record-requests.ts); `started` is performance.now() when it entered
- * the API. One function, not one made per request: a closure and its context per request cost as much as the entry.
+ * the API. One function for every request, where one closure was made per request before.
  */
 export type Recorder = (c: EngineContext, started: number, answer: Response) => void | Promise<void>;
 
