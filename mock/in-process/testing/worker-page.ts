@@ -90,7 +90,8 @@ async function scenario(pdf: Uint8Array<ArrayBuffer>, steps: Step[]): Promise<vo
     data: Array<{ id: string; has_note: boolean; ready: boolean }>;
   };
   await api.regenerateNote(sessions.data.find((s) => s.has_note && s.ready)!.id, {});
-  for (let i = 0; i < 500 && hooks.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  // Bounded at 30 s (it ends at the first delivery): 5 s was once too short beside other browser tests under load.
+  for (let i = 0; i < 3000 && hooks.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
   const named = hooks[0]?.includes('NOTE_REGENERATED') ?? false;
   steps.push({ step: 'webhook', outcome: { registered: registered.status, deliveries: hooks.length, named } });
 
