@@ -12,6 +12,8 @@ import { Hono } from 'hono';
 import { corsHeaders, corsPolicy } from '../mock/platform/cors.ts';
 import { sha256Hex } from '../mock/platform/sha256.ts';
 import { createMock } from '../mock/in-process/node.ts';
+import { median } from './median.ts';
+
 
 const arg = (name: string, fallback: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) || fallback;
 const SECONDS = arg('seconds', 0.3);
@@ -73,7 +75,6 @@ async function rate(target: Target, route: Route, seconds: number): Promise<numb
   return n / seconds;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const CEILING = 'ceiling: Hono app.fetch';
 const names = Object.keys(targets);
 /** Per target and route: the median rate, and the median of its per-round ratios to the ceiling. */

@@ -15,6 +15,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
+import { median } from './median.ts';
+
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const arg = (name: string, fallback: number) =>
@@ -80,10 +82,6 @@ const routes: Array<[string, string, Load]> = [
   ['POST 400 (unknown field)', '/patients', { method: 'POST', headers: json, body: JSON.stringify({ first_name: 'B', nickname: 'x' }) }],
 ];
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((x, y) => x - y);
-  return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
-};
 const load = loadavg()
   .map((x) => x.toFixed(2))
   .join(' ');

@@ -20,6 +20,8 @@ import { join } from 'node:path';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 import { generateSeed } from '../mock/seed/generate.ts';
+import { median } from './median.ts';
+
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DURATION = Number(process.argv[process.argv.indexOf('--duration') + 1]) || 5;
@@ -78,8 +80,6 @@ interface Run {
 }
 const run = (url: string, opts: LoadOptions, duration: number): Promise<Run> =>
   autocannon({ url, connections: CONNECTIONS, duration, method: (opts.method ?? 'GET') as 'GET', body: opts.body, headers: opts.headers });
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 /** Runs of one server and route as one figure: req/s over all of them (and each run's), the median round's p50 and p99, the worst p99. */
 function combine(runs: Run[]) {

@@ -34,7 +34,7 @@ import { recordRequests } from './platform/record-requests.ts';
 import { createRedactor } from './platform/redact.ts';
 import { createRequestJournal, DEFAULT_JOURNAL_SIZE, type RequestJournal } from './platform/request-journal.ts';
 import { answerError, createResponses } from './platform/responses.ts';
-import { API_BASE, specIndex } from './platform/spec.ts';
+import { API_BASE, isApiPath, specIndex } from './platform/spec.ts';
 import { createStore } from './platform/store.ts';
 import { createValidator } from './platform/validator.ts';
 import type { EngineRuntime } from './runtime/types.ts';
@@ -176,7 +176,6 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   // checks) as the app's not-found answer: a catch-all route would match beside every route, and two matched
   // handlers put each request through Hono's compose.
   const unrouted = front(notImplemented);
-  const isApi = (path: string) => path === API_BASE || path.startsWith(`${API_BASE}/`);
 
   // The control API is an app of its own, reached by prefix (below): its dashboard route (/__mock/ by an optional
   // slash) is a shape Hono's RegExpRouter cannot take, and merged into one router with the API's it made every API
@@ -206,7 +205,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   app.all('/__mock', toControl);
   app.all('/__mock/*', toControl);
   app.route(API_BASE, api);
-  app.notFound((c) => (isApi(c.req.path) ? unrouted(c as unknown as EngineContext) : notFound(c)));
+  app.notFound((c) => (isApiPath(c.req.path) ? unrouted(c as unknown as EngineContext) : notFound(c)));
   app.onError(internalError);
 
   return {

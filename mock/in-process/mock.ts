@@ -3,10 +3,10 @@
 // runtime); each hands in its runtime and its default seed, nothing here asks where it runs. With `strict`, every
 // API answer is checked against the contract (platform/response-check.ts), as Prism checks the CLI mock's.
 import { createEngine, type Engine } from '../engine.ts';
-import { CONTROL_PREFIX } from '../platform/loopback.ts';
+import { CONTROL_PREFIX, isControlPath } from '../platform/loopback.ts';
 import { createResponseCheck, type ResponseCheck } from '../platform/response-check.ts';
 import { parseRateLimit, type RateLimitConfig } from '../platform/rate-limit.ts';
-import { API_BASE, specIndex } from '../platform/spec.ts';
+import { API_BASE, isApiPath, specIndex } from '../platform/spec.ts';
 import type { SeedFile } from '../platform/deps.ts';
 import type { AdapterEnv } from '../platform/adapter.ts';
 import type { EngineRuntime } from '../runtime/types.ts';
@@ -107,8 +107,8 @@ export async function createInProcessMock(options: MockOptions = {}, host: MockH
     // with no second URL parse per request.
     const href = request.url;
     const path = href.startsWith(base.origin) ? href.slice(base.origin.length).split(/[?#]/, 1)[0]! : '';
-    const api = path === API_BASE || path.startsWith(`${API_BASE}/`);
-    if (!(api || path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)))
+    const api = isApiPath(path);
+    if (!(api || isControlPath(path)))
       throw new TypeError(`mock.fetch answers ${baseUrl} and ${base.origin}${CONTROL_PREFIX} only, not ${href}`);
     const response = await engine.app.fetch(request, IN_PROCESS);
     return check && api ? check(request.method, path.slice(API_BASE.length) || '/', response) : response;

@@ -1,6 +1,7 @@
 // The HTTP helpers every feature shares: the caller's organization, validated query parameters, pages in the
 // documented `{ data, meta }` shape (also joined from rows already serialized, mock/platform/json-cache.ts), and the
 // 400 for a reference to a row the organization does not have.
+import type { Context } from 'hono';
 import type { Collection, EngineContext, EngineDeps } from './deps.ts';
 
 export interface PageQuery {
@@ -25,8 +26,8 @@ export function pageJson(items: readonly string[], q: PageQuery, total: number):
 export const dataJson = (row: string) => `{"data":${row}}`;
 
 /** An answer whose JSON text is already written: what c.json answers for the parsed text. */
-export function jsonText(c: EngineContext, text: string, status: 200 | 201 = 200): Response {
-  return c.body(text, status, { 'Content-Type': 'application/json' });
+export function jsonText(c: Context, text: string, status = 200, headers?: Record<string, string>): Response {
+  return c.body(text, status as 200, { 'Content-Type': 'application/json', ...headers });
 }
 
 /** The page `q` asks for out of rows already matched. */

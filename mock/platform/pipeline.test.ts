@@ -6,7 +6,7 @@ import { nodeRuntime } from '../runtime/node.ts';
 import type { EngineContext, EngineEnv } from './deps.ts';
 import { createKeyring } from './keys.ts';
 import { authenticate, checkKey, requireScope } from './auth.ts';
-import { apiFront, type Check, checkPathIds, checks, routeOperation, routeTable } from './pipeline.ts';
+import { apiFront, type Check, checkPathIds, routeOperation, routeTable } from './pipeline.ts';
 import { createResponses } from './responses.ts';
 import { API_BASE, specIndex } from './spec.ts';
 import { createValidator } from './validator.ts';
@@ -22,11 +22,19 @@ const keyring = createKeyring(
   nodeRuntime.sha256Hex,
 );
 
+/** The checks in front of one route that shows what they set; no CORS, no journal; a throw answered with its message. */
 function app(...steps: Check[]) {
+  const front = apiFront(
+    () => undefined,
+    steps,
+    undefined,
+    (err, c) => c.json({ error: err.message }, 500),
+  );
+  const show = front((c) =>
+    c.json({ operationId: c.get('operationId'), params: c.get('pathParams'), org: c.get('auth')?.organization_id }),
+  );
   const api = new Hono<EngineEnv>();
-  api.onError((err, c) => c.json({ error: err.message }, 500));
-  api.use('*', checks(...steps));
-  api.all('*', (c) => c.json({ operationId: c.get('operationId'), params: c.get('pathParams'), org: c.get('auth')?.organization_id }));
+  api.all('*', show);
   return new Hono().route(API_BASE, api);
 }
 const get = (a: Hono, path: string, key?: string) => a.request(`${API_BASE}${path}`, { headers: key ? { 'x-api-key': key } : {} });

@@ -5,7 +5,7 @@
 // route matched alone directly, where two or more matched handlers (a middleware beside the route) go through its
 // compose, an async dispatch per layer, which cost a POST more than every check together.
 // Routes the spec has but no feature answers get 501, which Prism turns into a mocked response.
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Hono } from 'hono';
 import { adapterOf } from './adapter.ts';
 import { required } from './auth.ts';
 import { responseHeaders } from './cors.ts';
@@ -17,8 +17,6 @@ import { requestHeader } from './request-header.ts';
 import { answerError } from './responses.ts';
 import { API_BASE, type SpecIndex } from './spec.ts';
 
-type MW = MiddlewareHandler<EngineEnv>;
-
 /** One job in front of every API route: its refusal, or undefined to let the request on. A throw is a wiring bug (500). */
 export type Check = (c: EngineContext) => Response | undefined;
 
@@ -29,11 +27,6 @@ function runChecks(steps: readonly Check[], c: EngineContext): Response | undefi
     if (refused) return refused;
   }
   return undefined;
-}
-
-/** The checks as one middleware (test harnesses): the first refusal answers, else the route runs. */
-export function checks(...steps: Check[]): MW {
-  return ((c, next) => runChecks(steps, c) ?? next()) as MW;
 }
 
 /**

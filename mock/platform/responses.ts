@@ -1,6 +1,7 @@
 // Responses in the documented shapes, and the one JSON body reader every write operation uses.
 import type { Context } from 'hono';
 import { adapterOf } from './adapter.ts';
+import { jsonText } from './http.ts';
 import type { EngineContext, Responses, Validator } from './deps.ts';
 import { requestHeader } from './request-header.ts';
 
@@ -18,7 +19,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 export function answerError(c: Context, body: object, status: number, headers?: Record<string, string>): Response {
   const text = JSON.stringify(body);
   c.set('errorBody', text);
-  return c.body(text, status as 400, { 'Content-Type': 'application/json', ...headers });
+  return jsonText(c, text, status, headers);
 }
 
 export function createResponses(validator: Validator): Responses {

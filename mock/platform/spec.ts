@@ -8,6 +8,11 @@ import { createMatcher, operations, requiredScopes, templateParams } from '../..
 /** Every path of the API sits under this prefix (the spec's server URL ends with it). */
 export const API_BASE = '/ext-api/v1';
 
+/** The API's own paths: API_BASE and what lies under it. */
+export function isApiPath(path: string): boolean {
+  return path === API_BASE || path.startsWith(`${API_BASE}/`);
+}
+
 export interface SpecOperation {
   operationId: string;
   method: string; // upper case
