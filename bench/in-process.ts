@@ -14,7 +14,6 @@ import { sha256Hex } from '../mock/platform/sha256.ts';
 import { createMock } from '../mock/in-process/node.ts';
 import { median } from './median.ts';
 
-
 const arg = (name: string, fallback: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) || fallback;
 const SECONDS = arg('seconds', 0.3);
 const ROUNDS = arg('rounds', 25);

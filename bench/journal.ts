@@ -17,7 +17,6 @@ import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { median } from './median.ts';
 
-
 const ROOT = new URL('..', import.meta.url).pathname;
 const arg = (name: string, fallback: number) =>
   process.argv.includes(`--${name}`) ? Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) : fallback;

@@ -22,7 +22,6 @@ import autocannon from 'autocannon';
 import { generateSeed } from '../mock/seed/generate.ts';
 import { median } from './median.ts';
 
-
 const ROOT = new URL('..', import.meta.url).pathname;
 const DURATION = Number(process.argv[process.argv.indexOf('--duration') + 1]) || 5;
 const CONNECTIONS = 20;
