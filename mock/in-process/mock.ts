@@ -54,6 +54,13 @@ export interface MockHost {
   defaultSeed(): SeedFile;
 }
 
+/** The path of a serialized URL whose origin ends at `from`: up to its query or fragment. */
+function pathOf(href: string, from: number): string {
+  let end = from;
+  while (end < href.length && href[end] !== '?' && href[end] !== '#') end++;
+  return href.slice(from, end);
+}
+
 /** The in-process caller is this program itself: a loopback peer, as a local client of the CLI mock is. */
 const IN_PROCESS: AdapterEnv = Object.freeze({ peer: '127.0.0.1' });
 
@@ -106,7 +113,7 @@ export async function createInProcessMock(options: MockOptions = {}, host: MockH
     // request.url is already parsed and serialized (origin in lower case, dot segments resolved): compared as text,
     // with no second URL parse per request.
     const href = request.url;
-    const path = href.startsWith(base.origin) ? href.slice(base.origin.length).split(/[?#]/, 1)[0]! : '';
+    const path = href.startsWith(base.origin) ? pathOf(href, base.origin.length) : '';
     const api = isApiPath(path);
     if (!(api || isControlPath(path)))
       throw new TypeError(`mock.fetch answers ${baseUrl} and ${base.origin}${CONTROL_PREFIX} only, not ${href}`);

@@ -46,6 +46,16 @@ export interface EngineApp {
   delete<P extends string>(path: P, route: RouteHandler<P>): void;
 }
 
+/** Raised by Collection.insert when a row of any organization has the id already (a generated id drawn twice). */
+export class DuplicateId extends Error {
+  constructor(
+    collection: string,
+    readonly id: string,
+  ) {
+    super(`${collection}: duplicate id ${id}`);
+  }
+}
+
 /** Raised by Collection.insert when the external_id is already used in the organization. */
 export class ExternalIdConflict extends Error {
   constructor(readonly existing: { id: string; external_id: string }) {
@@ -121,6 +131,8 @@ export interface Responses {
 
 export interface Clock {
   now(): Date;
+  /** now() as ISO 8601 text (what `created_at` and the like hold), formatted once per millisecond. */
+  stamp(): string;
   /** Factor applied to every simulated duration (1 = as documented; 0.01 = a hundred times faster). */
   readonly timeScale: number;
   /** Runs fn after `ms` simulated milliseconds (ms * timeScale real). Cancelled by reset and close. */

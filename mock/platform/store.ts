@@ -1,7 +1,7 @@
 // The Store: organization-scoped, in-memory collections (O(1) by id and external_id, O(limit) pages), made durable
 // by the journal when --state is given (state-file.ts, Node only: the engine gets it from its runtime). Single-threaded writes make "check external_id, then insert" atomic, so
 // concurrent creates with one external_id yield exactly one row.
-import { ExternalIdConflict, type BlobStore, type Collection, type Store } from './deps.ts';
+import { DuplicateId, ExternalIdConflict, type BlobStore, type Collection, type Store } from './deps.ts';
 import type { Journal, JournalEntry } from './journal.ts';
 
 /** A --state file opened (state-file.ts): what it held, its journal, its blob folder. */
@@ -25,6 +25,7 @@ export interface EngineStore extends Store {
 type Row = { id: string; external_id?: string | null };
 
 class OrgRows<T extends Row> {
+  constructor(readonly org: string) {}
   rows: T[] = [];
   byId = new Map<string, T>();
   byExt = new Map<string, T>();
@@ -42,7 +43,7 @@ class MemoryCollection<T extends Row> implements Collection<T> {
 
   private org(org: string, create = false): OrgRows<T> | undefined {
     let o = this.orgs.get(org);
-    if (!o && create) this.orgs.set(org, (o = new OrgRows<T>()));
+    if (!o && create) this.orgs.set(org, (o = new OrgRows<T>(org)));
     return o;
   }
   get(org: string, id: string) {
@@ -61,7 +62,7 @@ class MemoryCollection<T extends Row> implements Collection<T> {
     return this.orgs.get(org)?.byExt.get(externalId);
   }
   orgOf(id: string) {
-    for (const [org, o] of this.orgs) if (o.byId.has(id)) return org;
+    for (const o of this.orgs.values()) if (o.byId.has(id)) return o.org; // values(): no [key, value] pair per organization
     return undefined;
   }
   insert(org: string, row: T): T {
@@ -71,7 +72,7 @@ class MemoryCollection<T extends Row> implements Collection<T> {
       const existing = o.byExt.get(ext) ?? this.heldElsewhere(org, ext);
       if (existing) throw new ExternalIdConflict({ id: existing.id, external_id: ext });
     }
-    if (this.orgOf(row.id) !== undefined) throw new Error(`${this.name}: duplicate id ${row.id}`);
+    if (this.orgOf(row.id) !== undefined) throw new DuplicateId(this.name, row.id);
     this.journal?.append({ c: this.name, o: 'put', g: org, r: row });
     this.apply(org, row);
     return row;

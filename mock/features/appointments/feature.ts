@@ -81,7 +81,7 @@ export const appointmentsFeature: FeatureFactory = (deps) => ({
       const providerId = body.provider_id ?? auth.provider_id;
       const refused = checkPatient(c, body.patient_id) ?? checkProvider(c, providerId);
       if (refused) return refused;
-      const now = deps.clock.now().toISOString();
+      const now = deps.clock.stamp();
       const row: Appointment = {
         id: crypto.randomUUID(),
         patient_id: body.patient_id,
@@ -129,7 +129,7 @@ export const appointmentsFeature: FeatureFactory = (deps) => ({
         (patch.patient_id !== undefined ? checkPatient(c, patch.patient_id) : undefined) ??
         (patch.provider_id !== undefined ? checkProvider(c, patch.provider_id) : undefined);
       if (refused) return refused;
-      const next: Appointment = { ...old, ...patch, updated_at: deps.clock.now().toISOString() };
+      const next: Appointment = { ...old, ...patch, updated_at: deps.clock.stamp() };
       return c.json({ data: view(org, coll.put(org, next)) });
     });
 

@@ -84,7 +84,7 @@ export function createExtractor(deps: EngineDeps, extractText: TextExtractor) {
       ? {
           ...row,
           status: 'completed',
-          extracted_date: deps.clock.now().toISOString(),
+          extracted_date: deps.clock.stamp(),
           extraction_error: null,
           has_extracted_text: result.textLength > 0,
           extracted_text_length: result.textLength,

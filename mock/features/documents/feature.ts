@@ -88,7 +88,7 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUplo
       file_type: MIME[kind],
       file_size: file.bytes.length,
       public_url: null, // computed when shown (toApi)
-      upload_date: deps.clock.now().toISOString(),
+      upload_date: deps.clock.stamp(),
       status: 'pending',
       extracted_date: null,
       extraction_error: null,

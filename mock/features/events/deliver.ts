@@ -155,7 +155,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
     for (let n = 1; n <= o.maxAttempts; n++) {
       if (n > 1) await sleep(Math.min(o.backoffMs * 2 ** (n - 2), o.backoffCapMs), signal);
       if (o.isRegistered && !o.isRegistered(target.webhook_id)) {
-        d.attempts.push({ at: o.clock.now().toISOString(), error: 'webhook was deleted; delivery stopped', duration_ms: 0 });
+        d.attempts.push({ at: o.clock.stamp(), error: 'webhook was deleted; delivery stopped', duration_ms: 0 });
         d.state = 'failed';
         return;
       }
@@ -226,7 +226,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
       .catch((e: unknown) => {
         if (e instanceof Aborted) return;
         d.state = 'failed';
-        d.attempts.push({ at: o.clock.now().toISOString(), error: `internal error: ${(e as Error).message}`, duration_ms: 0 });
+        d.attempts.push({ at: o.clock.stamp(), error: `internal error: ${(e as Error).message}`, duration_ms: 0 });
       })
       .finally(() => running.delete(task));
     running.set(task, ctl);
@@ -270,7 +270,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
 
   function fail(d: Delivery, error: string): Delivery {
     d.state = 'failed';
-    d.attempts.push({ at: o.clock.now().toISOString(), error, duration_ms: 0 });
+    d.attempts.push({ at: o.clock.stamp(), error, duration_ms: 0 });
     return d;
   }
   function abortAll() {

@@ -72,7 +72,7 @@ export function registerControl(app: Hono, deps: EngineDeps) {
     if (notes.all(org).some((n) => n.session_id === id && n.template_id === template.id))
       return c.json({ error: 'The session already has a note from this template' }, 409);
 
-    const now = deps.clock.now().toISOString();
+    const now = deps.clock.stamp();
     const transcript = { ...session.transcript, status: TRANSCRIPT_READY };
     sessions.put(org, { ...session, transcript });
     const note = noteRow(session, template, {

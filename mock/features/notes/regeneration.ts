@@ -34,7 +34,7 @@ export function createRegenerator(deps: EngineDeps) {
 
   /** Records an accepted key (only accepted requests are deduplicated; a 409 or 503 may be retried). */
   function rememberKey(org: string, sessionId: string, key: string) {
-    const row = { id: `${sessionId}:${key}`, session_id: sessionId, created_at: deps.clock.now().toISOString() };
+    const row = { id: `${sessionId}:${key}`, session_id: sessionId, created_at: deps.clock.stamp() };
     if (c.idempotency.get(org, row.id)) c.idempotency.put(org, row);
     else c.idempotency.insert(org, row);
   }

@@ -1,7 +1,7 @@
 // Patients: list (pagination, external_id lookup, free-text search), create, get, update, delete.
 import type { components } from '../../../generated/types.ts';
 import { PATIENTS, PROVIDERS } from '../../platform/collections.ts';
-import { ExternalIdConflict, type EngineContext, type EngineDeps, type FeatureFactory } from '../../platform/deps.ts';
+import { DuplicateId, ExternalIdConflict, type EngineContext, type EngineDeps, type FeatureFactory } from '../../platform/deps.ts';
 import { checkReference, dataJson, jsonText, listPage, orgOf, pageBody, pageJson, queryOf, type PageQuery } from '../../platform/http.ts';
 import { createJsonCache } from '../../platform/json-cache.ts';
 import { seedRows } from '../../platform/seed-rows.ts';
@@ -55,7 +55,8 @@ export const patientsFeature: FeatureFactory = (deps) => ({
   routes(app) {
     const coll = deps.store.collection<Patient>(PATIENTS);
     const notFound = (c: EngineContext) => deps.responses.error(c, 404, 'Patient not found');
-    // Each row serialized once as a list item and once whole (GET by id, and the answers to POST and PATCH).
+    // Each row read is serialized once as a list item and once whole (GET by id). The answer to a create or update is
+    // serialized for that answer alone: caching every new row kept its text alive for nothing until a read came.
     const items = createJsonCache<Patient>((p) => JSON.stringify(listItem(p)));
     const whole = createJsonCache<Patient>();
 
@@ -90,10 +91,8 @@ export const patientsFeature: FeatureFactory = (deps) => ({
       const providerId = body.provider_id ?? auth.provider_id;
       const refused = checkProvider(c, deps, providerId);
       if (refused) return refused;
-      let id = newPatientId();
-      while (coll.orgOf(id)) id = newPatientId();
       const row: Patient = {
-        id,
+        id: newPatientId(),
         name: displayName(body.name, body.first_name, body.last_name),
         first_name: body.first_name ?? null,
         last_name: body.last_name ?? null,
@@ -103,7 +102,7 @@ export const patientsFeature: FeatureFactory = (deps) => ({
         email: body.email ?? null,
         address: body.address ?? null,
         mrn: mrnOf(body.mrn),
-        created_at: deps.clock.now().toISOString(),
+        created_at: deps.clock.stamp(),
         pronouns: null,
         notes: null,
         // The create body has no consent field: a patient created through the API has not consented.
@@ -111,12 +110,16 @@ export const patientsFeature: FeatureFactory = (deps) => ({
         external_id: body.external_id ?? null,
         provider_id: providerId,
       };
-      try {
-        return jsonText(c, dataJson(whole.json(coll.insert(auth.organization_id, row))), 201);
-      } catch (e) {
-        if (e instanceof ExternalIdConflict) return deps.responses.conflict(c, e.existing);
-        throw e;
-      }
+      // insert checks the id is new (one look-up in each organization's rows); drawn twice (1 in 10^13 with a million
+      // rows), another is drawn, a few times at most: more would be a broken random source, a bug (500).
+      for (let draws = 1; ; draws++)
+        try {
+          return jsonText(c, dataJson(JSON.stringify(coll.insert(auth.organization_id, row))), 201);
+        } catch (e) {
+          if (e instanceof ExternalIdConflict) return deps.responses.conflict(c, e.existing);
+          if (!(e instanceof DuplicateId) || draws === 3) throw e;
+          row.id = newPatientId();
+        }
     });
 
     app.get('/patients/:patientId', (c) => {
@@ -140,7 +143,7 @@ export const patientsFeature: FeatureFactory = (deps) => ({
       // A name that was built from the first/last names follows them unless a name is sent.
       if (patch.name === undefined && old.name === displayName(undefined, old.first_name, old.last_name))
         next.name = displayName(undefined, next.first_name, next.last_name) || old.name;
-      return jsonText(c, dataJson(whole.json(coll.put(org, next))));
+      return jsonText(c, dataJson(JSON.stringify(coll.put(org, next))));
     });
 
     app.delete('/patients/:patientId', (c) => (coll.delete(orgOf(c), c.req.param('patientId')) ? c.json({ success: true }) : notFound(c)));
