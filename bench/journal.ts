@@ -7,8 +7,9 @@
 // ratio of their request counts is the inverse ratio of their CPU cost per request, and a slow spell of this shared
 // host slows both at once. (Measured one after the other, the same two servers with no journal in either differed by
 // up to 10 % from measure to measure: twice the target.) Each route's ratio is the median of its measures, over
-// `--pairs` fresh pairs of processes (each process optimizes its code its own way). `--with 0` runs an A/A check:
-// both sides without the journal, the method's own noise.
+// `--pairs` fresh pairs of processes: one pair of the same two builds can differ from the next by ±7 % (each process
+// optimizes its code its own way), so many short pairs resolve more than a few long ones. `--with 0` runs an A/A
+// check: both sides without the journal, the method's own noise.
 // Usage: npm run build && npx tsx bench/journal.ts [--duration <s per measure>] [--rounds <measures per route>] [--pairs <n>] [--with <journal size>]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,9 +21,9 @@ import { median } from './median.ts';
 const ROOT = new URL('..', import.meta.url).pathname;
 const arg = (name: string, fallback: number) =>
   process.argv.includes(`--${name}`) ? Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) : fallback;
-const DURATION = arg('duration', 2);
-const ROUNDS = arg('rounds', 5);
-const PAIRS = arg('pairs', 2);
+const DURATION = arg('duration', 1);
+const ROUNDS = arg('rounds', 3);
+const PAIRS = arg('pairs', 8);
 const WITH = arg('with', 500);
 /** Seconds of load on both servers before a route's measures: a fresh server serves about half its steady rate at first (JIT). */
 const WARM_UP = 3;

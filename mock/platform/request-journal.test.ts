@@ -6,18 +6,26 @@ import { createEngine, type Engine } from '../engine.ts';
 import { nodeRuntime } from '../runtime/node.ts';
 import { readSeedFile } from '../seed/load.ts';
 import { createRedactor, REDACTED, withoutKey } from './redact.ts';
-import { createRequestJournal, JOURNAL_BODY_BYTES, parseJournalQuery, type JournalEntry, type ShownEntry } from './request-journal.ts';
+import { JOURNAL_BODY_BYTES, type JournalEntry, type ShownEntry } from './journal-entry.ts';
+import { createRequestJournal, parseJournalQuery } from './request-journal.ts';
 
 const entry = (status: number, path = '/ext-api/v1/patients'): Omit<JournalEntry, 'id'> => ({
-  at: Date.now(),
+  started: performance.now(),
+  duration: 1,
   method: 'GET',
   path,
-  query: '',
+  url: `http://127.0.0.1:4010${path}`,
   status,
-  duration_ms: 1,
-  key: 'all',
-  organization_id: 'o',
-  request: { content_type: null, bytes: null, body: null, truncated: false },
+  check: undefined,
+  body: null,
+  bytes: null,
+  type: null,
+  unread: false,
+  error: undefined,
+  presented: undefined,
+  violations: undefined,
+  engine_status: undefined,
+  frontId: undefined,
 });
 
 const same = (s: string) => s;

@@ -1,82 +1,12 @@
 // The request journal: the last N API requests as the mock saw them (GET /__mock/requests), for a developer who wants
 // to know what their app sent and why the mock refused it. A ring buffer of fixed capacity, so memory is bounded
-// whatever the traffic; entries are built once, when the request ends (mock/platform/record-requests.ts), with bodies
-// cut to JOURNAL_BODY_BYTES and the key the request presented already removed. The other keys (the seed's, anything
-// key-shaped) are redacted when an entry is read (showEntry), off the hot path: nothing leaves the journal unredacted.
+// whatever the traffic; each entry is kept as the request left it (journal-entry.ts, filled by record-requests.ts)
+// and shown, redacted, only when read (showEntry): nothing leaves the journal unredacted.
+import { showEntry, timeOf, type JournalEntry, type ShownEntry, type Violation } from './journal-entry.ts';
 import type { Redactor } from './redact.ts';
 
-/** How much of a request or error body is kept. */
-export const JOURNAL_BODY_BYTES = 4096;
 export const DEFAULT_JOURNAL_SIZE = 500;
 export const MAX_JOURNAL_SIZE = 100_000;
-
-export interface Violation {
-  location: string;
-  severity: string;
-  message: string;
-}
-
-/** An entry as kept: `at` is epoch milliseconds (formatted only when read). */
-export interface JournalEntry {
-  id: number;
-  at: number;
-  method: string;
-  path: string;
-  /** The query string without `?`; '' when none. */
-  query: string;
-  status: number;
-  duration_ms: number;
-  /** The key's label from the seed (never the key), `no key` or `invalid key`. */
-  key: string;
-  organization_id: string | null;
-  request: {
-    content_type: string | null;
-    /** Size of the body as sent (Content-Length, or as read); null when unknown. */
-    bytes: number | null;
-    /** The first JOURNAL_BODY_BYTES as text; null when not kept (see `note`). */
-    body: string | null;
-    truncated: boolean;
-    note?: string;
-  };
-  /** For a 4xx or 5xx: the error body as answered (its `details` included), as JSON text cut to JOURNAL_BODY_BYTES. */
-  error?: string;
-  /** Default mode: what Prism found wrong with the engine's response. */
-  violations?: Violation[];
-  /** With --strict, a violation turns the answer into a 500: then `status` is 500 and this is what the engine said. */
-  engine_status?: number;
-  /** The front's id of the request (default mode), to attach Prism's violations; not shown. */
-  frontId?: string;
-}
-
-/** An entry as GET /__mock/requests shows it: redacted; the error body parsed back (its text when it was cut). */
-export type ShownEntry = Omit<JournalEntry, 'at' | 'frontId' | 'error'> & { time: string; error?: unknown };
-
-function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
-  // Field by field, in the order GET /__mock/requests has always listed them; optional ones only when set.
-  const shown: ShownEntry = {
-    id: e.id,
-    time: new Date(e.at).toISOString(),
-    method: e.method,
-    path: e.path,
-    status: e.status,
-    duration_ms: e.duration_ms,
-    key: e.key,
-    organization_id: e.organization_id,
-  } as ShownEntry;
-  if (e.violations !== undefined) shown.violations = e.violations;
-  if (e.engine_status !== undefined) shown.engine_status = e.engine_status;
-  shown.query = e.query && redact(e.query);
-  shown.request = e.request.body ? { ...e.request, body: redact(e.request.body) } : e.request;
-  if (e.error !== undefined) {
-    const text = redact(e.error);
-    try {
-      shown.error = JSON.parse(text);
-    } catch {
-      shown.error = text;
-    }
-  }
-  return shown;
-}
 
 interface JournalFilter {
   limit: number;
@@ -126,7 +56,7 @@ export function createRequestJournal(capacity: number, redact: Redactor): Reques
       const out: JournalEntry[] = [];
       for (const e of newest()) {
         if (f.since && 'id' in f.since && e.id <= f.since.id) break; // ids only grow: nothing older matches
-        if (f.since && 'time' in f.since && e.at < f.since.time) continue;
+        if (f.since && 'time' in f.since && timeOf(e) < f.since.time) continue;
         if (f.status && ('exact' in f.status ? e.status !== f.status.exact : Math.floor(e.status / 100) !== f.status.class)) continue;
         if (f.path !== undefined && !e.path.includes(f.path)) continue;
         out.push(e);

@@ -11,7 +11,7 @@ import { createInstance, ProblemJsonError } from '@stoplight/prism-http';
 import type { Logger } from 'pino';
 import { corsHeaders, type CorsPolicy } from '../platform/cors.ts';
 import { REQUEST_ID_HEADER } from '../platform/record-requests.ts';
-import type { Violation } from '../platform/request-journal.ts';
+import type { Violation } from '../platform/journal-entry.ts';
 import { API_BASE } from '../platform/spec.ts';
 import type { Gate } from '../front/gate.ts';
 import type { PrismOperations } from './operations.ts';

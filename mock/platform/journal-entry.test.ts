@@ -1,0 +1,102 @@
+// An entry is kept as the request left it and shown derived and redacted: the key's label and organization from the
+// key check, path and query from the URL, bodies as text with the presented key and the seed's keys removed.
+import { describe, expect, it } from 'vitest';
+import { JOURNAL_BODY_BYTES, showEntry, timeOf, type JournalEntry } from './journal-entry.ts';
+import type { KeyCheck } from './keys.ts';
+import { createRedactor, REDACTED } from './redact.ts';
+
+const redact = createRedactor(['crk_all_d7eab8b9111562bb04e2f95b']);
+const owner = { label: 'all', organization_id: 'org-1' };
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const kept = (over: Partial<JournalEntry>): JournalEntry => ({
+  id: 7,
+  started: performance.now(),
+  duration: 1.23456,
+  method: 'POST',
+  path: '/ext-api/v1/patients',
+  url: 'http://127.0.0.1:4010/ext-api/v1/patients',
+  status: 201,
+  check: { ok: true, owner } as unknown as KeyCheck,
+  body: null,
+  bytes: null,
+  type: null,
+  unread: false,
+  error: undefined,
+  presented: undefined,
+  violations: undefined,
+  engine_status: undefined,
+  frontId: undefined,
+  ...over,
+});
+
+describe('showEntry', () => {
+  it('derives the label, organization, time, duration and query; a JSON body as text', () => {
+    const body = '{"first_name":"Ada"}';
+    const e = kept({
+      url: 'http://127.0.0.1:4010/ext-api/v1/patients?limit=5',
+      body: utf8(body),
+      bytes: body.length,
+      type: 'application/json',
+    });
+    const shown = showEntry(e, redact);
+    expect(shown).toMatchObject({ id: 7, key: 'all', organization_id: 'org-1', duration_ms: 1.23, query: 'limit=5' });
+    expect(shown.request).toEqual({ content_type: 'application/json', bytes: body.length, body, truncated: false });
+    expect(Date.parse(shown.time)).toBe(timeOf(e));
+    expect(Math.abs(timeOf(e) - Date.now())).toBeLessThan(1000);
+  });
+
+  it("removes a presented key that is none of the seed's, and the seed's, from the query, the body and the error", () => {
+    const guess = 'my-guessed-secret';
+    const body = `{"note":"${guess} crk_all_d7eab8b9111562bb04e2f95b"}`;
+    const shown = showEntry(
+      kept({
+        url: `http://127.0.0.1:4010/ext-api/v1/patients?k=${guess}`,
+        status: 401,
+        check: { ok: false, reason: 'unknown' } as KeyCheck,
+        presented: guess,
+        body: utf8(body),
+        bytes: body.length,
+        type: 'application/json',
+        error: `{"error":"Invalid API key ${guess}"}`,
+      }),
+      redact,
+    );
+    expect(shown).toMatchObject({ key: 'invalid key', organization_id: null, query: `k=${REDACTED}` });
+    expect(shown.request.body).toBe(`{"note":"${REDACTED} ${REDACTED}"}`);
+    expect(shown.error).toEqual({ error: `Invalid API key ${REDACTED}` });
+    expect(JSON.stringify(shown)).not.toContain(guess);
+  });
+
+  it('says why a body is not shown: not text, a file upload, or never read', () => {
+    const show = (over: Partial<JournalEntry>) => showEntry(kept({ check: undefined, ...over }), redact).request;
+    expect(show({ body: new Uint8Array([1, 2]), bytes: 2, type: 'application/octet-stream' })).toMatchObject({
+      body: null,
+      note: 'not kept: not a text body',
+    });
+    expect(show({ unread: true, bytes: 9000, type: 'multipart/form-data; boundary=x' })).toMatchObject({
+      bytes: 9000,
+      note: 'not kept: a file upload',
+    });
+    expect(show({ unread: true, bytes: 12, type: 'application/json' })).toMatchObject({
+      body: null,
+      note: expect.stringContaining('not read'),
+    });
+    expect(showEntry(kept({ check: undefined }), redact).key).toBe('no key');
+  });
+
+  it('marks a body cut to its first JOURNAL_BODY_BYTES, and an error cut there is shown as text', () => {
+    const shown = showEntry(
+      kept({
+        body: utf8('x'.repeat(JOURNAL_BODY_BYTES)),
+        bytes: JOURNAL_BODY_BYTES + 10,
+        type: 'text/plain',
+        status: 500,
+        error: `{"error":"${'e'.repeat(JOURNAL_BODY_BYTES)}"}`,
+      }),
+      redact,
+    );
+    expect(shown.request).toMatchObject({ truncated: true, bytes: JOURNAL_BODY_BYTES + 10 });
+    expect(typeof shown.error).toBe('string');
+    expect((shown.error as string).length).toBe(JOURNAL_BODY_BYTES);
+  });
+});

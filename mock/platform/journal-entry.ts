@@ -1,0 +1,130 @@
+// One request of the request journal: as kept, and as GET /__mock/requests shows it. What is kept is what the request
+// left behind, held by reference (its URL, the key check, the body bytes read, the error text answered) with no work
+// done on it; everything shown (path and query, the key's label, the body as text, redaction) is derived when read
+// (showEntry), off the hot path. Building the shown entry on every request was most of the journal's cost: ~9 % of
+// a refused POST's throughput (bench/journal.ts), where keeping references costs ~3 %.
+import type { KeyCheck } from './keys.ts';
+import { withoutKey, type Redactor } from './redact.ts';
+
+/** How much of a request or error body is kept. */
+export const JOURNAL_BODY_BYTES = 4096;
+
+export interface Violation {
+  location: string;
+  severity: string;
+  message: string;
+}
+
+/** An entry as kept (record-requests.ts); `id` is set by the journal. */
+export interface JournalEntry {
+  id: number;
+  /** performance.now() when the request entered the API, and its duration in milliseconds. */
+  started: number;
+  duration: number;
+  method: string;
+  /** The request's path (as routed) and its whole URL (the query is cut from it when read). */
+  path: string;
+  url: string;
+  status: number;
+  /** What the key check found (label and organization come from its owner); undefined when it never ran. */
+  check: KeyCheck | undefined;
+  /** The body's first JOURNAL_BODY_BYTES as read, else null; `bytes`: its size as read or as declared. */
+  body: Uint8Array | null;
+  bytes: number | null;
+  type: string | null;
+  /** A body was declared but never read (the request was answered first, or it was a file upload). */
+  unread: boolean;
+  /** For a 4xx or 5xx: the error body's JSON text as answered. */
+  error: string | undefined;
+  /**
+   * The key this request presented when it is none of the seed's, to be removed from what is shown: the redactor
+   * knows the seed's keys (and key-shaped strings) only. Never shown.
+   */
+  presented: string | undefined;
+  /** Default mode: what Prism found wrong with the engine's response. */
+  violations: Violation[] | undefined;
+  /** With --strict, a violation turns the answer into a 500: then `status` is 500 and this is what the engine said. */
+  engine_status: number | undefined;
+  /** The front's id of the request (default mode), to attach Prism's violations; not shown. */
+  frontId: string | undefined;
+}
+
+/** An entry as GET /__mock/requests shows it: redacted, bodies as text cut to JOURNAL_BODY_BYTES. */
+export interface ShownEntry {
+  id: number;
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  /** The key's label from the seed (never the key), `no key` or `invalid key`. */
+  key: string;
+  organization_id: string | null;
+  violations?: Violation[];
+  engine_status?: number;
+  /** The query string without `?`; '' when none. */
+  query: string;
+  request: {
+    content_type: string | null;
+    /** Size of the body as sent (Content-Length, or as read); null when unknown. */
+    bytes: number | null;
+    /** The first JOURNAL_BODY_BYTES as text; null when not kept (see `note`). */
+    body: string | null;
+    truncated: boolean;
+    note?: string;
+  };
+  /** The error body as answered (its `details` included), parsed back; its text when it was cut. */
+  error?: unknown;
+}
+
+/** When the request entered the API, as epoch milliseconds. */
+export const timeOf = (e: JournalEntry) => Math.round(performance.timeOrigin + e.started);
+
+const UTF8 = new TextDecoder('utf-8');
+const TEXTUAL = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
+const cut = (text: string) => (text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
+
+function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEntry['request'] {
+  const part = { content_type: e.type, bytes: e.bytes, body: null as string | null, truncated: false };
+  if (e.unread) {
+    const upload = e.type !== null && /^multipart\//i.test(e.type);
+    return { ...part, note: upload ? 'not kept: a file upload' : 'not read: the request was answered before its body was read' };
+  }
+  if (!e.body || e.bytes === 0) return part;
+  if (!TEXTUAL.test(e.type ?? '')) return { ...part, note: 'not kept: not a text body' };
+  return { ...part, body: clean(UTF8.decode(e.body)), truncated: e.bytes !== null && e.bytes > e.body.byteLength };
+}
+
+function keyLabel(check: KeyCheck | undefined): string {
+  if (check?.owner) return check.owner.label;
+  return check?.ok === false && check.reason === 'unknown' ? 'invalid key' : 'no key';
+}
+
+export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
+  const clean = (text: string) => redact(withoutKey(text, e.presented));
+  const q = e.url.indexOf('?');
+  // Field by field, in the order GET /__mock/requests has always listed them; optional ones only when set.
+  const shown: ShownEntry = {
+    id: e.id,
+    time: new Date(timeOf(e)).toISOString(),
+    method: e.method,
+    path: e.path,
+    status: e.status,
+    duration_ms: Math.round(e.duration * 100) / 100,
+    key: keyLabel(e.check),
+    organization_id: e.check?.owner?.organization_id ?? null,
+  } as ShownEntry;
+  if (e.violations !== undefined) shown.violations = e.violations;
+  if (e.engine_status !== undefined) shown.engine_status = e.engine_status;
+  shown.query = q < 0 ? '' : clean(e.url.slice(q + 1).split('#', 1)[0]!);
+  shown.request = requestShown(e, clean);
+  if (e.error !== undefined) {
+    const text = clean(cut(e.error));
+    try {
+      shown.error = JSON.parse(text);
+    } catch {
+      shown.error = text;
+    }
+  }
+  return shown;
+}

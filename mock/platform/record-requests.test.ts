@@ -1,0 +1,57 @@
+// What the recorder keeps of a request: references, with the body's bytes bounded (a large body's first bytes copied),
+// a declared body that was never read by its size, and the presented key only when it is none of the seed's.
+import { describe, expect, it } from 'vitest';
+import type { EngineContext } from './deps.ts';
+import { JOURNAL_BODY_BYTES, type JournalEntry } from './journal-entry.ts';
+import type { KeyCheck } from './keys.ts';
+import { recordRequests } from './record-requests.ts';
+import type { RequestJournal } from './request-journal.ts';
+
+/** A context as the engine's checks leave it (c.get and the request's method, path, URL and headers). */
+function context(vars: Record<string, unknown>, headers: Record<string, string>, method = 'POST'): EngineContext {
+  const url = 'http://127.0.0.1:4010/ext-api/v1/patients?x=1';
+  return {
+    env: undefined,
+    get: (k: string) => vars[k],
+    req: { method, path: '/ext-api/v1/patients', url, header: (n: string) => headers[n] },
+  } as unknown as EngineContext;
+}
+
+/** The entry kept for a request answered with `status` (an error without errorBody is read back from the answer). */
+async function record(vars: Record<string, unknown>, headers: Record<string, string> = {}, status = 201, method = 'POST') {
+  const kept: JournalEntry[] = [];
+  const journal = { record: (e: JournalEntry) => void kept.push(e) } as unknown as RequestJournal;
+  await recordRequests(journal, false)(context(vars, headers, method), performance.now(), new Response(null, { status }));
+  return kept[0]!;
+}
+
+describe('recordRequests', () => {
+  it('keeps a body read as it is, and copies only the first bytes of a larger one', async () => {
+    const exact = new Uint8Array(50);
+    expect(await record({ requestBody: exact }, { 'content-type': 'application/json' })).toMatchObject({
+      body: exact,
+      bytes: 50,
+      type: 'application/json',
+    });
+    const large = await record({ requestBody: new Uint8Array(9000) });
+    expect([large.bytes, large.body!.byteLength, large.body!.buffer.byteLength]).toEqual([9000, JOURNAL_BODY_BYTES, JOURNAL_BODY_BYTES]);
+  });
+
+  it('notes a declared body that was never read by its size and type', async () => {
+    expect(await record({}, { 'content-length': '300', 'content-type': 'multipart/form-data; boundary=b' }, 401)).toMatchObject({
+      unread: true,
+      bytes: 300,
+      type: 'multipart/form-data; boundary=b',
+      body: null,
+    });
+    expect(await record({}, { 'content-length': '300' }, 200, 'GET')).toMatchObject({ unread: false, bytes: null });
+  });
+
+  it('holds the presented key only when the check found it unknown, and the error text as answered', async () => {
+    const unknown: KeyCheck = { ok: false, reason: 'unknown' };
+    const e = await record({ keyCheck: unknown, errorBody: '{"error":"Invalid API key"}' }, { 'x-api-key': 'guess-1234' }, 401);
+    expect([e.presented, e.error]).toEqual(['guess-1234', '{"error":"Invalid API key"}']);
+    const known = { ok: true, owner: { label: 'all', organization_id: 'o' } } as unknown as KeyCheck;
+    expect((await record({ keyCheck: known }, { 'x-api-key': 'crk_all_d7eab8b9111562bb04e2f95b' })).presented).toBeUndefined();
+  });
+});
