@@ -1,7 +1,7 @@
 // What fills the request journal (request-journal.ts): started as a request enters the API, after CORS and before
-// every check (pipeline.ts's apiFront), it records one entry once the request is answered. It keeps references to
-// what the request left behind (journal-entry.ts) and does no other work: the entry is shown (path and query, the key's
-// label, the body as text, redaction) only when read. An error body is the text answerError handed over by name
+// every check (pipeline.ts's apiFront), it records one entry once the request is answered. It keeps what the request
+// left behind (journal-entry.ts) and does no other work: the entry is shown (the key's label, the body as text,
+// redaction) only when read. An error body is the text answerError handed over by name
 // (`errorBody`); only an error answered some other way is read back from the response (a clone takes
 // @hono/node-server off its fast path: it halved the throughput of refusals; wrapping c.json per request cost as much
 // on every route).
@@ -48,6 +48,8 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
     const check = c.get('keyCheck');
     const raw = c.get('requestBody');
     const status = answer.status;
+    const url = c.req.url;
+    const q = url.indexOf('?');
     // Every field set here, in one shape, so that the ring holds objects of one hidden class (record() sets only id).
     // Measured (bench/journal.ts): each read or copy added here shows in the throughput of a refused POST.
     const entry: JournalEntry = {
@@ -56,7 +58,7 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
       duration: performance.now() - started,
       method: c.req.method,
       path: c.req.path,
-      url: c.req.url,
+      query: q < 0 ? '' : url.slice(q + 1),
       status,
       check,
       body: raw ? kept(raw) : null,

@@ -14,7 +14,7 @@ const entry = (status: number, path = '/ext-api/v1/patients'): Omit<JournalEntry
   duration: 1,
   method: 'GET',
   path,
-  url: `http://127.0.0.1:4010${path}`,
+  query: '',
   status,
   check: undefined,
   body: null,

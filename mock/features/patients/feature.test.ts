@@ -19,8 +19,8 @@ describe('patient ids', () => {
       const refills = spy.mock.calls.length;
       while (spy.mock.calls.length === refills) newPatientId();
       for (let i = 1; i < 512; i++) newPatientId();
-      spy.mockImplementationOnce(<T extends ArrayBufferView | null>(pool: T) => {
-        const ids = pool as unknown as BigUint64Array;
+      spy.mockImplementationOnce((pool: ArrayBufferView) => {
+        const ids = pool as BigUint64Array;
         ids.fill(5n);
         ids[2] = 6n;
         return pool;
