@@ -66,7 +66,7 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
       type: raw ? (requestHeader(c, 'content-type') ?? null) : null,
       unread: false,
       error: status < 400 ? undefined : c.get('errorBody'),
-      presented: check?.ok === false ? unknownKey(c, check) : undefined,
+      presented: unknownKey(c, check),
       violations: undefined,
       engine_status: undefined,
       frontId: trustRequestId ? requestHeader(c, REQUEST_ID_HEADER) : undefined,
