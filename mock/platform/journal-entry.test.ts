@@ -2,32 +2,15 @@
 // key check, the query with the presented key and the seed's keys removed, bodies as text likewise.
 import { describe, expect, it } from 'vitest';
 import { JOURNAL_BODY_BYTES, showEntry, timeOf, type JournalEntry } from './journal-entry.ts';
+import { keptEntry } from '../testing/journal-entry.ts';
 import type { KeyCheck } from './keys.ts';
 import { createRedactor, REDACTED } from './redact.ts';
 
 const redact = createRedactor(['crk_all_d7eab8b9111562bb04e2f95b']);
 const owner = { label: 'all', organization_id: 'org-1' };
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const kept = (over: Partial<JournalEntry>): JournalEntry => ({
-  id: 7,
-  started: performance.now(),
-  duration: 1.23456,
-  method: 'POST',
-  path: '/ext-api/v1/patients',
-  query: '',
-  status: 201,
-  check: { ok: true, owner } as unknown as KeyCheck,
-  body: null,
-  bytes: null,
-  type: null,
-  unread: false,
-  error: undefined,
-  presented: undefined,
-  violations: undefined,
-  engine_status: undefined,
-  frontId: undefined,
-  ...over,
-});
+const kept = (over: Partial<JournalEntry>) =>
+  keptEntry({ id: 7, duration: 1.23456, method: 'POST', status: 201, check: { ok: true, owner } as unknown as KeyCheck, ...over });
 
 describe('showEntry', () => {
   it('derives the label, organization, time, duration and query; a JSON body as text', () => {

@@ -79,12 +79,14 @@ export interface ShownEntry {
   error?: unknown;
 }
 
+/** An error's text as kept: its first JOURNAL_BODY_BYTES characters. */
+export const cut = (text: string) => (text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
+
 /** When the request entered the API, as epoch milliseconds. */
 export const timeOf = (e: JournalEntry) => Math.round(performance.timeOrigin + e.started);
 
 const UTF8 = new TextDecoder('utf-8');
 const TEXTUAL = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
-const cut = (text: string) => (text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
 
 function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEntry['request'] {
   const part = { content_type: e.type, bytes: e.bytes, body: null as string | null, truncated: false };

@@ -6,7 +6,7 @@
 // @hono/node-server off its fast path: it halved the throughput of refusals; wrapping c.json per request cost as much
 // on every route).
 import type { EngineContext } from './deps.ts';
-import { JOURNAL_BODY_BYTES, type JournalEntry } from './journal-entry.ts';
+import { cut, JOURNAL_BODY_BYTES, type JournalEntry } from './journal-entry.ts';
 import type { KeyCheck } from './keys.ts';
 import type { Recorder } from './pipeline.ts';
 import { requestHeader } from './request-header.ts';
@@ -30,8 +30,6 @@ function declaredBody(c: EngineContext, entry: JournalEntry) {
   entry.bytes = /^\d+$/.test(declared) ? Number(declared) : null;
   entry.type = requestHeader(c, 'content-type') ?? null;
 }
-
-const cut = (text: string) => (text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
 
 const readBack = (res: Response) =>
   res

@@ -1,4 +1,4 @@
-// The request journal: bounded (ring and bodies), redacted (no key ever stored), filtered, emptied by DELETE and by
+// The request journal: bounded (ring and bodies), redacted (no key ever shown), filtered, emptied by DELETE and by
 // reset. Unit tests of the ring and the query parser, then the engine through app.fetch (the loopback peer given as
 // the adapter's env, as the node adapter gives it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,27 +6,11 @@ import { createEngine, type Engine } from '../engine.ts';
 import { nodeRuntime } from '../runtime/node.ts';
 import { readSeedFile } from '../seed/load.ts';
 import { createRedactor, REDACTED, withoutKey } from './redact.ts';
-import { JOURNAL_BODY_BYTES, type JournalEntry, type ShownEntry } from './journal-entry.ts';
+import { keptEntry } from '../testing/journal-entry.ts';
+import { JOURNAL_BODY_BYTES, type ShownEntry } from './journal-entry.ts';
 import { createRequestJournal, parseJournalQuery } from './request-journal.ts';
 
-const entry = (status: number, path = '/ext-api/v1/patients'): Omit<JournalEntry, 'id'> => ({
-  started: performance.now(),
-  duration: 1,
-  method: 'GET',
-  path,
-  query: '',
-  status,
-  check: undefined,
-  body: null,
-  bytes: null,
-  type: null,
-  unread: false,
-  error: undefined,
-  presented: undefined,
-  violations: undefined,
-  engine_status: undefined,
-  frontId: undefined,
-});
+const entry = (status: number, path = '/ext-api/v1/patients') => keptEntry({ status, path });
 
 const same = (s: string) => s;
 
