@@ -9,22 +9,57 @@
 // up to 10 % from measure to measure: twice the target.) Each route's ratio is the median of its measures, over
 // `--pairs` fresh pairs of processes: one pair of the same two builds can differ from the next by ±7 % (each process
 // optimizes its code its own way), so many short pairs resolve more than a few long ones. `--with 0` runs an A/A
-// check: both sides without the journal, the method's own noise.
-// Usage: npm run build && npx tsx bench/journal.ts [--duration <s per measure>] [--rounds <measures per route>] [--pairs <n>] [--with <journal size>]
+// check: both sides without the journal, the method's own noise. Each route runs on pairs of its own, started from
+// the seed: run after the POST row (which stores some 40,000 patients in each process), the refused POST read 0.86 to
+// 0.92 where it reads about 0.95 on a fresh pair, so a row measured what the rows before it left behind.
+// Beside req/s, each side's CPU time a request (all its threads, from /proc/<pid>/task/*/schedstat): the journal's
+// cost in microseconds.
+// Usage: below (USAGE). `--route` measures the routes whose name holds that text (`--route "POST 400"`).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 import { median } from './median.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const arg = (name: string, fallback: number) =>
-  process.argv.includes(`--${name}`) ? Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) : fallback;
-const DURATION = arg('duration', 1);
-const ROUNDS = arg('rounds', 3);
-const PAIRS = arg('pairs', 8);
-const WITH = arg('with', 500);
+const USAGE =
+  "Usage: npm run build && npx tsx bench/journal.ts [--duration <s per measure>] [--rounds <measures per route>] [--pairs <n>] [--with <journal size>] [--route <part of a route's name>]";
+function options() {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      pairs: { type: 'string' },
+      with: { type: 'string' },
+      route: { type: 'string' },
+    },
+  });
+  const number = (name: 'duration' | 'rounds' | 'pairs' | 'with', fallback: number, min: number, whole: boolean) => {
+    const text = values[name];
+    if (text === undefined) return fallback;
+    const n = Number(text);
+    if (!/^\d+(\.\d+)?$/.test(text) || n < min || (whole && !Number.isInteger(n)))
+      throw new Error(`--${name} must be ${whole ? 'a whole number' : 'a number'} of at least ${min}, not ${JSON.stringify(text)}`);
+    return n;
+  };
+  return {
+    duration: number('duration', 1, 0.1, false),
+    rounds: number('rounds', 3, 1, true),
+    pairs: number('pairs', 8, 1, true),
+    with: number('with', 500, 0, true),
+    route: values.route?.toLowerCase(),
+  };
+}
+let opts: ReturnType<typeof options>;
+try {
+  opts = options();
+} catch (err) {
+  console.error(`${(err as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+const { duration: DURATION, rounds: ROUNDS, pairs: PAIRS, with: WITH } = opts;
 /** Seconds of load on both servers before a route's measures: a fresh server serves about half its steady rate at first (JIT). */
 const WARM_UP = 3;
 const CONNECTIONS = 10;
@@ -64,6 +99,16 @@ function start(journalSize: number): Promise<{ url: string; proc: ChildProcess }
   });
 }
 
+/** Nanoseconds the process has run on a CPU, all its threads (taskset execs node: the pid is the server's). */
+const cpuNs = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`).reduce((sum, t) => {
+    try {
+      return sum + Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      return sum; // a thread that ended between the listing and the read
+    }
+  }, 0);
+
 const stop = (proc: ChildProcess) => new Promise<void>((r) => (proc.once('exit', () => r()), proc.kill('SIGKILL')));
 
 type Load = { method?: string; body?: string; headers: Record<string, string> };
@@ -74,39 +119,57 @@ const run = (url: string, o: Load, duration: number): Promise<Result> =>
 const seed = JSON.parse(readFileSync(`${ROOT}mock/seed/default.json`, 'utf8'));
 const h = { 'x-api-key': seed.keys[0].key as string };
 const json = { ...h, 'content-type': 'application/json' };
-const routes: Array<[string, string, Load]> = [
+const allRoutes: Array<[string, string, Load]> = [
   ['GET list', '/patients', { headers: h }],
   ['GET by id', `/patients/${seed.patients[0].id}`, { headers: h }],
   ['POST patient', '/patients', { method: 'POST', headers: json, body: JSON.stringify({ first_name: 'Bench', last_name: 'Mark' }) }],
   // A refusal: the journal keeps the error body with its details.
   ['POST 400 (unknown field)', '/patients', { method: 'POST', headers: json, body: JSON.stringify({ first_name: 'B', nickname: 'x' }) }],
 ];
+const routes = allRoutes.filter(([label]) => opts.route === undefined || label.toLowerCase().includes(opts.route));
+if (routes.length === 0) {
+  console.error(`--route ${JSON.stringify(opts.route)} names no route; the routes: ${allRoutes.map(([label]) => label).join(', ')}`);
+  process.exit(2);
+}
 
 const load = loadavg()
   .map((x) => x.toFixed(2))
   .join(' ');
-const measures = routes.map(() => ({ a: [] as number[], b: [] as number[], ratio: [] as number[] }));
-for (let p = 0; p < PAIRS; p++) {
-  const [withJ, without] = await Promise.all([start(WITH), start(0)]);
-  try {
-    for (const [i, [label, path, o]] of routes.entries()) {
+const measures = routes.map(() => ({
+  a: [] as number[],
+  b: [] as number[],
+  ratio: [] as number[],
+  cpuA: [] as number[],
+  cpuB: [] as number[],
+}));
+for (const [i, [label, path, o]] of routes.entries()) {
+  for (let p = 0; p < PAIRS; p++) {
+    const [withJ, without] = await Promise.all([start(WITH), start(0)]);
+    try {
       const both = (seconds: number) => Promise.all([run(`${withJ.url}${path}`, o, seconds), run(`${without.url}${path}`, o, seconds)]);
       await both(WARM_UP);
       for (let r = 0; r < ROUNDS; r++) {
+        const before = [cpuNs(withJ.proc.pid!), cpuNs(without.proc.pid!)];
         const [a, b] = await both(DURATION);
+        const m = measures[i]!;
         const wanted = label.includes('400') ? a.non2xx === a.requests.total : a.non2xx === 0;
         if (!wanted) throw new Error(`${label}: unexpected statuses (${a.non2xx} of ${a.requests.total} not 2xx)`);
-        measures[i]!.a.push(a.requests.average);
-        measures[i]!.b.push(b.requests.average);
-        measures[i]!.ratio.push(a.requests.total / b.requests.total);
+        m.a.push(a.requests.average);
+        m.b.push(b.requests.average);
+        m.ratio.push(a.requests.total / b.requests.total);
+        m.cpuA.push((cpuNs(withJ.proc.pid!) - before[0]!) / 1000 / a.requests.total);
+        m.cpuB.push((cpuNs(without.proc.pid!) - before[1]!) / 1000 / b.requests.total);
       }
+    } finally {
+      await Promise.all([stop(withJ.proc), stop(without.proc)]);
     }
-  } finally {
-    await Promise.all([stop(withJ.proc), stop(without.proc)]);
   }
 }
 
-const lines = ['| route | with journal req/s | without req/s | with / without (range) | within 5 % |', '| --- | --- | --- | --- | --- |'];
+const lines = [
+  '| route | with journal req/s | without req/s | with / without (range) | CPU µs a request, with / without | within 5 % |',
+  '| --- | --- | --- | --- | --- | --- |',
+];
 let worst = Infinity;
 for (const [i, [label]] of routes.entries()) {
   const m = measures[i]!;
@@ -114,10 +177,10 @@ for (const [i, [label]] of routes.entries()) {
   worst = Math.min(worst, ratio);
   const range = `${Math.min(...m.ratio).toFixed(2)}-${Math.max(...m.ratio).toFixed(2)}`;
   lines.push(
-    `| ${label} | ${median(m.a).toFixed(0)} | ${median(m.b).toFixed(0)} | ${ratio.toFixed(3)} (${range}) | ${ratio >= 0.95 ? 'yes' : 'NO'} |`,
+    `| ${label} | ${median(m.a).toFixed(0)} | ${median(m.b).toFixed(0)} | ${ratio.toFixed(3)} (${range}) | ${median(m.cpuA).toFixed(1)} / ${median(m.cpuB).toFixed(1)} | ${ratio >= 0.95 ? 'yes' : 'NO'} |`,
   );
 }
 console.log(lines.join('\n'));
 console.log(
-  `\n"with" is --journal-size ${WITH}; engine-only, both servers pinned to CPU ${SERVER_CPU} and loaded at once (${CONNECTIONS} connections each), each route ${WARM_UP} s of warm-up then ${ROUNDS} measures of ${DURATION} s, on ${PAIRS} fresh pair(s) of processes; req/s: each side's median (both share one CPU); with / without: the median of the measures' ratios. Load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
+  `\n"with" is --journal-size ${WITH}; engine-only, both servers pinned to CPU ${SERVER_CPU} and loaded at once (${CONNECTIONS} connections each), each route on ${PAIRS} fresh pair(s) of processes of its own, ${WARM_UP} s of warm-up then ${ROUNDS} measures of ${DURATION} s; req/s: each side's median (both share one CPU); with / without: the median of the measures' ratios; CPU µs a request: each side's median (all its threads). Load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
 );
