@@ -11,7 +11,7 @@
 // optimizes its code its own way), so many short pairs resolve more than a few long ones. `--with 0` runs an A/A
 // check: both sides without the journal, the method's own noise. Each route runs on pairs of its own, started from
 // the seed: run after the POST row (which stores some 40,000 patients in each process), the refused POST read 0.86 to
-// 0.92 where it reads about 0.95 on a fresh pair, so a row measured what the rows before it left behind.
+// 0.92 where it reads 0.94 to 0.96 on pairs of its own, so a row measured what the rows before it left behind.
 // Beside req/s, each side's CPU time a request (all its threads, from /proc/<pid>/task/*/schedstat): the journal's
 // cost in microseconds.
 // Usage: below (USAGE). `--route` measures the routes whose name holds that text (`--route "POST 400"`).
@@ -21,6 +21,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
+import { MAX_JOURNAL_SIZE } from '../mock/platform/request-journal.ts';
 import { median } from './median.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -36,19 +37,21 @@ function options() {
       route: { type: 'string' },
     },
   });
-  const number = (name: 'duration' | 'rounds' | 'pairs' | 'with', fallback: number, min: number, whole: boolean) => {
+  const number = (name: 'duration' | 'rounds' | 'pairs' | 'with', fallback: number, min: number, whole: boolean, max = Infinity) => {
     const text = values[name];
     if (text === undefined) return fallback;
     const n = Number(text);
-    if (!/^\d+(\.\d+)?$/.test(text) || n < min || (whole && !Number.isInteger(n)))
-      throw new Error(`--${name} must be ${whole ? 'a whole number' : 'a number'} of at least ${min}, not ${JSON.stringify(text)}`);
+    if (!/^\d+(\.\d+)?$/.test(text) || n < min || n > max || (whole && !Number.isInteger(n)))
+      throw new Error(
+        `--${name} must be ${whole ? 'a whole number' : 'a number'} from ${min}${max < Infinity ? ` to ${max}` : ' up'}, not ${JSON.stringify(text)}`,
+      );
     return n;
   };
   return {
     duration: number('duration', 1, 0.1, false),
     rounds: number('rounds', 3, 1, true),
     pairs: number('pairs', 8, 1, true),
-    with: number('with', 500, 0, true),
+    with: number('with', 500, 0, true, MAX_JOURNAL_SIZE),
     route: values.route?.toLowerCase(),
   };
 }
