@@ -31,6 +31,11 @@ export type EngineEnv = {
     auth: AuthInfo;
     /** The JSON body as read by readJson (the request journal keeps its start); unset when never read. */
     requestBody: Uint8Array;
+    /**
+     * The same body decoded (readJson, once its type is JSON): the request journal keeps this text instead of the
+     * bytes, one string for the collector to carry where a Buffer is three objects.
+     */
+    requestText: string;
     /** The body of an error answer, as answerError sent it (the request journal shows it without reading the response back). */
     errorBody: string;
   };

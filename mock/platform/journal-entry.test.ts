@@ -1,7 +1,7 @@
 // An entry is kept as the request left it and shown derived and redacted: the key's label and organization from the
 // key check, the query with the presented key and the seed's keys removed, bodies as text likewise.
 import { describe, expect, it } from 'vitest';
-import { JOURNAL_BODY_BYTES, showEntry, timeOf, type JournalEntry } from './journal-entry.ts';
+import { epochMs, JOURNAL_BODY_BYTES, showEntry, type JournalEntry } from './journal-entry.ts';
 import { keptEntry } from '../testing/journal-entry.ts';
 import type { KeyCheck } from './keys.ts';
 import { createRedactor, REDACTED } from './redact.ts';
@@ -24,8 +24,19 @@ describe('showEntry', () => {
     const shown = showEntry(e, redact);
     expect(shown).toMatchObject({ id: 7, key: 'all', organization_id: 'org-1', duration_ms: 1.23, query: 'limit=5' });
     expect(shown.request).toEqual({ content_type: 'application/json', bytes: body.length, body, truncated: false });
-    expect(Date.parse(shown.time)).toBe(timeOf(e));
-    expect(Math.abs(timeOf(e) - Date.now())).toBeLessThan(1000);
+    expect(Date.parse(shown.time)).toBe(epochMs(e.started));
+    expect(Math.abs(epochMs(e.started) - Date.now())).toBeLessThan(1000);
+  });
+
+  it('shows a body kept as the text the JSON reader decoded as it is, redacted', () => {
+    const body = '{"note":"crk_all_d7eab8b9111562bb04e2f95b é"}';
+    const shown = showEntry(kept({ body, bytes: new TextEncoder().encode(body).byteLength, type: 'application/json' }), redact);
+    expect(shown.request).toEqual({
+      content_type: 'application/json',
+      bytes: body.length + 1,
+      body: `{"note":"${REDACTED} é"}`,
+      truncated: false,
+    });
   });
 
   it("removes a presented key that is none of the seed's, and the seed's, from the query, the body and the error", () => {

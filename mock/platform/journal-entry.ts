@@ -14,12 +14,13 @@ export interface Violation {
   message: string;
 }
 
-/** An entry as kept (record-requests.ts); `id` is set by the journal. */
-export interface JournalEntry {
+/**
+ * A request as the recorder hands it to the journal (record-requests.ts); `id` is set by the journal. Its times are
+ * not in it: the journal keeps them in a Float64Array beside the ring (a number with a fraction, held in an object,
+ * is a heap number of its own: two more objects a request for the collector to carry).
+ */
+export interface RecordedRequest {
   id: number;
-  /** performance.now() when the request entered the API, and its duration in milliseconds. */
-  started: number;
-  duration: number;
   method: string;
   /**
    * The request's path (as routed) and query string without `?` ('' when none). Not the whole URL: held for 500
@@ -30,8 +31,11 @@ export interface JournalEntry {
   status: number;
   /** What the key check found (label and organization come from its owner); undefined when it never ran. */
   check: KeyCheck | undefined;
-  /** The body's first JOURNAL_BODY_BYTES as read, else null; `bytes`: its size as read or as declared. */
-  body: Uint8Array | null;
+  /**
+   * The body: its text when the JSON reader decoded it (up to JOURNAL_BODY_BYTES characters), else its first
+   * JOURNAL_BODY_BYTES bytes as read, else null; `bytes`: its size as read or as declared.
+   */
+  body: string | Uint8Array | null;
   bytes: number | null;
   type: string | null;
   /** A body was declared but never read (the request was answered first, or it was a file upload). */
@@ -49,6 +53,13 @@ export interface JournalEntry {
   engine_status: number | undefined;
   /** The front's id of the request (default mode), to attach Prism's violations; not shown. */
   frontId: string | undefined;
+}
+
+/** An entry as the journal lists it: the request and its times. */
+export interface JournalEntry extends RecordedRequest {
+  /** performance.now() when the request entered the API, and its duration in milliseconds. */
+  started: number;
+  duration: number;
 }
 
 /** An entry as GET /__mock/requests shows it: redacted, bodies as text cut to JOURNAL_BODY_BYTES. */
@@ -82,8 +93,8 @@ export interface ShownEntry {
 /** An error's text as kept: its first JOURNAL_BODY_BYTES characters. */
 export const cut = (text: string) => (text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
 
-/** When the request entered the API, as epoch milliseconds. */
-export const timeOf = (e: JournalEntry) => Math.round(performance.timeOrigin + e.started);
+/** A `started` (performance.now() when the request entered the API) as epoch milliseconds. */
+export const epochMs = (started: number) => Math.round(performance.timeOrigin + started);
 
 const UTF8 = new TextDecoder('utf-8');
 const TEXTUAL = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
@@ -95,6 +106,7 @@ function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEn
     return { ...part, note: upload ? 'not kept: a file upload' : 'not read: the request was answered before its body was read' };
   }
   if (!e.body || e.bytes === 0) return part;
+  if (typeof e.body === 'string') return { ...part, body: clean(e.body) }; // kept whole (record-requests.ts)
   if (!TEXTUAL.test(e.type ?? '')) return { ...part, note: 'not kept: not a text body' };
   return { ...part, body: clean(UTF8.decode(e.body)), truncated: e.bytes !== null && e.bytes > e.body.byteLength };
 }
@@ -109,7 +121,7 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   // Field by field, in the order GET /__mock/requests has always listed them; optional ones only when set.
   const shown: ShownEntry = {
     id: e.id,
-    time: new Date(timeOf(e)).toISOString(),
+    time: new Date(epochMs(e.started)).toISOString(),
     method: e.method,
     path: e.path,
     status: e.status,

@@ -1,8 +1,9 @@
-// What the recorder keeps of a request: references, with the body's bytes bounded (a large body's first bytes copied),
-// a declared body that was never read by its size, and the presented key only when it is none of the seed's.
+// What the recorder keeps of a request: references, with the body bounded (its text when the JSON reader decoded it,
+// else its bytes, a large body's first bytes copied), a declared body that was never read by its size, the presented
+// key only when it is none of the seed's, and its times beside the entry.
 import { describe, expect, it } from 'vitest';
 import type { EngineContext } from './deps.ts';
-import { JOURNAL_BODY_BYTES, type JournalEntry } from './journal-entry.ts';
+import { JOURNAL_BODY_BYTES, type JournalEntry, type RecordedRequest } from './journal-entry.ts';
 import type { KeyCheck } from './keys.ts';
 import { recordRequests } from './record-requests.ts';
 import type { RequestJournal } from './request-journal.ts';
@@ -20,8 +21,14 @@ function context(vars: Record<string, unknown>, headers: Record<string, string>,
 /** The entry kept for a request answered with `status` (an error without errorBody is read back from the answer). */
 async function record(vars: Record<string, unknown>, headers: Record<string, string> = {}, status = 201, method = 'POST') {
   const kept: JournalEntry[] = [];
-  const journal = { record: (e: JournalEntry) => void kept.push(e) } as unknown as RequestJournal;
-  await recordRequests(journal, false)(context(vars, headers, method), performance.now(), new Response(null, { status }));
+  const journal = {
+    record: (e: RecordedRequest, started: number, duration: number) => void kept.push({ ...e, started, duration }),
+  } as unknown as RequestJournal;
+  const started = performance.now() - 5;
+  await recordRequests(journal, false)(context(vars, headers, method), started, new Response(null, { status }));
+  expect(kept).toHaveLength(1);
+  expect(kept[0]!.started).toBe(started);
+  expect(kept[0]!.duration).toBeGreaterThanOrEqual(5);
   return kept[0]!;
 }
 
@@ -33,8 +40,19 @@ describe('recordRequests', () => {
       bytes: 50,
       type: 'application/json',
     });
-    const large = await record({ requestBody: new Uint8Array(9000) });
-    expect([large.bytes, large.body!.byteLength, large.body!.buffer.byteLength]).toEqual([9000, JOURNAL_BODY_BYTES, JOURNAL_BODY_BYTES]);
+    const large = (await record({ requestBody: new Uint8Array(9000) })).body as Uint8Array;
+    expect([large.byteLength, large.buffer.byteLength]).toEqual([JOURNAL_BODY_BYTES, JOURNAL_BODY_BYTES]);
+  });
+
+  it('keeps the text the JSON reader decoded in place of the bytes, whole, and the bytes of a longer one', async () => {
+    const text = '{"first_name":"Zoë"}';
+    const bytes = new TextEncoder().encode(text);
+    expect(await record({ requestBody: bytes, requestText: text })).toMatchObject({ body: text, bytes: bytes.byteLength });
+    const long = `"${'é'.repeat(JOURNAL_BODY_BYTES)}"`;
+    const longBytes = new TextEncoder().encode(long);
+    const e = await record({ requestBody: longBytes, requestText: long });
+    expect(e.body).toEqual(longBytes.slice(0, JOURNAL_BODY_BYTES));
+    expect(e.bytes).toBe(longBytes.byteLength);
   });
 
   it('notes a declared body that was never read by its size and type', async () => {

@@ -7,41 +7,48 @@ import { nodeRuntime } from '../runtime/node.ts';
 import { readSeedFile } from '../seed/load.ts';
 import { createRedactor, REDACTED, withoutKey } from './redact.ts';
 import { keptEntry } from '../testing/journal-entry.ts';
-import { JOURNAL_BODY_BYTES, type ShownEntry } from './journal-entry.ts';
-import { createRequestJournal, parseJournalQuery } from './request-journal.ts';
+import { JOURNAL_BODY_BYTES, type JournalEntry, type ShownEntry } from './journal-entry.ts';
+import { createRequestJournal, parseJournalQuery, type RequestJournal } from './request-journal.ts';
 
 const entry = (status: number, path = '/ext-api/v1/patients') => keptEntry({ status, path });
+/** Records `e` with its own times, as record-requests.ts hands them over. */
+const add = (j: RequestJournal, e: JournalEntry) => j.record(e, e.started, e.duration);
 
 const same = (s: string) => s;
 
 describe('the ring', () => {
   it('keeps the newest entries up to its capacity, newest first', () => {
     const j = createRequestJournal(3, same);
-    for (let i = 0; i < 5; i++) j.record(entry(200 + i));
+    for (let i = 0; i < 5; i++) add(j, entry(200 + i));
     expect(j.list({ limit: 10 }).map((e) => e.status)).toEqual([204, 203, 202]);
     expect(j.stats()).toEqual({ recorded: 5, kept: 3, last_id: 5 });
   });
 
   it('filters by status code or class, path substring, since an id or a time, and stops at the limit', () => {
     const j = createRequestJournal(10, same);
-    j.record(entry(200, '/ext-api/v1/patients'));
-    j.record(entry(404, '/ext-api/v1/nowhere'));
-    j.record(entry(429, '/ext-api/v1/patients'));
-    j.record(entry(201, '/ext-api/v1/appointments'));
+    add(j, entry(200, '/ext-api/v1/patients'));
+    add(j, entry(404, '/ext-api/v1/nowhere'));
+    add(j, entry(429, '/ext-api/v1/patients'));
+    add(j, entry(201, '/ext-api/v1/appointments'));
     expect(j.list({ limit: 10, status: { class: 4 } }).map((e) => e.status)).toEqual([429, 404]);
     expect(j.list({ limit: 10, status: { exact: 404 } }).map((e) => e.id)).toEqual([2]);
     expect(j.list({ limit: 10, path: 'patients' }).map((e) => e.id)).toEqual([3, 1]);
     expect(j.list({ limit: 10, since: { id: 2 } }).map((e) => e.id)).toEqual([4, 3]);
     expect(j.list({ limit: 10, since: { time: Date.now() + 60_000 } })).toEqual([]);
     expect(j.list({ limit: 1 }).map((e) => e.id)).toEqual([4]);
+    // Each entry listed with the times it was recorded with (kept beside the ring, not in the entry).
+    const past = keptEntry({ started: performance.now() - 120_000, duration: 2.5 });
+    add(j, past);
+    expect(j.list({ limit: 1 })[0]).toMatchObject({ id: 5, started: past.started, duration: 2.5 });
+    expect(j.list({ limit: 10, since: { time: Date.now() - 60_000 } }).map((e) => e.id)).toEqual([4, 3, 2, 1]);
   });
 
   it('clear empties it and ids keep growing (a poller asking since=<id> misses nothing)', () => {
     const j = createRequestJournal(5, same);
-    j.record(entry(200));
+    add(j, entry(200));
     j.clear();
     expect(j.list({ limit: 5 })).toEqual([]);
-    j.record(entry(200));
+    add(j, entry(200));
     expect(j.list({ limit: 5, since: { id: 1 } }).map((e) => e.id)).toEqual([2]);
   });
 

@@ -2,7 +2,7 @@
 // to know what their app sent and why the mock refused it. A ring buffer of fixed capacity, so memory is bounded
 // whatever the traffic; each entry is kept as the request left it (journal-entry.ts, filled by record-requests.ts)
 // and shown, redacted, only when read (showEntry): nothing leaves the journal unredacted.
-import { showEntry, timeOf, type JournalEntry, type ShownEntry, type Violation } from './journal-entry.ts';
+import { epochMs, showEntry, type JournalEntry, type RecordedRequest, type ShownEntry, type Violation } from './journal-entry.ts';
 import type { Redactor } from './redact.ts';
 
 export const DEFAULT_JOURNAL_SIZE = 500;
@@ -17,8 +17,11 @@ interface JournalFilter {
 
 export interface RequestJournal {
   readonly capacity: number;
-  /** Keeps `entry`, setting its id (record-requests.ts hands it one already, 0, so that every entry has one shape). */
-  record(entry: Omit<JournalEntry, 'id'>): void;
+  /**
+   * Keeps `entry`, setting its id (record-requests.ts hands it one already, 0, so that every entry has one shape), and
+   * its times: `started`, performance.now() when it entered the API; `duration` in milliseconds.
+   */
+  record(entry: RecordedRequest, started: number, duration: number): void;
   list(filter: JournalFilter): JournalEntry[];
   /** list(), redacted, as GET /__mock/requests shows it. */
   read(filter: JournalFilter): ShownEntry[];
@@ -30,36 +33,40 @@ export interface RequestJournal {
 }
 
 export function createRequestJournal(capacity: number, redact: Redactor): RequestJournal {
-  const ring: Array<JournalEntry | undefined> = new Array(capacity);
+  const ring: Array<RecordedRequest | undefined> = new Array(capacity);
+  const times = new Float64Array(2 * capacity); // slot i: started at 2i, duration at 2i + 1
   let next = 0; // slot of the next entry
   let kept = 0;
   let recorded = 0;
   let lastId = 0;
 
-  /** Newest first. */
-  function* newest(): Generator<JournalEntry> {
-    for (let i = 1; i <= kept; i++) yield ring[(next - i + capacity) % capacity]!;
+  /** Slots, newest first. */
+  function* newest(): Generator<number> {
+    for (let i = 1; i <= kept; i++) yield (next - i + capacity) % capacity;
   }
+  const listed = (slot: number): JournalEntry => ({ ...ring[slot]!, started: times[2 * slot]!, duration: times[2 * slot + 1]! });
 
   return {
     capacity,
-    record(entry) {
+    record(entry, started, duration) {
       if (capacity === 0) return;
-      const e = entry as JournalEntry;
-      e.id = ++lastId;
-      ring[next] = e;
+      entry.id = ++lastId;
+      ring[next] = entry;
+      times[2 * next] = started;
+      times[2 * next + 1] = duration;
       next = (next + 1) % capacity;
       if (kept < capacity) kept++;
       recorded++;
     },
     list(f) {
       const out: JournalEntry[] = [];
-      for (const e of newest()) {
+      for (const slot of newest()) {
+        const e = ring[slot]!;
         if (f.since && 'id' in f.since && e.id <= f.since.id) break; // ids only grow: nothing older matches
-        if (f.since && 'time' in f.since && timeOf(e) < f.since.time) continue;
+        if (f.since && 'time' in f.since && epochMs(times[2 * slot]!) < f.since.time) continue;
         if (f.status && ('exact' in f.status ? e.status !== f.status.exact : Math.floor(e.status / 100) !== f.status.class)) continue;
         if (f.path !== undefined && !e.path.includes(f.path)) continue;
-        out.push(e);
+        out.push(listed(slot));
         if (out.length >= f.limit) break;
       }
       return out;
@@ -68,12 +75,14 @@ export function createRequestJournal(capacity: number, redact: Redactor): Reques
       return this.list(f).map((e) => showEntry(e, redact));
     },
     addViolations(frontId, violations, answered) {
-      for (const e of newest())
+      for (const slot of newest()) {
+        const e = ring[slot]!;
         if (e.frontId === frontId) {
           (e.violations ??= []).push(...violations);
           if (answered !== e.status) [e.engine_status, e.status] = [e.status, answered];
           return;
         }
+      }
     },
     clear() {
       ring.fill(undefined);

@@ -41,7 +41,9 @@ export function createResponses(validator: Validator): Responses {
       if (!/^application\/json\s*(;|$)/i.test(type)) return error(c, 415, 'Unsupported Content-Type: expected application/json');
       let body: unknown;
       try {
-        body = JSON.parse(UTF8.decode(raw));
+        const text = UTF8.decode(raw);
+        c.set('requestText', text);
+        body = JSON.parse(text);
       } catch {
         return validation(c, { body: 'malformed JSON' });
       }
