@@ -12,11 +12,16 @@ import { Hono } from 'hono';
 import { corsHeaders, corsPolicy } from '../mock/platform/cors.ts';
 import { sha256Hex } from '../mock/platform/sha256.ts';
 import { createMock } from '../mock/in-process/node.ts';
+import { readFlags } from './flags.ts';
 import { median } from './median.ts';
 
-const arg = (name: string, fallback: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) || fallback;
-const SECONDS = arg('seconds', 0.3);
-const ROUNDS = arg('rounds', 25);
+const { seconds: SECONDS, rounds: ROUNDS } = readFlags(
+  'Usage: npx tsx bench/in-process.ts [--seconds <per cell per round>] [--rounds <n>]',
+  {
+    seconds: { fallback: 0.3, min: 0.05 },
+    rounds: { fallback: 25, min: 1, whole: true },
+  },
+);
 
 const mock = await createMock({ rateLimit: { requests: 1_000_000_000, seconds: 1 } });
 const strict = await createMock({ rateLimit: { requests: 1_000_000_000, seconds: 1 }, strict: true });

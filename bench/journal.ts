@@ -18,50 +18,25 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 import { MAX_JOURNAL_SIZE } from '../mock/platform/request-journal.ts';
+import { readFlags } from './flags.ts';
 import { median } from './median.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const USAGE =
   "Usage: npm run build && npx tsx bench/journal.ts [--duration <s per measure>] [--rounds <measures per route>] [--pairs <n>] [--with <journal size>] [--route <part of a route's name>]";
-function options() {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: 'string' },
-      rounds: { type: 'string' },
-      pairs: { type: 'string' },
-      with: { type: 'string' },
-      route: { type: 'string' },
-    },
-  });
-  const number = (name: 'duration' | 'rounds' | 'pairs' | 'with', fallback: number, min: number, whole: boolean, max = Infinity) => {
-    const text = values[name];
-    if (text === undefined) return fallback;
-    const n = Number(text);
-    if (!/^\d+(\.\d+)?$/.test(text) || n < min || n > max || (whole && !Number.isInteger(n)))
-      throw new Error(
-        `--${name} must be ${whole ? 'a whole number' : 'a number'} from ${min}${max < Infinity ? ` to ${max}` : ' up'}, not ${JSON.stringify(text)}`,
-      );
-    return n;
-  };
-  return {
-    duration: number('duration', 1, 0.1, false),
-    rounds: number('rounds', 3, 1, true),
-    pairs: number('pairs', 8, 1, true),
-    with: number('with', 500, 0, true, MAX_JOURNAL_SIZE),
-    route: values.route?.toLowerCase(),
-  };
-}
-let opts: ReturnType<typeof options>;
-try {
-  opts = options();
-} catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
+const opts = readFlags(
+  USAGE,
+  {
+    duration: { fallback: 1, min: 0.1 },
+    rounds: { fallback: 3, min: 1, whole: true },
+    pairs: { fallback: 8, min: 1, whole: true },
+    with: { fallback: 500, min: 0, max: MAX_JOURNAL_SIZE, whole: true },
+  },
+  ['route'],
+);
 const { duration: DURATION, rounds: ROUNDS, pairs: PAIRS, with: WITH } = opts;
 /** Seconds of load on both servers before a route's measures: a fresh server serves about half its steady rate at first (JIT). */
 const WARM_UP = 3;
@@ -129,7 +104,7 @@ const allRoutes: Array<[string, string, Load]> = [
   // A refusal: the journal keeps the error body with its details.
   ['POST 400 (unknown field)', '/patients', { method: 'POST', headers: json, body: JSON.stringify({ first_name: 'B', nickname: 'x' }) }],
 ];
-const routes = allRoutes.filter(([label]) => opts.route === undefined || label.toLowerCase().includes(opts.route));
+const routes = allRoutes.filter(([label]) => opts.route === undefined || label.toLowerCase().includes(opts.route.toLowerCase()));
 if (routes.length === 0) {
   console.error(`--route ${JSON.stringify(opts.route)} names no route; the routes: ${allRoutes.map(([label]) => label).join(', ')}`);
   process.exit(2);

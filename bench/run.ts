@@ -20,10 +20,11 @@ import { join } from 'node:path';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 import { generateSeed } from '../mock/seed/generate.ts';
+import { readFlags } from './flags.ts';
 import { median } from './median.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const DURATION = Number(process.argv[process.argv.indexOf('--duration') + 1]) || 5;
+const { duration: DURATION } = readFlags('Usage: npx tsx bench/run.ts [--duration <seconds>]', { duration: { fallback: 5, min: 0.5 } });
 const CONNECTIONS = 20;
 const tmp = mkdtempSync(join(tmpdir(), 'mock-bench-'));
 const loadNow = () =>
