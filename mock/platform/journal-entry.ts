@@ -1,6 +1,7 @@
 // One request of the request journal: as kept, and as GET /__mock/requests shows it. What is kept is what the request
-// left behind, held by reference (its path and query, the key check, the body bytes read, the error text answered) with
-// no work done on it; everything shown (the key's label, the body as text, redaction) is derived when read
+// left behind, held by reference (its path and query, the key check, the body as read or as the JSON reader decoded it,
+// the error text answered) with no work done on it; everything shown (the key's label, a body's bytes as text,
+// redaction) is derived when read
 // (showEntry), off the hot path, which the journal's cost target (bench/journal.ts) needs as bare as it can be.
 import type { KeyCheck } from './keys.ts';
 import { withoutKey, type Redactor } from './redact.ts';
