@@ -58,7 +58,7 @@ export interface RecordedRequest {
 
 /** An entry as the journal lists it: the request and its times. */
 export interface JournalEntry extends RecordedRequest {
-  /** performance.now() when the request entered the API, and its duration in milliseconds. */
+  /** Date.now() when the request entered the API, and its duration in whole milliseconds. */
   started: number;
   duration: number;
 }
@@ -70,6 +70,7 @@ export interface ShownEntry {
   method: string;
   path: string;
   status: number;
+  /** Whole milliseconds (Date.now() when answered less when it arrived). */
   duration_ms: number;
   /** The key's label from the seed (never the key), `no key` or `invalid key`. */
   key: string;
@@ -93,9 +94,6 @@ export interface ShownEntry {
 
 /** An error's text as kept: its first JOURNAL_BODY_BYTES characters. */
 export const cut = (text: string) => (text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
-
-/** A `started` (performance.now() when the request entered the API) as epoch milliseconds. */
-export const epochMs = (started: number) => Math.round(performance.timeOrigin + started);
 
 const UTF8 = new TextDecoder('utf-8');
 const TEXTUAL = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
@@ -122,11 +120,11 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   // Field by field, in the order GET /__mock/requests has always listed them; optional ones only when set.
   const shown: ShownEntry = {
     id: e.id,
-    time: new Date(epochMs(e.started)).toISOString(),
+    time: new Date(e.started).toISOString(),
     method: e.method,
     path: e.path,
     status: e.status,
-    duration_ms: Math.round(e.duration * 100) / 100,
+    duration_ms: e.duration,
     key: keyLabel(e.check),
     organization_id: e.check?.owner?.organization_id ?? null,
   } as ShownEntry;

@@ -24,7 +24,7 @@ async function record(vars: Record<string, unknown>, headers: Record<string, str
   const journal = {
     record: (e: RecordedRequest, started: number, duration: number) => void kept.push({ ...e, started, duration }),
   } as unknown as RequestJournal;
-  const started = performance.now() - 5;
+  const started = Date.now() - 5;
   await recordRequests(journal, false)(context(vars, headers, method), started, new Response(null, { status }));
   expect(kept).toHaveLength(1);
   expect(kept[0]!.started).toBe(started);
@@ -53,6 +53,16 @@ describe('recordRequests', () => {
     const e = await record({ requestBody: longBytes, requestText: long });
     expect(e.body).toEqual(longBytes.slice(0, JOURNAL_BODY_BYTES));
     expect(e.bytes).toBe(longBytes.byteLength);
+  });
+
+  it('times a request in whole milliseconds, never below 0 when the wall clock was set back meanwhile', async () => {
+    const kept: number[] = [];
+    const journal = { record: (_e: RecordedRequest, _started: number, duration: number) => void kept.push(duration) };
+    const recorder = recordRequests(journal as unknown as RequestJournal, false);
+    await recorder(context({}, {}, 'GET'), Date.now() + 60_000, new Response(null, { status: 200 }));
+    await recorder(context({}, {}, 'GET'), Date.now() - 1_000, new Response(null, { status: 200 }));
+    expect(kept[0]).toBe(0);
+    expect(Number.isInteger(kept[1]) && kept[1]! >= 1_000 && kept[1]! < 60_000).toBe(true);
   });
 
   it('notes a declared body that was never read by its size and type', async () => {

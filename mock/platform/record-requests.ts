@@ -52,7 +52,7 @@ const readBack = (res: Response) =>
  */
 export function recordRequests(journal: RequestJournal, trustRequestId: boolean): Recorder {
   return (c, started, answer) => {
-    const duration = performance.now() - started;
+    const duration = Math.max(0, Date.now() - started); // the wall clock may be set back meanwhile
     const check = c.get('keyCheck');
     const raw = c.get('requestBody');
     const status = answer.status;

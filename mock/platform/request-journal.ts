@@ -2,7 +2,7 @@
 // to know what their app sent and why the mock refused it. A ring buffer of fixed capacity, so memory is bounded
 // whatever the traffic; each entry is kept as the request left it (journal-entry.ts, filled by record-requests.ts)
 // and shown, redacted, only when read (showEntry): nothing leaves the journal unredacted.
-import { epochMs, showEntry, type JournalEntry, type RecordedRequest, type ShownEntry, type Violation } from './journal-entry.ts';
+import { showEntry, type JournalEntry, type RecordedRequest, type ShownEntry, type Violation } from './journal-entry.ts';
 import type { Redactor } from './redact.ts';
 
 export const DEFAULT_JOURNAL_SIZE = 500;
@@ -19,7 +19,7 @@ export interface RequestJournal {
   readonly capacity: number;
   /**
    * Keeps `entry`, setting its id (record-requests.ts hands it one already, 0, so that every entry has one shape), and
-   * its times: `started`, performance.now() when it entered the API; `duration` in milliseconds.
+   * its times: `started`, Date.now() when it entered the API; `duration` in whole milliseconds.
    */
   record(entry: RecordedRequest, started: number, duration: number): void;
   list(filter: JournalFilter): JournalEntry[];
@@ -63,7 +63,7 @@ export function createRequestJournal(capacity: number, redact: Redactor): Reques
       for (const slot of newest()) {
         const e = ring[slot]!;
         if (f.since && 'id' in f.since && e.id <= f.since.id) break; // ids only grow: nothing older matches
-        if (f.since && 'time' in f.since && epochMs(times[2 * slot]!) < f.since.time) continue;
+        if (f.since && 'time' in f.since && times[2 * slot]! < f.since.time) continue;
         if (f.status && ('exact' in f.status ? e.status !== f.status.exact : Math.floor(e.status / 100) !== f.status.class)) continue;
         if (f.path !== undefined && !e.path.includes(f.path)) continue;
         out.push(listed(slot));

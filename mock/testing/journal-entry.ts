@@ -4,7 +4,7 @@ import type { JournalEntry } from '../platform/journal-entry.ts';
 
 export const keptEntry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
   id: 0,
-  started: performance.now(),
+  started: Date.now(),
   duration: 1,
   method: 'GET',
   path: '/ext-api/v1/patients',
