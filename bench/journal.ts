@@ -6,10 +6,12 @@
 // same time, each by its own autocannon run. The kernel gives the two processes equal shares of that CPU, so the
 // ratio of their request counts is the inverse ratio of their CPU cost per request, and a slow spell of this shared
 // host slows both at once. (Measured one after the other, the same two servers with no journal in either differed by
-// up to 10 % from measure to measure: twice the target.) Each route's ratio is the median of its measures, over
-// `--pairs` fresh pairs of processes: one pair of the same two builds can differ from the next by ±7 % (each process
-// optimizes its code its own way), so many short pairs resolve more than a few long ones. `--with 0` runs an A/A
-// check: both sides without the journal, the method's own noise. Each route runs on pairs of its own, started from
+// up to 10 % from measure to measure: twice the target.) Each pair's ratio is its request counts over all its measures,
+// and a route's ratio the median of its `--pairs` pairs' ratios: one pair of the same two builds differs from the next
+// by ±5 % (each process optimizes its code its own way) while a pair's own measures stay closer together, so many
+// short pairs resolve more than a few long ones. The warm-up is 5 s: after 3 s, the first measure of a pair read 2.4
+// points lower than the measures after it (12 pairs × 6 measures of GET by id).
+// `--with 0` runs an A/A check: both sides without the journal, the method's own noise. Each route runs on pairs of its own, started from
 // the seed: run after the POST row (which stores some 40,000 patients in each process), the refused POST read 0.86 to
 // 0.92 where it reads 0.94 to 0.96 on pairs of its own, so a row measured what the rows before it left behind.
 // Beside req/s, each side's CPU time a request (all its threads, from /proc/<pid>/task/*/schedstat): the journal's
@@ -26,20 +28,20 @@ import { median } from './median.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const USAGE =
-  "Usage: npm run build && npx tsx bench/journal.ts [--duration <s per measure>] [--rounds <measures per route>] [--pairs <n>] [--with <journal size>] [--route <part of a route's name>]";
+  "Usage: npm run build && npx tsx bench/journal.ts [--duration <s per measure>] [--rounds <measures per pair>] [--pairs <n>] [--with <journal size>] [--route <part of a route's name>]";
 const opts = readFlags(
   USAGE,
   {
     duration: { fallback: 1, min: 0.1 },
-    rounds: { fallback: 3, min: 1, whole: true },
-    pairs: { fallback: 8, min: 1, whole: true },
+    rounds: { fallback: 2, min: 1, whole: true },
+    pairs: { fallback: 12, min: 1, whole: true },
     with: { fallback: 500, min: 0, max: MAX_JOURNAL_SIZE, whole: true },
   },
   ['route'],
 );
 const { duration: DURATION, rounds: ROUNDS, pairs: PAIRS, with: WITH } = opts;
 /** Seconds of load on both servers before a route's measures: a fresh server serves about half its steady rate at first (JIT). */
-const WARM_UP = 3;
+const WARM_UP = 5;
 const CONNECTIONS = 10;
 /** The built mock, what `npm run mock` runs (under tsx the servers would also carry its loader's cost per request). */
 const DIST_CLI = `${ROOT}dist/mock/cli.js`;
@@ -126,18 +128,21 @@ for (const [i, [label, path, o]] of routes.entries()) {
     try {
       const both = (seconds: number) => Promise.all([run(`${withJ.url}${path}`, o, seconds), run(`${without.url}${path}`, o, seconds)]);
       await both(WARM_UP);
+      const before = [cpuNs(withJ.proc.pid!), cpuNs(without.proc.pid!)];
+      const count = { a: 0, b: 0 };
       for (let r = 0; r < ROUNDS; r++) {
-        const before = [cpuNs(withJ.proc.pid!), cpuNs(without.proc.pid!)];
         const [a, b] = await both(DURATION);
-        const m = measures[i]!;
         const wanted = label.includes('400') ? a.non2xx === a.requests.total : a.non2xx === 0;
         if (!wanted) throw new Error(`${label}: unexpected statuses (${a.non2xx} of ${a.requests.total} not 2xx)`);
-        m.a.push(a.requests.average);
-        m.b.push(b.requests.average);
-        m.ratio.push(a.requests.total / b.requests.total);
-        m.cpuA.push((cpuNs(withJ.proc.pid!) - before[0]!) / 1000 / a.requests.total);
-        m.cpuB.push((cpuNs(without.proc.pid!) - before[1]!) / 1000 / b.requests.total);
+        count.a += a.requests.total;
+        count.b += b.requests.total;
       }
+      const m = measures[i]!;
+      m.a.push(count.a / (ROUNDS * DURATION));
+      m.b.push(count.b / (ROUNDS * DURATION));
+      m.ratio.push(count.a / count.b);
+      m.cpuA.push((cpuNs(withJ.proc.pid!) - before[0]!) / 1000 / count.a);
+      m.cpuB.push((cpuNs(without.proc.pid!) - before[1]!) / 1000 / count.b);
     } finally {
       await Promise.all([stop(withJ.proc), stop(without.proc)]);
     }
@@ -160,5 +165,5 @@ for (const [i, [label]] of routes.entries()) {
 }
 console.log(lines.join('\n'));
 console.log(
-  `\n"with" is --journal-size ${WITH}; engine-only, both servers pinned to CPU ${SERVER_CPU} and loaded at once (${CONNECTIONS} connections each), each route on ${PAIRS} fresh pair(s) of processes of its own, ${WARM_UP} s of warm-up then ${ROUNDS} measures of ${DURATION} s; req/s: each side's median (both share one CPU); with / without: the median of the measures' ratios; CPU µs a request: each side's median (all its threads). Load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
+  `\n"with" is --journal-size ${WITH}; engine-only, both servers pinned to CPU ${SERVER_CPU} and loaded at once (${CONNECTIONS} connections each), each route on ${PAIRS} fresh pair(s) of processes of its own, ${WARM_UP} s of warm-up then ${ROUNDS} measures of ${DURATION} s; req/s: each side's median over the pairs (both share one CPU); with / without: the median of the pairs' ratios (range: the pairs'); CPU µs a request: each side's median over the pairs (all its threads). Load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
 );
