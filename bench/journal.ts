@@ -10,10 +10,10 @@
 // and a route's ratio the median of its `--pairs` pairs' ratios: one pair of the same two builds differs from the next
 // by ±5 % (each process optimizes its code its own way) while a pair's own measures stay closer together, so many
 // short pairs resolve more than a few long ones. The warm-up is 5 s: after 3 s, the first measure of a pair read 2.4
-// points lower than the measures after it (12 pairs × 6 measures of GET by id).
-// `--with 0` runs an A/A check: both sides without the journal, the method's own noise. Each route runs on pairs of its own, started from
-// the seed: run after the POST row (which stores some 40,000 patients in each process), the refused POST read 0.86 to
-// 0.92 where it reads 0.94 to 0.96 on pairs of its own, so a row measured what the rows before it left behind.
+// points lower than the measures after it (12 pairs × 6 measures of GET by id). `--with 0` runs an A/A check: both
+// sides without the journal, the method's own noise. Each route runs on pairs of its own, started from the seed: run
+// after the POST row (which stores some 40,000 patients in each process), the refused POST read 0.86 to 0.92 where it
+// read 0.94 to 0.96 on pairs of its own, so a row measured what the rows before it left behind.
 // Beside req/s, each side's CPU time a request (all its threads, from /proc/<pid>/task/*/schedstat): the journal's
 // cost in microseconds.
 // Usage: below (USAGE). `--route` measures the routes whose name holds that text (`--route "POST 400"`).
