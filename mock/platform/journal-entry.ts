@@ -17,8 +17,9 @@ export interface Violation {
 
 /**
  * A request as the recorder hands it to the journal (record-requests.ts); `id` is set by the journal. Its times are
- * not in it: the journal keeps them in a Float64Array beside the ring (a number with a fraction, held in an object,
- * is a heap number of its own: two more objects a request for the collector to carry).
+ * not in it: the journal keeps them in a Float64Array beside the ring (an epoch time in milliseconds is past the
+ * small-integer range, so held in an object it is a heap number of its own: one more object a request for the
+ * collector to carry).
  */
 export interface RecordedRequest {
   id: number;
