@@ -9,7 +9,8 @@
 // up to 10 % from measure to measure: twice the target.) Each pair's ratio is its request counts over all its measures,
 // and a route's ratio the median of its `--pairs` pairs' ratios: one pair of the same two builds differs from the next
 // by ±5 % (each process optimizes its code its own way) while a pair's own measures stay closer together, so many
-// short pairs resolve more than a few long ones. The warm-up is 5 s: after 3 s, the first measure of a pair read 2.4
+// short pairs resolve more than a few long ones: 20 by default, where 12 left a run's median about 0.8 points from the
+// next run's, as much as the worst row's margin; each row also prints a 95 % interval for its median. The warm-up is 5 s: after 3 s, the first measure of a pair read 2.4
 // points lower than the measures after it (12 pairs × 6 measures of GET by id). `--with 0` runs an A/A check: both
 // sides without the journal, the method's own noise. Each route runs on pairs of its own, started from the seed: run
 // after the POST row (which stores some 40,000 patients in each process), the refused POST read 0.86 to 0.92 where it
@@ -24,7 +25,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { MAX_JOURNAL_SIZE } from '../mock/platform/request-journal.ts';
 import { readFlags } from './flags.ts';
-import { median } from './median.ts';
+import { median, medianInterval } from './median.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const USAGE =
@@ -34,7 +35,7 @@ const opts = readFlags(
   {
     duration: { fallback: 1, min: 0.1 },
     rounds: { fallback: 2, min: 1, whole: true },
-    pairs: { fallback: 12, min: 1, whole: true },
+    pairs: { fallback: 20, min: 1, whole: true },
     with: { fallback: 500, min: 0, max: MAX_JOURNAL_SIZE, whole: true },
   },
   ['route'],
@@ -150,7 +151,7 @@ for (const [i, [label, path, o]] of routes.entries()) {
 }
 
 const lines = [
-  '| route | with journal req/s | without req/s | with / without (range) | CPU µs a request, with / without | within 5 % |',
+  "| route | with journal req/s | without req/s | with / without (95 % interval; pairs' range) | CPU µs a request, with / without | within 5 % |",
   '| --- | --- | --- | --- | --- | --- |',
 ];
 let worst = Infinity;
@@ -158,12 +159,13 @@ for (const [i, [label]] of routes.entries()) {
   const m = measures[i]!;
   const ratio = median(m.ratio);
   worst = Math.min(worst, ratio);
-  const range = `${Math.min(...m.ratio).toFixed(2)}-${Math.max(...m.ratio).toFixed(2)}`;
+  const [lo, hi] = medianInterval(m.ratio);
+  const range = `${lo.toFixed(3)}-${hi.toFixed(3)}; ${Math.min(...m.ratio).toFixed(2)}-${Math.max(...m.ratio).toFixed(2)}`;
   lines.push(
     `| ${label} | ${median(m.a).toFixed(0)} | ${median(m.b).toFixed(0)} | ${ratio.toFixed(3)} (${range}) | ${median(m.cpuA).toFixed(1)} / ${median(m.cpuB).toFixed(1)} | ${ratio >= 0.95 ? 'yes' : 'NO'} |`,
   );
 }
 console.log(lines.join('\n'));
 console.log(
-  `\n"with" is --journal-size ${WITH}; engine-only, both servers pinned to CPU ${SERVER_CPU} and loaded at once (${CONNECTIONS} connections each), each route on ${PAIRS} fresh pair(s) of processes of its own, ${WARM_UP} s of warm-up then ${ROUNDS} measures of ${DURATION} s; req/s: each side's median over the pairs (both share one CPU); with / without: the median of the pairs' ratios (range: the pairs'); CPU µs a request: each side's median over the pairs (all its threads). Load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
+  `\n"with" is --journal-size ${WITH}; engine-only, both servers pinned to CPU ${SERVER_CPU} and loaded at once (${CONNECTIONS} connections each), each route on ${PAIRS} fresh pair(s) of processes of its own, ${WARM_UP} s of warm-up then ${ROUNDS} measures of ${DURATION} s; req/s: each side's median over the pairs (both share one CPU); with / without: the median of the pairs' ratios (95 % interval: a distribution-free interval for that median; range: the pairs'); CPU µs a request: each side's median over the pairs (all its threads). Load average at start ${load}. Worst ratio ${worst.toFixed(3)}.`,
 );

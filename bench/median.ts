@@ -1,6 +1,25 @@
-// The one statistic the bench scripts share: rounds are many and short, and a median ignores a slow spell's outliers.
+// The statistics the bench scripts share: rounds are many and short, and a median ignores a slow spell's outliers.
 /** The middle value (the mean of the two middle ones for an even count). */
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
+}
+
+/**
+ * A distribution-free interval for the median of what `xs` samples, covering it with probability at least `level`:
+ * the k-th smallest and k-th largest value, k the largest such that fewer than k of n values fall below the median
+ * with probability at most (1 - level) / 2 (a binomial(n, ½) tail). Too few values for that level: the whole range.
+ */
+export function medianInterval(xs: readonly number[], level = 0.95): [number, number] {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  let tail = 0; // P(fewer than k values below the median)
+  let term = 0.5 ** n; // C(n, k) / 2^n
+  let k = 0;
+  while (k < n && tail + term <= (1 - level) / 2) {
+    tail += term;
+    term = (term * (n - k)) / (k + 1);
+    k++;
+  }
+  return k === 0 ? [s[0]!, s[n - 1]!] : [s[k - 1]!, s[n - k]!];
 }
