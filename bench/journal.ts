@@ -5,16 +5,17 @@
 // How: the two servers (the built mock, each its own process) are pinned to one and the same CPU and loaded at the
 // same time, each by its own autocannon run. The kernel gives the two processes equal shares of that CPU, so the
 // ratio of their request counts is the inverse ratio of their CPU cost per request, and a slow spell of this shared
-// host slows both at once. (Measured one after the other, the same two servers with no journal in either differed by
-// up to 10 % from measure to measure: twice the target.) Each pair's ratio is its request counts over all its measures,
+// host slows both at once. (Measured one after the other, the same two servers with no journal in either differed by up
+// to 10 % from measure to measure: twice the target.) Each pair's ratio is its request counts over all its measures,
 // and a route's ratio the median of its `--pairs` pairs' ratios: one pair of the same two builds differs from the next
-// by ±5 % (each process optimizes its code its own way) while a pair's own measures stay closer together, so many
-// short pairs resolve more than a few long ones: 20 by default, where 12 left a run's median about 0.8 points from the
-// next run's, as much as the worst row's margin; each row also prints a 95 % interval for its median. The warm-up is 5 s: after 3 s, the first measure of a pair read 2.4
-// points lower than the measures after it (12 pairs × 6 measures of GET by id). `--with 0` runs an A/A check: both
-// sides without the journal, the method's own noise. Each route runs on pairs of its own, started from the seed: run
-// after the POST row (which stores some 40,000 patients in each process), the refused POST read 0.86 to 0.92 where it
-// read 0.94 to 0.96 on pairs of its own, so a row measured what the rows before it left behind.
+// by ±5 % (each process optimizes its code its own way) while a pair's own measures stay closer together, so many short
+// pairs resolve more than a few long ones: 20 by default, where 12 left a run's median about 0.8 points from the next
+// run's, as much as the worst row's margin; each row also prints a 95 % interval for its median. The warm-up is 5 s:
+// after 3 s, the first measure of a pair read 2.4 points lower than the measures after it (12 pairs × 6 measures of GET
+// by id). `--with 0` runs an A/A check: both sides without the journal, the method's own noise. Each route runs on
+// pairs of its own, started from the seed: run after the POST row (which stores some 40,000 patients in each process),
+// the refused POST read 0.86 to 0.92 where it read 0.94 to 0.96 on pairs of its own, so a row measured what the rows
+// before it left behind.
 // Beside req/s, each side's CPU time a request (all its threads, from /proc/<pid>/task/*/schedstat): the journal's
 // cost in microseconds.
 // Usage: below (USAGE). `--route` measures the routes whose name holds that text (`--route "POST 400"`).

@@ -1,7 +1,9 @@
 // The statistics the bench scripts share: rounds are many and short, and a median ignores a slow spell's outliers.
+const ascending = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
+
 /** The middle value (the mean of the two middle ones for an even count). */
 export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = ascending(xs);
   return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
 }
 
@@ -11,7 +13,7 @@ export function median(xs: readonly number[]): number {
  * with probability at most (1 - level) / 2 (a binomial(n, ½) tail). Too few values for that level: the whole range.
  */
 export function medianInterval(xs: readonly number[], level = 0.95): [number, number] {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = ascending(xs);
   const n = s.length;
   let tail = 0; // P(fewer than k values below the median)
   let term = 0.5 ** n; // C(n, k) / 2^n
