@@ -48,6 +48,11 @@ export interface CheckDef {
   needs?: { keys?: KeyNeed[]; mock?: boolean; write?: boolean; receiver?: boolean };
   /** Uses mock state no scope separates (webhook receivers and deliveries, timings): runs alone, after the others. */
   exclusive?: boolean;
+  /**
+   * The service's documented durations the check waits for, one entry per wait made in turn (conformance/durations.ts):
+   * its budget grows past --check-timeout to cover them, with a margin.
+   */
+  waits?: Array<'extraction' | 'regeneration' | 'delivery'>;
   run(ctx: CheckContext): Promise<void>;
 }
 
