@@ -100,7 +100,6 @@ export const LEGACY_AREAS: Record<string, readonly string[]> = {
     'upload_patient_id_mismatch_400',
     'extracted_text_never_returned',
     'terminal_status_stays',
-    'queued_upload_answers_pending',
     'upload_status_is_a_real_state',
     'upload_does_not_wait_for_extraction',
     'queued_upload_message_says_started',

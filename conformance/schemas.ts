@@ -4,7 +4,8 @@
 // for it. The mark says what it covers: `x-assumption-keywords` lists the keywords the kit chose (closure, a header's
 // integer form, RFC 3339's `format`, ...), and only they go; a mark without that list concerns the whole node, which
 // keeps only its shape (type, properties, items, refs), and an object's fields may then also be null (which fields
-// are present, and whether an unset one is absent or null, is the kit's reading: GEN-011).
+// are present, and whether an unset one is absent or null, is the kit's reading: GEN-011). `x-documented-required`
+// names the fields the document itself requires: they stay required, and non-null, in either case.
 import type { ValidateFunction } from 'ajv';
 import { createAjv, bundleRef } from '../spec/runtime/bundle.ts';
 import type { Json, JsonObject } from '../spec/runtime/json-pointer.ts';
@@ -14,17 +15,22 @@ const KEEP = new Set(['type', 'properties', 'items', '$ref', 'allOf', 'descripti
 /** Objects that are not schemas even when they carry x-assumption (operations, parameters, responses, headers). */
 const NOT_SCHEMA = ['in', 'responses', 'content', 'headers', 'operationId'];
 export const ASSUMED_KEYWORDS = 'x-assumption-keywords';
+/** On a marked object: the fields the document says are always returned, which stay required when it is relaxed. */
+const DOCUMENTED_REQUIRED = 'x-documented-required';
 
 const orNull = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
 
 function relaxNode(node: JsonObject): JsonObject {
   const listed = node[ASSUMED_KEYWORDS];
-  if (Array.isArray(listed)) return Object.fromEntries(Object.entries(node).filter(([k]) => !listed.includes(k)));
+  // Fields the document itself says are always there survive any relaxation, and may not be null.
+  const documented = Array.isArray(node[DOCUMENTED_REQUIRED]) ? (node[DOCUMENTED_REQUIRED] as string[]) : [];
+  const keepRequired = (out: JsonObject) => (documented.length ? { ...out, required: documented } : out);
+  if (Array.isArray(listed)) return keepRequired(Object.fromEntries(Object.entries(node).filter(([k]) => !listed.includes(k))));
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(node)) if (KEEP.has(k)) out[k] = v;
   if (out.properties && typeof out.properties === 'object' && !Array.isArray(out.properties))
-    out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, orNull(v)]));
-  return out;
+    out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, documented.includes(k) ? v : orNull(v)]));
+  return keepRequired(out);
 }
 
 export function relaxBundle(node: Json): Json {

@@ -5,7 +5,7 @@
 export const apiKeyHeader = "X-API-Key";
 
 /** `x-max-bytes` of DocumentUpload.file: the largest file the upload accepts. */
-export const uploadMaxBytes = 10485760;
+export const uploadMaxBytes = 10000000;
 
 /** `encoding.file.contentType` of the upload: the accepted file types. */
 export const uploadContentTypes = ["application/pdf","image/jpeg","image/png","application/vnd.openxmlformats-officedocument.wordprocessingml.document"] as const;
@@ -169,8 +169,8 @@ export const webhookSpec = {
           "timestamp": {
             "$ref": "#/components/schemas/DateTime",
             "type": "string",
-            "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(Z|[+-]\\d{2}:?\\d{2})?$",
-            "description": "ISO 8601 date-time with milliseconds (the milliseconds are documented, the offset is DateTime's reading)."
+            "pattern": "^\\d{4}-?\\d{2}-?\\d{2}[Tt\\s]\\d{2}:?\\d{2}:?\\d{2}[.,]\\d{3,}([Zz]|[+-]\\d{2}(:?\\d{2})?)?$",
+            "description": "ISO 8601 date-time with milliseconds: the ISO 8601 shape of DateTime with at least three decimals of a second (the milliseconds are documented, the offset is DateTime's reading)."
           }
         }
       },

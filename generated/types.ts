@@ -586,7 +586,8 @@ export interface components {
             email?: string;
             address?: components["schemas"]["Address"];
             mrn?: components["schemas"]["Mrn"];
-            external_id?: components["schemas"]["ExternalId"];
+            /** @description Accepted and silently ignored, whatever its length (XID-005). */
+            external_id?: string;
             provider_id?: string;
         };
         /**
@@ -697,7 +698,8 @@ export interface components {
             duration_minutes?: number;
             notes?: string;
             status?: components["schemas"]["AppointmentStatus"];
-            external_id?: components["schemas"]["ExternalId"];
+            /** @description Accepted and silently ignored, whatever its length (XID-005). */
+            external_id?: string;
         };
         /**
          * @example {
@@ -801,7 +803,7 @@ export interface components {
         DocumentUpload: {
             /**
              * Format: binary
-             * @description PDF, JPEG, PNG or DOCX, at most 10 MB (10 485 760 bytes).
+             * @description PDF, JPEG, PNG or DOCX, at most 10 MB (10 000 000 bytes).
              */
             file: string;
             external_id?: components["schemas"]["ExternalId"];
@@ -1047,7 +1049,7 @@ export interface components {
              * @description Absolute URL of the note detail endpoint.
              */
             note_url: string;
-            /** @description ISO 8601 date-time with milliseconds (the milliseconds are documented, the offset is DateTime's reading). */
+            /** @description ISO 8601 date-time with milliseconds: the ISO 8601 shape of DateTime with at least three decimals of a second (the milliseconds are documented, the offset is DateTime's reading). */
             timestamp: components["schemas"]["DateTime"];
         };
         /** @description Identifiers only. `document_url` is the external_id lookup when one was set, otherwise the patient's document collection. */
@@ -1859,7 +1861,7 @@ export interface operations {
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Individual (type-I) NPI of one provider. Bypasses pagination: a hit answers a one-item `data` array with meta `{page: 1, limit: <the requested or default limit>, total_pages: 1}`; no match answers 404. */
-                npi?: components["schemas"]["Npi"];
+                npi?: string;
             };
             header?: never;
             path?: never;

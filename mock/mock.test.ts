@@ -170,6 +170,13 @@ describe.each<[MockMode, boolean]>([
       expect(listed).toMatchObject({ name: 'Ann Kim', last_name: 'Kim' });
       const page = (await api.call('GET', '/patients?limit=100')).body.data;
       expect(page.find((p: { id: string }) => p.id === created.id)).toMatchObject({ name: 'Ann Kim' });
+      // Silently ignored whatever its length, even one a create refuses (XID-017); only another JSON type is a 400.
+      for (const external_id of ['', 'x'.repeat(256)]) {
+        const again = await api.call('PATCH', `/patients/${created.id}`, { body: { external_id } });
+        expect(again.status).toBe(200);
+        expect(again.body.data.external_id).toBe('x-keep');
+      }
+      expect((await api.call('PATCH', `/patients/${created.id}`, { body: { external_id: 7 } })).status).toBe(400);
     });
     it('PAT-024 DELETE answers {success: true}, then 404', async () => {
       const id = (await api.call('POST', '/patients', { body: { name: 'Gone' } })).body.data.id;
@@ -345,6 +352,8 @@ describe.each<[MockMode, boolean]>([
       const npi = list.body.data[1].npi;
       expect((await api.call('GET', `/providers?npi=${npi}`)).body.data).toHaveLength(1);
       expect((await api.call('GET', '/providers?npi=1234567893')).status).toBe(404);
+      // A value of another form is a lookup without a match (PRV-007, PRV-011), not a validation failure.
+      for (const other of ['abc', '123', '12345678901']) expect((await api.call('GET', `/providers?npi=${other}`)).status).toBe(404);
       expect((await api.call('GET', `/providers/${list.body.data[0].id}`)).status).toBe(200); // PRV-008
     });
     it('PRV-009 other methods answer 405 with Allow', async () => {

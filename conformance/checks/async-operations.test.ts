@@ -98,13 +98,6 @@ const broken: Array<[string, string, () => Breaks]> = [
     }),
   ],
   ['terminal_status_stays', 'DOC-012', terminalFlips],
-  [
-    'queued_upload_answers_pending',
-    'DOC-013',
-    () => ({
-      response: (res, req) => is(req, 'POST', UPLOAD) && res.status === 201 && editBody(res, (b) => (b.data.status = 'processing')),
-    }),
-  ],
   ['upload_status_is_a_real_state', 'DOC-014', () => uploadAnswersCompleted],
   ['upload_does_not_wait_for_extraction', 'DOC-025', () => uploadAnswersCompleted],
   [

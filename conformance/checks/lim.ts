@@ -73,11 +73,11 @@ export async function idempotency_key_per_session(ctx: CheckContext): Promise<vo
 }
 
 export async function upload_limits_refused(ctx: CheckContext): Promise<void> {
-  const { maxBytes, types, oversize, wrongType } = await limitUploads(ctx);
+  const { refuseAbove, types, oversize, wrongType } = await limitUploads(ctx);
   const refused = (ex: Exchange) => ex.response.status >= 400 && ex.response.status < 500;
   if (oversize)
     ctx.expect(refused(oversize), {
-      expected: `a 4xx refusal for a file of ${maxBytes! + 1} bytes (limit ${maxBytes})`,
+      expected: `a 4xx refusal for a file of ${refuseAbove! + 1} bytes (past 10 MB under either reading, ${refuseAbove} the larger)`,
       actual: got(oversize),
       exchange: oversize,
     });

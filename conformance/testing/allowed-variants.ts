@@ -1,7 +1,7 @@
 // An implementation that differs from the mock only where the source document leaves room (the kit's reading is
 // marked x-assumption there): the documented profile must pass it, --profile all must not. Test-only, used behind
 // the loopback proxy of broken-proxy.ts. Each deviation names the statement of the document that allows it.
-import { apiPath, jsonOf, setJson, type ProxyRequest, type ProxyResponse, type Variant } from './broken-proxy.ts';
+import { answer, apiPath, jsonOf, setJson, type ProxyRequest, type ProxyResponse, type Variant } from './broken-proxy.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -28,11 +28,79 @@ function visitTypeNull(body: Obj, req: ProxyRequest): void {
     body.data.visit_type = null;
 }
 
+/**
+ * How often a reading below changed an exchange (the test asserts every one was met). anyAddress is not counted: the
+ * documented profile sends no address of another shape (the wrong-type case of address.line1 is the kit's reading).
+ */
+export const readingsMet = { newestFirst: 0, uploadAnswersProcessing: 0, exportNeedsFormat: 0 };
+
+/** What a request carried that the proxy rewrote before the mock saw it, to answer as the other reading would. */
+const sent = new WeakMap<ProxyRequest, { address?: Obj; page?: number; limit?: number }>();
+/** Documents whose upload answered processing: never seen pending afterwards (extraction had begun). */
+const begun = new Set<string>();
+
+/**
+ * "Inner structure of address: not shown": any JSON object is stored and returned as sent, e.g. { line1: 12345 }.
+ * The mock keeps string fields only, so the proxy sends it an empty address and answers with the one sent.
+ */
+function anyAddress(req: ProxyRequest, b: Obj): void {
+  if (!isObj(b.address) || Object.values(b.address).every((v) => typeof v === 'string' || v === null)) return;
+  sent.set(req, { ...sent.get(req), address: b.address });
+  b.address = {};
+}
+
+/**
+ * No list order is documented: patients newest first. The proxy reads up to 100 and cuts the requested page from
+ * the reversed list (enough for the test mock's patients), so a create between two page reads shifts the pages.
+ */
+function newestFirst(req: ProxyRequest): void {
+  const u = new URL(req.url, 'http://proxy');
+  if (req.method !== 'GET' || apiPath(req) !== '/patients' || u.searchParams.has('external_id')) return;
+  const page = Number(u.searchParams.get('page') ?? 1);
+  const limit = Number(u.searchParams.get('limit') ?? 20);
+  if (!Number.isInteger(page) || !Number.isInteger(limit) || page < 1 || limit < 1 || limit > 100) return;
+  sent.set(req, { ...sent.get(req), page, limit });
+  readingsMet.newestFirst++;
+  u.searchParams.set('page', '1');
+  u.searchParams.set('limit', '100');
+  req.url = u.pathname + u.search;
+}
+
+function cutPage(body: Obj, page: number, limit: number): void {
+  const all = (Array.isArray(body.data) ? body.data : []).slice().reverse();
+  body.data = all.slice((page - 1) * limit, page * limit);
+  body.meta = { page, limit, total_pages: Math.max(1, Math.ceil(all.length / limit)) };
+}
+
+/** The upload may answer processing (extraction began before the answer was built, DOC-014). */
+function uploadAnswersProcessing(body: Obj, req: ProxyRequest, status: number): void {
+  if (status !== 201 || req.method !== 'POST' || !/^\/patients\/\d+\/documents$/.test(apiPath(req)) || !isObj(body.data)) return;
+  if (body.data.status !== 'pending' || !/extraction/i.test(String(body.message))) return;
+  body.data.status = 'processing';
+  begun.add(String(body.data.id));
+  readingsMet.uploadAnswersProcessing++;
+}
+
+function laterThanPending(body: Obj): void {
+  const items = Array.isArray(body.data) ? body.data : isObj(body.data) ? [body.data] : [];
+  for (const d of items) if (isObj(d) && begun.has(String(d.id)) && d.status === 'pending') d.status = 'processing';
+}
+
+/** /notes/export has no documented default format: without one (and past the key checks) it is a validation failure. */
+function exportNeedsFormat(res: ProxyResponse, req: ProxyRequest): boolean {
+  if (res.status !== 200 || req.method !== 'GET' || apiPath(req) !== '/notes/export') return false;
+  if (new URL(req.url, 'http://proxy').searchParams.has('format')) return false;
+  answer(res, 400, { error: 'Validation failed', details: { format: 'required: json, csv or ndjson' } });
+  readingsMet.exportNeedsFormat++;
+  return true;
+}
+
 export const allowedVariant: Variant = {
   name: 'what the document allows',
   area: '',
   rule: '',
   request(req) {
+    newestFirst(req);
     const u = new URL(req.url, 'http://proxy');
     // A search value of any length is a search (its bounds are not shown): one that matches nothing.
     const search = u.searchParams.get('search');
@@ -46,14 +114,21 @@ export const allowedVariant: Variant = {
     if (req.method === 'PATCH' && typeof b.external_id === 'string') b.external_id = 'crc-ignored';
     // The display name has no documented length: an empty one is taken as given (here: named by the proxy).
     if (/^\/patients(\/\d+)?$/.test(apiPath(req)) && b.name === '') b.name = 'Conformance empty name';
+    if (/^\/patients(\/\d+)?$/.test(apiPath(req))) anyAddress(req, b);
     req.body = Buffer.from(JSON.stringify(b));
   },
   response(res: ProxyResponse, req) {
+    if (exportNeedsFormat(res, req)) return;
     const type = res.headers['content-type'] ?? '';
     if (type.startsWith('application/json')) {
       res.headers['content-type'] = 'application/json; charset=utf-8';
       const body = jsonOf(res.body) as unknown;
       if (isObj(body)) {
+        const was = sent.get(req);
+        if (was?.page && res.status === 200) cutPage(body, was.page, was.limit!);
+        if (was?.address && isObj(body.data) && res.status < 300) body.data.address = was.address;
+        uploadAnswersProcessing(body, req, res.status);
+        laterThanPending(body);
         addFields(body, res.status);
         visitTypeNull(body, req);
         setJson(res, body);

@@ -7,15 +7,22 @@ import { createdResource, idText, SETUP_RULES, tinyPdf } from '../../fixtures.ts
 import type { Operation } from '../../contract.ts';
 import { BodyGenerator, type CaseKind } from '../../datagen.ts';
 
-/** Upload limits read from the spec: the file's x-max-bytes and the encoding's allowed content types. */
-export function uploadLimits(ctx: CheckContext): { maxBytes?: number; types: string[] } {
-  const file = ctx.contract.resolve('#/components/schemas/DocumentUpload/properties/file') as { 'x-max-bytes'?: number } | undefined;
+/**
+ * Upload limits read from the spec: the file's x-max-bytes (the kit's reading of "10 MB"), the largest reading of it
+ * (`x-max-bytes-readings`: past it every reading refuses) and the encoding's allowed content types.
+ */
+export function uploadLimits(ctx: CheckContext): { maxBytes?: number; refuseAbove?: number; types: string[] } {
+  const file = ctx.contract.resolve('#/components/schemas/DocumentUpload/properties/file') as
+    | { 'x-max-bytes'?: number; 'x-max-bytes-readings'?: number[] }
+    | undefined;
+  const readings = file?.['x-max-bytes-readings'] ?? [];
   const op = ctx.contract.byId('uploadDocument');
   const enc = ctx.contract.resolve(`${op.pointer}/requestBody/content/multipart~1form-data/encoding/file`) as
     | { contentType?: string }
     | undefined;
   return {
     maxBytes: file?.['x-max-bytes'],
+    refuseAbove: readings.length ? Math.max(...readings) : file?.['x-max-bytes'],
     types: (enc?.contentType ?? '')
       .split(',')
       .map((t) => t.trim())
@@ -26,14 +33,14 @@ export function uploadLimits(ctx: CheckContext): { maxBytes?: number; types: str
 /** One oversized and one plain-text upload per run, shared by the checks that judge them. */
 export function limitUploads(ctx: CheckContext) {
   return ctx.fixtures.shared('upload-limits', async () => {
-    const { maxBytes, types } = uploadLimits(ctx);
+    const { maxBytes, refuseAbove, types } = uploadLimits(ctx);
     const p = await ctx.fixtures.patient();
     const path = `/patients/${String(p.id)}/documents`;
     let oversize: Exchange | undefined;
-    if (maxBytes !== undefined) {
-      // A real PDF header, padded past the limit by one byte.
+    if (refuseAbove !== undefined) {
+      // A real PDF header, padded one byte past the largest reading of the limit (so past every reading).
       const pdf = tinyPdf();
-      const bytes = new Uint8Array(maxBytes + 1);
+      const bytes = new Uint8Array(refuseAbove + 1);
       bytes.set(pdf.subarray(0, Math.min(pdf.length, bytes.length)));
       bytes.fill(0x20, pdf.length);
       oversize = await ctx.send({
@@ -50,7 +57,7 @@ export function limitUploads(ctx: CheckContext) {
       key: ctx.keys.main,
       form: { fields: { external_id: ctx.externalId('wrongtype') }, file: { name: 'notes.txt', type: 'text/plain', bytes: text } },
     });
-    return { maxBytes, types, oversize, wrongType };
+    return { maxBytes, refuseAbove, types, oversize, wrongType };
   });
 }
 

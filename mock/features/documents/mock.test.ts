@@ -142,7 +142,7 @@ describe.each<[MockMode, boolean]>([
     await poll('it-f', (s) => s === 'completed');
   });
 
-  it('DOC-033 415 for another type; DOC-032 413 past 10 MiB; 400 for an unknown form field; 409 duplicate external_id', async () => {
+  it('DOC-033 415 for another type; DOC-032 413 past 10 MB (10 000 000 bytes); 400 for an unknown form field; 409 duplicate external_id', async () => {
     expect((await upload(new TextEncoder().encode('just text'), 'a.pdf')).status).toBe(415);
     const big = new Uint8Array(MAX_UPLOAD_BYTES + 1);
     big.set(new TextEncoder().encode('%PDF-1.4\n'));
