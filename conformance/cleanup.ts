@@ -7,6 +7,8 @@ import type { Exchange, Http, KeyRef } from './http.ts';
 interface Created {
   deletePath: string;
   label: string;
+  /** The role of the key that created it (KeyRef.role): only that key's organization can delete it. */
+  keyRole?: string;
 }
 
 export class Cleanup {
@@ -15,6 +17,8 @@ export class Cleanup {
   removed = 0;
   /** What was left behind, each once, with how many times it happened. */
   private readonly left = new Map<string, number>();
+  /** Keys other than the main one that create resources (another organization's), by role. */
+  private readonly keys = new Map<string, KeyRef>();
 
   constructor(
     private readonly contract: Contract,
@@ -34,6 +38,11 @@ export class Cleanup {
     this.left.set(what, (this.left.get(what) ?? 0) + 1);
   }
 
+  /** A check that creates with a key other than the main one names it first, so the end deletes with that key. */
+  deleteWith(key: KeyRef): void {
+    this.keys.set(key.role, key);
+  }
+
   /** Watches every exchange: a 2xx POST that created something with an id is remembered with its DELETE path. */
   observe(ex: Exchange): void {
     const op = ex.operation;
@@ -46,7 +55,11 @@ export class Cleanup {
     if (!del) return; // not a create (extract, regenerate)
     const deletePath = `${ex.request.path.replace(/\/$/, '')}/${encodeURIComponent(String(data.id))}`;
     if (!this.created.some((c) => c.deletePath === deletePath))
-      this.created.push({ deletePath, label: `${op.operationId} ${String(data.id)} (${String(data.external_id ?? '')})` });
+      this.created.push({
+        deletePath,
+        label: `${op.operationId} ${String(data.id)} (${String(data.external_id ?? '')})`,
+        keyRole: ex.request.keyRole,
+      });
     if (typeof data.external_id === 'string' && !data.external_id.startsWith(this.prefix))
       this.leave(`created without the run prefix: ${deletePath}`);
   }
@@ -63,8 +76,10 @@ export class Cleanup {
         this.removed++;
         continue;
       }
+      // Another organization's resource answers 404 to the main key: it is deleted with the key that created it.
+      const own = (c.keyRole && this.keys.get(c.keyRole)) || key;
       try {
-        const ex = await http.send('cleanup', { method: 'DELETE', path: c.deletePath, key });
+        const ex = await http.send('cleanup', { method: 'DELETE', path: c.deletePath, key: own });
         if (ex.response.status < 300 || ex.response.status === 404) this.removed++;
         else this.leave(`${c.label}: DELETE answered ${ex.response.status}`);
       } catch (err) {

@@ -28,6 +28,32 @@ const validation400 = (res: ProxyResponse, field: string) => {
   setJson(res, { error: 'Validation failed', details: { [field]: 'refused by the broken variant' } });
 };
 
+/** A server whose external_ids are unique across organizations: a value another key's create holds is answered 409. */
+function crossOrgUniqueness(): Breaks {
+  const held = new Map<string, { key: string; id: string }>();
+  return {
+    request(req) {
+      const ext = is(req, 'POST', /^\/patients$/) ? jsonOf(req.body)?.external_id : undefined;
+      const prev = typeof ext === 'string' ? held.get(ext) : undefined;
+      if (!prev || prev.key === req.headers['x-api-key']) return;
+      // Refused before it reaches the mock, so no patient is stored for the 409.
+      Object.assign(req, { method: 'GET', body: Buffer.alloc(0) });
+      req.headers['x-crc-conflict'] = JSON.stringify({ id: prev.id, external_id: ext });
+    },
+    response(res, req) {
+      const conflict = req.headers['x-crc-conflict'];
+      if (conflict) {
+        res.status = 409;
+        res.headers['content-type'] = 'application/json';
+        return setJson(res, { error: 'external_id already in use', existing: JSON.parse(conflict) });
+      }
+      const ext = jsonOf(req.body)?.external_id;
+      if (is(req, 'POST', /^\/patients$/) && res.status === 201 && typeof ext === 'string')
+        held.set(ext, { key: req.headers['x-api-key'] ?? '', id: String(jsonOf(res.body)?.data?.id) });
+    },
+  };
+}
+
 // One variant per check: [check name, rule it must fail on, what the variant breaks].
 const broken: Array<[string, string, Breaks]> = [
   [
@@ -247,6 +273,7 @@ const broken: Array<[string, string, Breaks]> = [
       },
     },
   ],
+  ['external_id_unique_per_organization', 'XID-003', crossOrgUniqueness()],
   ['providers_list_parameters', 'PRV-005', { request: (req) => is(req, 'GET', /^\/providers$/) && dropQuery(req, 'npi') }],
   ['notes_list_parameters', 'NOTE-014', { request: (req) => is(req, 'GET', /^\/notes$/) && dropQuery(req, 'page') }],
 ];

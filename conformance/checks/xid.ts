@@ -80,6 +80,27 @@ export async function external_id_one_namespace(ctx: CheckContext): Promise<void
   );
 }
 
+/**
+ * "Unique per organization": the external_id a patient of this organization holds is free in another one. Both
+ * creates must succeed; the 409 inside one organization is XID-006's to judge.
+ */
+export async function external_id_unique_per_organization(ctx: CheckContext): Promise<void> {
+  const other = ctx.keys.otherOrg!;
+  ctx.cleanup.deleteWith(other);
+  const ext = ctx.externalId('per-org');
+  const mine = made(
+    await ctx.send({ method: 'POST', path: '/patients', key: ctx.keys.main, json: { name: 'Conformance per-org', external_id: ext } }),
+    'a patient of the run (POST /patients)',
+    SETUP.patient,
+  );
+  const theirs = await ctx.send({ method: 'POST', path: '/patients', key: other, json: { name: 'Conformance per-org', external_id: ext } });
+  ctx.expect(is2xx(theirs) && objOf(theirs).external_id === ext && !sameId(objOf(theirs).id, mine.id), {
+    expected: `2xx with a patient of its own for another organization's create with external_id ${ext}, which patient ${mine.id} holds in this organization (unique per organization, not across)`,
+    actual: got(theirs),
+    exchange: theirs,
+  });
+}
+
 export async function external_id_immutable_on_patch(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.createPatient('immutable');
   const a = made(await createAppointment(ctx, String(p.id)), 'an appointment of the run (POST /appointments)', SETUP.appointment);
@@ -244,7 +265,8 @@ export async function upload_patient_id_mismatch_400(ctx: CheckContext): Promise
 }
 
 export const checks: CheckDef[] = [
-  check(duplicate_external_id_conflict, { rule: 'XID-006', covers: ['XID-003', 'APT-021'], needs: { write: true } }),
+  check(duplicate_external_id_conflict, { rule: 'XID-006', covers: ['APT-021'], needs: { write: true } }),
+  check(external_id_unique_per_organization, { rule: 'XID-003', needs: { keys: ['otherOrg'], write: true } }),
   check(external_id_immutable_on_patch, { rule: 'XID-005', covers: ['XID-004'], needs: { write: true } }),
   check(external_id_one_namespace, { rule: 'XID-016', provenance: 'assumed', needs: { write: true } }),
   check(external_id_lookup_hit, { rule: 'XID-008', covers: ['XID-001', 'XID-009', 'XID-011', 'XID-012'], needs: { write: true } }),
