@@ -2,6 +2,7 @@
 // a process list or shell history; a flag still wins, and a missing key is a clear usage error.
 import { describe, expect, it } from 'vitest';
 import { parseCli, UsageError, USAGE } from './args.ts';
+import { main } from './cli.ts';
 
 const URL_ = ['--url', 'https://staging.example.test/ext-api/v1'];
 
@@ -52,5 +53,43 @@ describe('keys from the environment', () => {
     ])
       expect(USAGE).toContain(v);
     expect(parseCli([...URL_, '--baseline', 'old/report.json'], { CLINICAL_RECORDS_KEY: 'k' }).baseline).toBe('old/report.json');
+  });
+});
+
+describe('sessions the suite may use', () => {
+  const env = { CLINICAL_RECORDS_KEY: 'k' };
+  const ID = '3f0c6a2e-8d1b-4c5e-9a7f-2b4d6e8f0a1c';
+  const OTHER = 'b7e1d2c3-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+
+  it('--regenerable-session and --not-ready-session take session ids (UUIDs)', () => {
+    const o = parseCli([...URL_, '--regenerable-session', ID, '--not-ready-session', OTHER.toUpperCase()], env);
+    expect([o.regenerableSession, o.notReadySession]).toEqual([ID, OTHER.toUpperCase()]);
+    expect(parseCli(URL_, env).regenerableSession).toBeUndefined();
+  });
+
+  it('anything else is a usage error (exit 2) naming the flag and the value', () => {
+    for (const [flag, bad] of [
+      ['--regenerable-session', 'not-a-uuid'],
+      ['--regenerable-session', `${ID}x`],
+      ['--not-ready-session', '12345'],
+      ['--not-ready-session', ''],
+    ]) {
+      expect(() => parseCli([...URL_, flag!, bad!], env)).toThrow(UsageError);
+      expect(() => parseCli([...URL_, flag!, bad!], env)).toThrow(new RegExp(`${flag} must be a session id \\(a UUID\\), got "${bad}"`));
+    }
+    expect(() => parseCli([...URL_, '--regenerable-session'], env)).toThrow(UsageError);
+    expect(() => parseCli([...URL_, '--regenerable-session', ID, '--not-ready-session', ID], env)).toThrow(/the same session/);
+  });
+
+  it('the command exits 2 on a bad session id, saying why, before it sends anything', async () => {
+    const errors: string[] = [];
+    const code = await main([...URL_, '--key', 'k', '--regenerable-session', 'session-1'], () => undefined, (s) => errors.push(s));
+    expect(code).toBe(2);
+    expect(errors.join('\n')).toMatch(/--regenerable-session must be a session id \(a UUID\), got "session-1"/);
+  });
+
+  it('--help documents both flags', () => {
+    expect(USAGE).toMatch(/--regenerable-session <id> +a ready session with notes the suite may regenerate/);
+    expect(USAGE).toMatch(/--not-ready-session <id> +a session not ready for regeneration/);
   });
 });

@@ -54,6 +54,10 @@ export interface CliOptions {
   readOnly: boolean;
   /** --baseline <report.json>: an earlier run whose failures are known. */
   baseline?: string;
+  /** --regenerable-session: a ready session with notes the suite may regenerate (no API route lists sessions). */
+  regenerableSession?: string;
+  /** --not-ready-session: a session not ready for regeneration (the 409 check). */
+  notReadySession?: string;
 }
 
 export const USAGE = `Usage: clinical-records-conformance --url <base_url> --key <key> [options]
@@ -76,6 +80,11 @@ list or shell history; the curl lines of the reports name the same variables):
                                    webhook receiver come from its control API (/__mock)
   --webhook-receiver <public_url>  listen for deliveries of webhooks you registered in the web
   --webhook-port <n>               application to <public_url> (which forwards to this port)
+
+Sessions the suite may use (no API route lists sessions; without --mock it regenerates only these):
+  --regenerable-session <id>       a ready session with notes the suite may regenerate (its note is rewritten):
+                                   Idempotency-Key, 202, 400 and timing checks of regeneration
+  --not-ready-session <id>         a session not ready for regeneration: the 409 check (nothing is regenerated)
 
 Selection and profile:
   --profile documented|all         documented (default): assumed rules never fail a run; all: check them too
@@ -147,6 +156,8 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     'check-timeout': { type: 'string' },
     'read-only': { type: 'boolean' },
     baseline: { type: 'string' },
+    'regenerable-session': { type: 'string' },
+    'not-ready-session': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   const help = !!v.help;
@@ -227,5 +238,20 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     checkTimeoutMs: positiveSeconds('--check-timeout', v['check-timeout'], 30) * 1000,
     readOnly: !!v['read-only'],
     baseline: v.baseline,
+    ...sessionFlags(v['regenerable-session'], v['not-ready-session']),
   };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** --regenerable-session and --not-ready-session: session ids (UUIDs, as the regenerate path takes them), two different ones. */
+function sessionFlags(regenerable?: string, notReady?: string): Pick<CliOptions, 'regenerableSession' | 'notReadySession'> {
+  for (const [flag, id] of [
+    ['--regenerable-session', regenerable],
+    ['--not-ready-session', notReady],
+  ] as const)
+    if (id !== undefined && !UUID.test(id)) throw new UsageError(`${flag} must be a session id (a UUID), got "${id}"`);
+  if (regenerable && notReady && regenerable.toLowerCase() === notReady.toLowerCase())
+    throw new UsageError('--regenerable-session and --not-ready-session name the same session: a session is either ready or not');
+  return { regenerableSession: regenerable, notReadySession: notReady };
 }

@@ -1,5 +1,6 @@
 // Which keys the run has: from the flags, or with --mock from the mock's /__mock/keys. Each key gets the shell
-// variable its curl lines show instead of its value.
+// variable its curl lines show instead of its value. The sessions the user lets the suite use travel with them: like
+// a key, they are something only the user can grant.
 import type { KeyRef } from './http.ts';
 import type { MockControl, MockKey } from './mock-control.ts';
 import type { Keys } from './model.ts';
@@ -10,6 +11,10 @@ export interface KeyInputs {
   otherOrgKey?: string;
   expiredKey?: string;
   revokedKey?: string;
+  /** --regenerable-session: a ready session with notes the suite may regenerate. */
+  regenerableSession?: string;
+  /** --not-ready-session: a session not ready for regeneration. */
+  notReadySession?: string;
 }
 
 const ref = (role: string, value: string, envVar: string): KeyRef => ({ role, value, envVar });
@@ -70,5 +75,6 @@ export async function resolveKeys(inputs: KeyInputs, mock?: MockControl): Promis
     otherOrg: other ? ref('other-org', other, KEY_VARS.otherOrg) : undefined,
     expired: expired ? ref('expired', expired, KEY_VARS.expired) : undefined,
     revoked: revoked ? ref('revoked', revoked, KEY_VARS.revoked) : undefined,
+    sessions: { regenerable: inputs.regenerableSession, notReady: inputs.notReadySession },
   };
 }

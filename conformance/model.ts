@@ -25,6 +25,8 @@ export interface Keys {
   otherOrg?: KeyRef;
   expired?: KeyRef;
   revoked?: KeyRef;
+  /** Sessions the user named (--regenerable-session, --not-ready-session): no API route lists sessions. */
+  sessions?: { regenerable?: string; notReady?: string };
 }
 
 type KeyNeed = 'scoped' | 'otherOrg' | 'expired' | 'revoked';

@@ -203,10 +203,13 @@ const broken: Array<[string, string, () => Breaks]> = [
     'regeneration_under_a_minute',
     'REGEN-015',
     () => ({
-      // The regenerated note carries an updated_at two minutes after the request.
+      // The regenerated note carries an updated_at two minutes after the request (the session notes endpoint lists it).
       response: (res, req) =>
-        is(req, 'GET', /^\/notes\/[^/]+$/) &&
-        editBody(res, (b) => b.data?.updated_at && (b.data.updated_at = new Date(Date.parse(b.data.updated_at) + 120_000).toISOString())),
+        is(req, 'GET', /^\/sessions\/[^/]+\/notes$/) &&
+        editBody(res, (b) => {
+          for (const n of Array.isArray(b.data?.notes) ? b.data.notes : [])
+            if (n.updated_at) n.updated_at = new Date(Date.parse(n.updated_at) + 120_000).toISOString();
+        }),
     }),
   ],
   [

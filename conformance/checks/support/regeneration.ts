@@ -1,6 +1,8 @@
-// Helpers for regeneration: sessions to regenerate, sending the request, watching the session's note change.
+// Helpers for regeneration: sessions to regenerate, sending the request, watching the session's note change, and
+// how long a regeneration may take (the document's minute, never the mock's own timing unless the run is --mock).
 import type { CheckContext } from '../../model.ts';
 import type { Exchange } from '../../http.ts';
+import { timeScale, waitMs } from '../../durations.ts';
 import { type Obj, listOf, objOf, got, is2xx } from './common.ts';
 
 export interface RegenTarget {
@@ -35,12 +37,16 @@ export async function regenTarget(ctx: CheckContext, index: number, count = 1): 
   return Array.from({ length: count }, (_, i) => targets[(index + i) % targets.length]!);
 }
 
-export function regenerate(
+/**
+ * Sends a regenerate request. `awaited`: the caller watches for the run to land; any other 2xx on the user's session
+ * (--regenerable-session, which every check shares) is noted, so a watching check first waits it out (settle).
+ */
+export async function regenerate(
   ctx: CheckContext,
   sessionId: string,
-  opts: { json?: unknown; idempotencyKey?: string; bodyText?: string } = {},
+  opts: { json?: unknown; idempotencyKey?: string; bodyText?: string; awaited?: boolean } = {},
 ): Promise<Exchange> {
-  return ctx.send({
+  const ex = await ctx.send({
     method: 'POST',
     path: `/sessions/${sessionId}/notes/regenerate`,
     key: ctx.keys.main,
@@ -48,6 +54,27 @@ export function regenerate(
     ...(opts.bodyText !== undefined ? { bodyText: opts.bodyText } : {}),
     ...(opts.idempotencyKey ? { headers: { 'Idempotency-Key': opts.idempotencyKey } } : {}),
   });
+  if (is2xx(ex) && !opts.awaited) await notLanded(ctx, sessionId);
+  return ex;
+}
+
+/** When the latest regeneration of the user's session that no check saw land was queued (performance.now()). */
+const unawaited = (ctx: CheckContext) => ctx.fixtures.shared('regen-unawaited', async () => new Map<string, number>());
+
+/** A regeneration of `sessionId` may still land (queued by a request no check watched, or watched in vain). */
+export async function notLanded(ctx: CheckContext, sessionId: string): Promise<void> {
+  if (sessionId === ctx.keys.sessions?.regenerable) (await unawaited(ctx)).set(sessionId, performance.now());
+}
+
+/**
+ * Waits until a regeneration of the session noted by notLanded has had its documented time to land, so it cannot
+ * be taken for the watching check's own. Nothing to wait for unless a check saw a 2xx it did not watch (a 400 case
+ * the target accepted) or a watch ran out.
+ */
+export async function settle(ctx: CheckContext, sessionId: string): Promise<void> {
+  const at = (await unawaited(ctx)).get(sessionId);
+  const left = at === undefined ? 0 : at + regenerationWaitMs(ctx) - performance.now();
+  if (left > 0) await ctx.sleep(left);
 }
 
 /** A regeneration queued for `sessionId`: any 2xx with the queued body (the 202 itself is REGEN-008's to judge). */
@@ -93,8 +120,11 @@ export async function noteNow(ctx: CheckContext, noteId: string): Promise<Obj | 
     : undefined;
 }
 
-/** How long a first regeneration may take to be seen: the run's --timeout, at most the rule's minute. */
-export const firstRunBudget = (ctx: CheckContext) => Math.min(ctx.timeoutMs, 60_000);
+/**
+ * How long one regeneration may take to be seen: "Typical duration is under a minute", plus the margin of
+ * durations.ts; scaled only on the mock, which says its time scale (CheckDef.waits gives a check that budget).
+ */
+export const regenerationWaitMs = (ctx: CheckContext) => waitMs('regeneration', timeScale(ctx.mock));
 
 /**
  * Regenerates and waits until the note moves: the reference run of a watching check. Skipped (not passed) when the
@@ -109,7 +139,7 @@ export async function regenerateAndWait(
   const before = await noteNow(ctx, t.noteId);
   if (!before) return undefined;
   const since = performance.now();
-  const ex = await regenerate(ctx, t.sessionId, opts);
+  const ex = await regenerate(ctx, t.sessionId, { ...opts, awaited: true });
   if (
     !ctx.expect(accepted(ex, t.sessionId), {
       expected: `2xx { data: { session_id: "${t.sessionId}", status: "queued" } } for ${label}`,
@@ -118,16 +148,16 @@ export async function regenerateAndWait(
     })
   )
     return undefined;
-  const w = await watchNote(ctx, t.noteId, before.updated_at, since, firstRunBudget(ctx));
+  const w = await watchNote(ctx, t.noteId, before.updated_at, since, regenerationWaitMs(ctx));
   if (!w.moved)
     return ctx.skip(
-      `the regeneration of session ${t.sessionId} (${label}) was not seen within ${firstRunBudget(ctx) / 1000} s (--timeout); rerun with a larger --timeout or a smaller --time-scale`,
+      `the regeneration of session ${t.sessionId} (${label}) was not seen within ${regenerationWaitMs(ctx) / 1000} s (a minute and the margin)`,
     );
   return w;
 }
 
-/** Waits long enough for a second run to show (three times the reference run, at least 300 ms, at most --timeout). */
-export const quietMs = (ctx: CheckContext, reference: Watch) => Math.min(ctx.timeoutMs, Math.max(300, 3 * reference.ms));
+/** Waits long enough for a second run to show (three times the reference run, at least 300 ms, at most one regeneration's wait). */
+export const quietMs = (ctx: CheckContext, reference: { ms: number }) => Math.min(regenerationWaitMs(ctx), Math.max(300, 3 * reference.ms));
 
 /** Waits `ms` from `since`, then reads the note once: did its updated_at move from `before` meanwhile? */
 export async function stillNote(ctx: CheckContext, noteId: string, before: unknown, since: number, ms: number): Promise<Watch> {
@@ -139,3 +169,10 @@ export async function stillNote(ctx: CheckContext, noteId: string, before: unkno
 
 export const notesPage = (ctx: CheckContext, query: Record<string, string | number>) =>
   ctx.send({ method: 'GET', path: '/notes', key: ctx.keys.main, query: { limit: 100, ...query } });
+
+/** The Idempotency-Key header's schema, from the spec. */
+export function idempotencySchema(ctx: CheckContext): { minLength?: number; maxLength?: number } {
+  const op = ctx.contract.byId('regenerateSessionNote');
+  const p = op.parameters.find((x) => x.in === 'header' && String(x.name).toLowerCase() === 'idempotency-key');
+  return (ctx.contract.deref(p?.schema) ?? {}) as { minLength?: number; maxLength?: number };
+}
