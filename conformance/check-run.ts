@@ -1,7 +1,7 @@
 // Runs one check: its context, its time budget, and the outcome. Whatever the target answers and whatever the check
 // throws, the result is this check's (failed with the evidence, blocked, timed out or skipped); nothing escapes.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ReadOnlyRefused, TransportError, type RequestSpec } from './http.ts';
+import { RateLimitExhausted, ReadOnlyRefused, TransportError, type RequestSpec } from './http.ts';
 import type { MockControl } from './mock-control.ts';
 import { toCurl } from './curl.ts';
 import { BlockedCheck, SkipCheck, type CheckContext, type CheckDef, type CheckResult, type Failure } from './model.ts';
@@ -19,8 +19,13 @@ interface FaultScope {
 export interface CheckEnv {
   shared: SharedContext;
   faults?: FaultScope;
-  /** The time budget of one check. */
+  /**
+   * The time budget of one check, extended by the time the run waits for the target's rate-limit windows meanwhile
+   * (its requests, and the fixtures it awaits, stand still then).
+   */
   budgetMs: number;
+  /** Where the budget comes from, for a timed-out result (default --check-timeout). */
+  budgetWhy?: string;
   /** The run's own abort (Ctrl-C). */
   signal?: AbortSignal;
 }
@@ -38,6 +43,7 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
   let waiting = 'the check to begin';
   let last = 'nothing sent yet';
   const { http } = env.shared;
+  const t0 = performance.now();
   const ctx: CheckContext = {
     ...env.shared,
     mock: env.faults ? env.faults.mock : env.shared.mock,
@@ -47,7 +53,9 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
       if (env.signal?.aborted) throw new SkipCheck('interrupted');
       const what = `${spec.method.toUpperCase()} ${spec.path}`;
       waiting = `the answer to ${what}`;
-      const ex = await http.send(c.name, env.faults ? env.faults.spec(spec) : spec, signal);
+      const ex = await http.send(c.name, env.faults ? env.faults.spec(spec) : spec, signal).catch((err: unknown) => {
+        throw env.signal?.aborted ? new SkipCheck('interrupted') : err;
+      });
       last = `${what} (answered ${ex.response.status})`;
       waiting = `its next step after ${last}`;
       return ex;
@@ -77,12 +85,23 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     },
   };
 
-  const t0 = performance.now();
   let outcome: CheckResult['outcome'] = 'passed';
   let reason: string | undefined;
   let blocked: BlockedCheck | undefined;
   let timer: NodeJS.Timeout | undefined;
-  const outOfTime = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), env.budgetMs)));
+  // The deadline moves out by every rate-limit pause of the run while the check runs: when the timer fires, it is
+  // armed again for what the pauses added.
+  const deadline = () => t0 + env.budgetMs + http.pausedSince(t0);
+  const outOfTime = new Promise<'timeout'>((resolve) => {
+    const arm = (ms: number) => {
+      timer = setTimeout(() => {
+        const left = deadline() - performance.now();
+        if (left > 0) arm(left);
+        else resolve('timeout');
+      }, ms);
+    };
+    arm(env.budgetMs);
+  });
   try {
     const settled = await Promise.race([
       c.run(ctx).then(
@@ -94,10 +113,15 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     if (settled === 'timeout') {
       budget.abort();
       outcome = 'timed-out';
-      reason = `no result within ${env.budgetMs / 1000} s (--check-timeout): still waiting for ${waiting}`;
+      const paused = Math.round(http.pausedSince(t0) / 1000);
+      const extra = paused ? `, plus ${paused} s paused for the target's rate limit` : '';
+      reason = `no result within ${env.budgetMs / 1000} s (${env.budgetWhy ?? '--check-timeout'})${extra}: still waiting for ${waiting}`;
     } else if (settled instanceof SkipCheck) {
       outcome = 'skipped';
       reason = settled.message;
+    } else if (settled instanceof RateLimitExhausted) {
+      outcome = 'timed-out';
+      reason = `held up by the target's rate limit: ${settled.message}`;
     } else if (settled instanceof BlockedCheck) {
       blocked = settled;
     } else if (settled !== undefined) {

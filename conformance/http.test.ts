@@ -1,20 +1,28 @@
-// Pacing: a spent rate-limit window is waited out and the request resent; an injected or wanted 429 is kept.
+// Pacing: a spent rate-limit window is waited out and the request resent as often as asked, within a bound; an injected
+// or wanted 429 is kept; the run's pauses are logged for the checks' budgets.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Contract } from './contract.ts';
-import { Http, ReadOnlyRefused, rateLimitWait, type ReceivedResponse } from './http.ts';
+import { Http, RateLimitExhausted, ReadOnlyRefused, TransportError, rateLimitWait, type ReceivedResponse } from './http.ts';
 import { parseJson } from './json-text.ts';
 
 const res429 = (headers: Record<string, string>): ReceivedResponse => ({ status: 429, headers, text: '', mediaType: 'application/json' });
 
 describe('rateLimitWait', () => {
-  it('waits Retry-After only when the window is spent, and never longer than the bound', () => {
+  it('waits only when the window is spent: Retry-After, else X-RateLimit-Reset, else 1 s doubling', () => {
     expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0', 'retry-after': '7' }))).toBe(7);
     expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0', 'retry-after': '0' }))).toBe(1);
+    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0', 'retry-after': '3600' }))).toBe(3600);
+    const inTen = new Date(Date.now() + 10_000).toUTCString();
+    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0', 'retry-after': inTen }))).toBeGreaterThanOrEqual(9);
+    expect(
+      rateLimitWait(res429({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 4) })),
+    ).toBeGreaterThanOrEqual(3);
+    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0' }), 0)).toBe(1);
+    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0' }), 2)).toBe(4);
+    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0' }), 9)).toBe(30);
     expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '12', 'retry-after': '7' }))).toBeUndefined();
-    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0', 'retry-after': '3600' }))).toBeUndefined();
-    expect(rateLimitWait(res429({ 'x-ratelimit-remaining': '0' }))).toBeUndefined();
     expect(rateLimitWait({ ...res429({ 'x-ratelimit-remaining': '0', 'retry-after': '1' }), status: 503 })).toBeUndefined();
   });
 });
@@ -39,14 +47,45 @@ describe('Http.send against a rate-limited target', () => {
     return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/ext-api/v1`;
   }
 
-  it('records the 429, pauses for Retry-After and resends once', async () => {
-    const http = new Http(await target(1, '0'), new Contract(), { concurrency: 1, timeoutMs: 5000 });
+  it('records each 429, pauses for Retry-After and resends as often as the target asks', async () => {
+    const http = new Http(await target(2, '0'), new Contract(), { concurrency: 1, timeoutMs: 5000 });
     const t = performance.now();
     const ex = await http.send('c', { method: 'GET', path: '/providers' });
     expect(ex.response.status).toBe(200);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(1900);
+    expect(http.exchanges.map((e) => e.response.status)).toEqual([429, 429, 200]);
+    expect(http.pacing.pauses).toBe(2);
+    expect(http.pacing.seconds).toBeCloseTo(2, 1);
+    expect(http.pausedSince(t)).toBeCloseTo(2000, -2);
+    expect(http.pausedSince(performance.now())).toBe(0);
+  });
+
+  it('gives up past the patience bound, or at once when Retry-After asks for more, never returning the 429', async () => {
+    const http = new Http(await target(10, '0'), new Contract(), { concurrency: 1, timeoutMs: 5000, rateLimitPatienceMs: 1500 });
+    const t = performance.now();
+    await expect(http.send('c', { method: 'GET', path: '/providers' })).rejects.toThrow(RateLimitExhausted);
     expect(performance.now() - t).toBeGreaterThanOrEqual(900);
-    expect(http.exchanges.map((e) => e.response.status)).toEqual([429, 200]);
-    expect(http.pacing).toEqual({ pauses: 1, seconds: 1 });
+    expect(performance.now() - t).toBeLessThan(1900);
+    expect(http.exchanges.map((e) => e.response.status)).toEqual([429, 429]);
+    await new Promise<void>((r) => server!.close(() => r()));
+    const impatient = new Http(await target(1, '0'), new Contract(), { concurrency: 1, timeoutMs: 5000, rateLimitPatienceMs: 500 });
+    await expect(impatient.send('c', { method: 'GET', path: '/providers' })).rejects.toThrow(/asked for 1 s more/);
+  });
+
+  it('holds further requests of the same key while its window is spent, instead of knocking', async () => {
+    const http = new Http(await target(1, '0'), new Contract(), { concurrency: 2, timeoutMs: 5000 });
+    const first = http.send('c', { method: 'GET', path: '/providers' });
+    await new Promise((r) => setTimeout(r, 200));
+    const second = await http.send('c', { method: 'GET', path: '/patients' });
+    expect((await first).response.status).toBe(200);
+    expect(second.response.status).toBe(200);
+    // Only the first request met the spent window; the second waited for it to reopen.
+    expect(http.exchanges.map((e) => `${e.request.path} ${e.response.status}`).sort()).toEqual([
+      '/patients 200',
+      '/providers 200',
+      '/providers 429',
+    ]);
+    expect(http.pacing.pauses).toBe(1);
   });
 
   it('counts concurrent pauses of one spent window once in the paused time', async () => {
@@ -72,7 +111,7 @@ describe('Http.send against a rate-limited target', () => {
     const http = new Http(await target(1, '0'), new Contract(), { concurrency: 1, timeoutMs: 5000, signal: abort.signal });
     setTimeout(() => abort.abort(), 50);
     const t = performance.now();
-    expect((await http.send('c', { method: 'GET', path: '/providers' })).response.status).toBe(429);
+    await expect(http.send('c', { method: 'GET', path: '/providers' })).rejects.toThrow(TransportError);
     expect(performance.now() - t).toBeLessThan(800);
   });
 });

@@ -64,18 +64,31 @@ export class ReadOnlyRefused extends Error {}
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** A 429 is waited out and resent only when the window is genuinely spent and reopens soon enough. */
-const MAX_RATE_LIMIT_WAIT_S = 65;
+/**
+ * The most one request waits, in all, for the target's rate-limit windows to reopen (5 minutes): past it the request
+ * is given up (RateLimitExhausted) rather than handing its check a 429 of a spent window as the answer.
+ */
+export const RATE_LIMIT_PATIENCE_MS = 300_000;
+
+/** A request the target's rate limit kept waiting longer than RATE_LIMIT_PATIENCE_MS (or asked to). */
+export class RateLimitExhausted extends Error {}
 
 /**
- * Seconds to wait before resending after `res`, or undefined when it is not a spent rate-limit window (an
- * injected 429 leaves X-RateLimit-Remaining above 0, and a check that asked for a 429 must see it).
+ * Seconds to wait before resending after `res`, or undefined when it is not a spent rate-limit window (an injected
+ * 429 leaves X-RateLimit-Remaining above 0, and a check that asked for a 429 must see it). Retry-After (seconds or an
+ * HTTP date) says how long; without it X-RateLimit-Reset (epoch seconds, or seconds), else 1 s doubling per attempt.
  */
-export function rateLimitWait(res: ReceivedResponse): number | undefined {
+export function rateLimitWait(res: ReceivedResponse, attempt = 0): number | undefined {
   if (res.status !== 429 || res.headers['x-ratelimit-remaining'] !== '0') return undefined;
-  const ra = res.headers['retry-after'] ?? '';
-  const s = /^\d+$/.test(ra) ? Number(ra) : Math.ceil((Date.parse(ra) - Date.now()) / 1000);
-  return Number.isFinite(s) && s <= MAX_RATE_LIMIT_WAIT_S ? Math.max(1, s) : undefined;
+  const now = Date.now() / 1000;
+  const ra = (res.headers['retry-after'] ?? '').trim();
+  const reset = (res.headers['x-ratelimit-reset'] ?? '').trim();
+  let s: number;
+  if (/^\d+$/.test(ra)) s = Number(ra);
+  else if (ra && Number.isFinite(Date.parse(ra))) s = Math.ceil(Date.parse(ra) / 1000 - now);
+  else if (/^\d+$/.test(reset)) s = Number(reset) > 1e9 ? Math.ceil(Number(reset) - now) : Number(reset);
+  else s = Math.min(2 ** attempt, 30);
+  return Math.max(1, s);
 }
 
 type Listener = (ex: Exchange) => void;
@@ -97,32 +110,62 @@ class Gate {
   }
 }
 
+/** Time the run spent waiting for rate-limit windows, as merged spans: waits that overlap count once. */
+class PauseLog {
+  /** [start, end] in performance.now() time, sorted and disjoint; a pause is logged when it begins, with its end. */
+  private readonly spans: Array<[number, number]> = [];
+  totalMs = 0;
+
+  add(from: number, to: number): void {
+    const last = this.spans.at(-1);
+    if (last && from <= last[1]) {
+      this.totalMs += Math.max(0, to - last[1]);
+      last[1] = Math.max(last[1], to);
+    } else {
+      this.spans.push([from, to]);
+      this.totalMs += to - from;
+    }
+  }
+
+  /** Paused time from `t` on, a pause under way counted to its end. */
+  since(t: number): number {
+    let ms = 0;
+    for (let i = this.spans.length - 1; i >= 0 && this.spans[i]![1] > t; i--) ms += this.spans[i]![1] - Math.max(this.spans[i]![0], t);
+    return ms;
+  }
+}
+
 export class Http {
   private seq = 0;
   private readonly gate: Gate;
   private readonly listeners: Listener[] = [];
   readonly exchanges: Exchange[] = [];
   /**
-   * Pauses for the target's own rate limit (a staging key shared by a long run), reported to the user: `seconds` is
-   * wall-clock time with some request waiting (concurrent waits overlap, so they are not summed).
+   * Pauses for the target's own rate limit (a staging key shared by a long run), reported to the user: `pauses` counts
+   * the spent windows met (429s waited out), `seconds` the wall-clock time with some request waiting (concurrent waits
+   * overlap, so they are not summed).
    */
   readonly pacing = { pauses: 0, seconds: 0 };
-  private pausedUntil = 0;
+  private readonly paused = new PauseLog();
+  /** Per key (its value; '' without one): until when its window is known to be spent, in performance.now() time. */
+  private readonly spent = new Map<string, number>();
+  private readonly timeoutMs: number;
+  private readonly patienceMs: number;
+  private readonly signal?: AbortSignal;
+  /** --read-only: no POST, PATCH, PUT or DELETE leaves this client, whatever a check asks for. */
+  readonly readOnly: boolean;
 
   constructor(
     readonly baseUrl: string,
     private readonly contract: Contract,
-    opts: { concurrency: number; timeoutMs: number; signal?: AbortSignal; readOnly?: boolean },
+    opts: { concurrency: number; timeoutMs: number; signal?: AbortSignal; readOnly?: boolean; rateLimitPatienceMs?: number },
   ) {
     this.signal = opts.signal;
     this.readOnly = !!opts.readOnly;
     this.gate = new Gate(Math.max(1, opts.concurrency));
     this.timeoutMs = opts.timeoutMs;
+    this.patienceMs = opts.rateLimitPatienceMs ?? RATE_LIMIT_PATIENCE_MS;
   }
-  private readonly timeoutMs: number;
-  private readonly signal?: AbortSignal;
-  /** --read-only: no POST, PATCH, PUT or DELETE leaves this client, whatever a check asks for. */
-  readonly readOnly: boolean;
 
   onExchange(l: Listener): void {
     this.listeners.push(l);
@@ -135,23 +178,58 @@ export class Http {
   }
 
   /**
-   * Sends one request. A 429 of a spent window is recorded like any exchange, waited out (Retry-After, bounded)
-   * and the request resent once, so a long run against a rate-limited target does not fail checks spuriously.
+   * Time the run spent waiting for rate-limit windows from `t` (performance.now()) on, a wait under way counted to
+   * its end: a check's budget is extended by it, as its requests (and the shared fixtures it awaits) stood still.
+   */
+  pausedSince(t: number): number {
+    return this.paused.since(t);
+  }
+
+  /**
+   * Sends one request. A 429 of a spent window is recorded like any exchange (the response checks judge it), waited
+   * out (Retry-After) and the request resent, as often as the target asks, up to RATE_LIMIT_PATIENCE_MS of waiting in
+   * all; the check only ever gets the answer that followed. While a key's window is known to be spent, its next
+   * requests wait for it instead of knocking. A request that wants the 429 (acceptRateLimited) is sent as is.
    * `signal` (the check's budget) aborts the request and any wait.
    */
   async send(check: string, spec: RequestSpec, signal?: AbortSignal): Promise<Exchange> {
+    const what = `${spec.method.toUpperCase()} ${spec.path}`;
     if (this.readOnly && !READ_METHODS.has(spec.method.toUpperCase()))
-      throw new ReadOnlyRefused(`--read-only: ${spec.method.toUpperCase()} ${spec.path} was not sent (no writes at all)`);
-    const ex = await this.sendOnce(check, spec, signal);
-    const wait = spec.acceptRateLimited ? undefined : rateLimitWait(ex.response);
-    if (wait === undefined || this.signal?.aborted) return ex;
-    this.pacing.pauses++;
-    const now = Date.now();
-    const until = now + wait * 1000;
-    this.pacing.seconds += Math.max(0, until - Math.max(now, this.pausedUntil)) / 1000;
-    this.pausedUntil = Math.max(this.pausedUntil, until);
-    await sleep(wait * 1000, undefined, { signal: anySignal(this.signal, signal) }).catch(() => undefined);
-    return this.signal?.aborted || signal?.aborted ? ex : this.sendOnce(check, spec, signal);
+      throw new ReadOnlyRefused(`--read-only: ${what} was not sent (no writes at all)`);
+    if (spec.acceptRateLimited) return this.sendOnce(check, spec, signal);
+    const window = spec.key?.value ?? spec.rawKey ?? '';
+    let waited = 0;
+    const wait = async (ms: number, why: string) => {
+      if (waited + ms > this.patienceMs)
+        throw new RateLimitExhausted(
+          `${what}: the target's rate limit ${why} after ${Math.round(waited / 1000)} s of waiting; a request waits at most ${this.patienceMs / 1000} s in all`,
+        );
+      await this.pause(ms, what, signal);
+      waited += ms;
+    };
+    for (let attempt = 0; ; attempt++) {
+      const held = (this.spent.get(window) ?? 0) - performance.now();
+      if (held > 0) await wait(held, `kept the window spent for ${Math.ceil(held / 1000)} s more`);
+      const ex = await this.sendOnce(check, spec, signal);
+      const s = rateLimitWait(ex.response, attempt);
+      if (s === undefined) return ex;
+      this.pacing.pauses++;
+      this.spent.set(window, Math.max(this.spent.get(window) ?? 0, performance.now() + s * 1000));
+      await wait(s * 1000, `asked for ${s} s more (Retry-After)`);
+    }
+  }
+
+  /** Waits `ms` for a rate-limit window, logged in the run's pauses; an abort (budget, Ctrl-C) ends the request. */
+  private async pause(ms: number, what: string, signal?: AbortSignal): Promise<void> {
+    const now = performance.now();
+    this.paused.add(now, now + ms);
+    this.pacing.seconds = this.paused.totalMs / 1000;
+    try {
+      await sleep(ms, undefined, { signal: anySignal(this.signal, signal) });
+    } catch {
+      const why = this.signal?.aborted ? 'the run was interrupted' : 'the check ran out of time';
+      throw new TransportError(`${what}: abandoned while waiting for the target's rate-limit window (${why})`);
+    }
   }
 
   private async sendOnce(check: string, spec: RequestSpec, signal?: AbortSignal): Promise<Exchange> {

@@ -12,6 +12,7 @@ import { Receiver } from './receiver.ts';
 import { Redactor } from './redact.ts';
 import { toCurl } from './curl.ts';
 import { runCheck, type SharedContext } from './check-run.ts';
+import { checkBudgetMs, timeScale } from './durations.ts';
 import { resolveKeys, type KeyInputs } from './keys.ts';
 import { allChecks, responseChecks } from './checks/index.ts';
 import { LEGACY_AREAS } from './legacy-areas.ts';
@@ -186,7 +187,9 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     timeoutMs: opts.timeoutMs,
     externalId: (label) => fixtures.externalId(label),
   };
-  const budgetMs = opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const checkTimeoutMs = opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  // A check that waits for the service gets the document's durations (scaled only on the mock, which says its scale).
+  const budgetOf = (c: CheckDef) => checkBudgetMs(c.waits, checkTimeoutMs, timeScale(mock));
 
   /** A check's faults are scoped to it: only its own requests, which carry the scope header once it armed one, take them. */
   const faultScope = (check: CheckDef) => {
@@ -224,7 +227,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
       finish({ ...base, outcome: 'skipped', reason: reason ?? 'interrupted', failures: [], assertions: 0, ms: 0 });
       return;
     }
-    finish(await runCheck(c, base, { shared, budgetMs, signal: opts.signal, faults: faultScope(c) }));
+    const budget = budgetOf(c);
+    finish(await runCheck(c, base, { shared, budgetMs: budget.ms, budgetWhy: budget.why, signal: opts.signal, faults: faultScope(c) }));
   };
 
   // Checks on state no scope can separate (webhook receivers and deliveries, timings) run alone after the others;

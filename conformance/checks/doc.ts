@@ -28,7 +28,8 @@ import {
   lookupDocument,
   trackedUploads,
   created,
-  EXTRACTION_MS,
+  extractionWaitMs,
+  extractionWaitText,
   checkTransitions,
 } from './support/documents.ts';
 
@@ -36,8 +37,7 @@ export async function extracted_text_never_returned(ctx: CheckContext): Promise<
   const { patientId, token, uploads } = await trackedUploads(ctx);
   const ok = created(ctx, uploads);
   const done = ok.filter((u) => u.last?.status === 'completed');
-  if (!done.length)
-    return ctx.skip(`no upload reached completed within ${ctx.timeoutMs / 1000} s (--timeout): no extracted text to look for`);
+  if (!done.length) return ctx.skip(`no upload reached completed within ${extractionWaitText(ctx)}: no extracted text to look for`);
   const list = await ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main });
   const extract = await ctx.send({
     method: 'POST',
@@ -83,7 +83,7 @@ export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
     const up = await uploadDocument(ctx, pid, externalId, { text: 'Conformance terminal status' });
     made(up, 'a stored PDF upload', SETUP.upload);
     const t0 = performance.now();
-    const f = await followDocument(ctx, pid, externalId, ctx.timeoutMs);
+    const f = await followDocument(ctx, pid, externalId, extractionWaitMs(ctx));
     if (!f.last || !TERMINAL.has(String(f.last.status))) return;
     watched.push({ externalId, terminal: f.last });
     return performance.now() - t0;
@@ -97,7 +97,7 @@ export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
       await ctx.mock.clearFaults();
     }
   }
-  if (!watched.length) return ctx.skip(`no upload reached completed or failed within ${ctx.timeoutMs / 1000} s (--timeout)`);
+  if (!watched.length) return ctx.skip(`no upload reached completed or failed within ${extractionWaitText(ctx)}`);
   // Watch the terminal documents for as long as they took to get there (0.3 s to 2 s), no extract call made.
   const holdMs = Math.min(2000, Math.max(300, ...took.filter((x): x is number => x !== undefined)));
   const end = performance.now() + holdMs;
@@ -178,8 +178,7 @@ export async function upload_does_not_wait_for_extraction(ctx: CheckContext): Pr
 export async function queued_upload_message_says_started(ctx: CheckContext): Promise<void> {
   const { uploads } = await trackedUploads(ctx);
   const queued = created(ctx, uploads).filter((u) => u.queued);
-  if (!queued.length)
-    return ctx.skip(`no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout): none was seen to be queued`);
+  if (!queued.length) return ctx.skip(`no upload left pending on its own within ${extractionWaitText(ctx)}: none was seen to be queued`);
   for (const u of queued)
     ctx.expect(typeof body(u.upload).message === 'string' && STARTED_WORDING.test(String(body(u.upload).message)), {
       expected: 'a message saying that text extraction started (the extraction was queued: the document moved on by itself)',
@@ -194,7 +193,7 @@ export async function extract_endpoint_status_codes(ctx: CheckContext): Promise<
   const externalId = ctx.externalId('extract-codes');
   const up = await uploadDocument(ctx, pid, externalId, { text: 'Conformance extract endpoint' });
   const id = made(up, 'a stored PDF upload', SETUP.upload).id;
-  await followDocument(ctx, pid, externalId, ctx.timeoutMs);
+  await followDocument(ctx, pid, externalId, extractionWaitMs(ctx));
   const path = `/patients/${pid}/documents/${id}/extract`;
   const started = await ctx.send({ method: 'POST', path, key: ctx.keys.main });
   ctx.expect(started.response.status === 200 && body(started).success === true && objOf(started).id === id, {
@@ -238,7 +237,7 @@ export async function upload_message_wordings(ctx: CheckContext): Promise<void> 
   if (!ctx.mock) {
     if (!queued.length)
       return ctx.skip(
-        `no upload left pending on its own within ${ctx.timeoutMs / 1000} s (--timeout), and without --mock no upload can be made not to queue`,
+        `no upload left pending on its own within ${extractionWaitText(ctx)}, and without --mock no upload can be made not to queue`,
       );
     return;
   }
@@ -299,10 +298,10 @@ export async function extraction_reaches_terminal_state(ctx: CheckContext): Prom
     return;
   const order = enumOf(ctx, 'DocumentStatus');
   const first = String(objOf(up).status);
-  const { statuses, last, exchange } = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  const { statuses, last, exchange } = await followDocument(ctx, String(p.id), ext, extractionWaitMs(ctx));
   checkTransitions(ctx, [first, ...statuses.filter((s) => s !== first)], order);
   const terminal = last?.status === 'completed' || last?.status === 'failed';
-  ctx.expect(terminal, { expected: `completed or failed within ${EXTRACTION_MS / 1000} s`, actual: String(last?.status), exchange });
+  ctx.expect(terminal, { expected: `completed or failed within ${extractionWaitText(ctx)}`, actual: String(last?.status), exchange });
   if (last?.status === 'completed')
     ctx.expect(last.has_extracted_text === true, {
       expected: 'has_extracted_text true once completed',
@@ -322,7 +321,7 @@ export async function extract_endpoint_starts_a_run(ctx: CheckContext): Promise<
   const ext = ctx.externalId('reextract');
   const up = await uploadDocument(ctx, String(p.id), ext);
   const id = String(objOf(up).id);
-  await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  await followDocument(ctx, String(p.id), ext, extractionWaitMs(ctx));
   const ex = await ctx.send({ method: 'POST', path: `/patients/${String(p.id)}/documents/${id}/extract`, key: ctx.keys.main });
   const b = body(ex);
   ctx.expect(ex.response.status < 300 && typeof b.success === 'boolean' && objOf(ex).id === id, {
@@ -330,7 +329,7 @@ export async function extract_endpoint_starts_a_run(ctx: CheckContext): Promise<
     actual: got(ex),
     exchange: ex,
   });
-  const { last, exchange } = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  const { last, exchange } = await followDocument(ctx, String(p.id), ext, extractionWaitMs(ctx));
   ctx.expect(last?.status === 'completed' || last?.status === 'failed', {
     expected: 'the new run reaches a terminal state',
     actual: String(last?.status),
@@ -343,7 +342,7 @@ export async function extraction_failure_then_retry(ctx: CheckContext): Promise<
   await ctx.mock!.fault({ kind: 'extraction-fails', count: 1 });
   const ext = ctx.externalId('fails');
   const up = await uploadDocument(ctx, String(p.id), ext);
-  const failed = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  const failed = await followDocument(ctx, String(p.id), ext, extractionWaitMs(ctx));
   ctx.expect(failed.last?.status === 'failed' && typeof failed.last.extraction_error === 'string', {
     expected: 'failed with extraction_error',
     actual: JSON.stringify(failed.last),
@@ -355,7 +354,7 @@ export async function extraction_failure_then_retry(ctx: CheckContext): Promise<
     key: ctx.keys.main,
   });
   ctx.expect(ex.response.status < 300, { expected: '2xx from the extract endpoint', actual: got(ex), exchange: ex });
-  const done = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  const done = await followDocument(ctx, String(p.id), ext, extractionWaitMs(ctx));
   ctx.expect(done.last?.status === 'completed', {
     expected: 'a failed document later reaches completed',
     actual: JSON.stringify(done.last),
@@ -382,7 +381,7 @@ export async function extraction_not_queued(ctx: CheckContext): Promise<void> {
     exchange: still.exchange,
   });
   await ctx.send({ method: 'POST', path: `/patients/${String(p.id)}/documents/${String(objOf(up).id)}/extract`, key: ctx.keys.main });
-  const done = await followDocument(ctx, String(p.id), ext, EXTRACTION_MS);
+  const done = await followDocument(ctx, String(p.id), ext, extractionWaitMs(ctx));
   ctx.expect(done.last?.status === 'completed' || done.last?.status === 'failed', {
     expected: 'terminal after the extract endpoint',
     actual: String(done.last?.status),
@@ -440,19 +439,39 @@ export async function document_lifecycle(ctx: CheckContext): Promise<void> {
 }
 
 export const checks: CheckDef[] = [
-  check(extracted_text_never_returned, { rule: 'DOC-009', needs: { write: true } }),
-  check(terminal_status_stays, { rule: 'DOC-012', needs: { write: true }, exclusive: true }),
+  check(extracted_text_never_returned, { rule: 'DOC-009', needs: { write: true }, waits: ['extraction'] }),
+  check(terminal_status_stays, { rule: 'DOC-012', needs: { write: true }, exclusive: true, waits: ['extraction', 'extraction'] }),
   check(queued_upload_answers_pending, { rule: 'DOC-013', needs: { write: true } }),
-  check(upload_status_is_a_real_state, { rule: 'DOC-014', needs: { write: true } }),
-  check(upload_does_not_wait_for_extraction, { rule: 'DOC-025', needs: { write: true } }),
-  check(queued_upload_message_says_started, { rule: 'DOC-026', needs: { write: true } }),
-  check(extract_endpoint_status_codes, { rule: 'DOC-031', provenance: 'assumed', needs: { write: true, mock: true } }),
-  check(upload_message_wordings, { rule: 'DOC-036', provenance: 'assumed', needs: { write: true } }),
+  check(upload_status_is_a_real_state, { rule: 'DOC-014', needs: { write: true }, waits: ['extraction'] }),
+  check(upload_does_not_wait_for_extraction, { rule: 'DOC-025', needs: { write: true }, waits: ['extraction'] }),
+  check(queued_upload_message_says_started, { rule: 'DOC-026', needs: { write: true }, waits: ['extraction'] }),
+  check(extract_endpoint_status_codes, {
+    rule: 'DOC-031',
+    provenance: 'assumed',
+    needs: { write: true, mock: true },
+    waits: ['extraction'],
+  }),
+  check(upload_message_wordings, { rule: 'DOC-036', provenance: 'assumed', needs: { write: true }, waits: ['extraction'] }),
   check(document_id_path_uuid, { rule: 'DOC-030', needs: { write: true } }),
-  check(extraction_reaches_terminal_state, { rule: 'DOC-028', covers: ['DOC-016', 'DOC-017'], needs: { write: true } }),
-  check(extract_endpoint_starts_a_run, { rule: 'DOC-019', covers: ['DOC-023', 'DOC-029'], needs: { write: true } }),
-  check(extraction_failure_then_retry, { rule: 'DOC-020', covers: ['DOC-006', 'DOC-018'], needs: { write: true, mock: true } }),
-  check(extraction_not_queued, { rule: 'DOC-015', covers: ['DOC-027'], needs: { write: true, mock: true } }),
+  check(extraction_reaches_terminal_state, {
+    rule: 'DOC-028',
+    covers: ['DOC-016', 'DOC-017'],
+    needs: { write: true },
+    waits: ['extraction'],
+  }),
+  check(extract_endpoint_starts_a_run, {
+    rule: 'DOC-019',
+    covers: ['DOC-023', 'DOC-029'],
+    needs: { write: true },
+    waits: ['extraction', 'extraction'],
+  }),
+  check(extraction_failure_then_retry, {
+    rule: 'DOC-020',
+    covers: ['DOC-006', 'DOC-018'],
+    needs: { write: true, mock: true },
+    waits: ['extraction', 'extraction'],
+  }),
+  check(extraction_not_queued, { rule: 'DOC-015', covers: ['DOC-027'], needs: { write: true, mock: true }, waits: ['extraction'] }),
   check(upload_over_max_bytes_413, { rule: 'DOC-032', provenance: 'assumed', needs: { write: true } }),
   check(upload_unsupported_type_415, { rule: 'DOC-033', provenance: 'assumed', needs: { write: true } }),
   check(document_lifecycle, { rule: 'DOC-024', covers: ['DOC-021', 'DOC-022'], needs: { write: true } }),

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { CheckContext } from '../../model.ts';
 import type { Exchange } from '../../http.ts';
 import { idText } from '../../fixtures.ts';
+import { timeScale, waitMs } from '../../durations.ts';
 import { type Obj, uploadDocument, objOf, followDocument, got, is2xx, SETUP, byExternalId } from './common.ts';
 
 export const TERMINAL = new Set(['completed', 'failed']);
@@ -35,7 +36,7 @@ export interface TrackedUpload {
 
 /**
  * Three PDF uploads to the run's patient (a text with a token of its own), each looked up as soon as it answered and
- * then followed to a terminal status (at most ctx.timeoutMs): shared by the checks that judge uploads.
+ * then followed to a terminal status (at most extractionWaitMs): shared by the checks that judge uploads.
  */
 export function trackedUploads(ctx: CheckContext): Promise<{ patientId: string; token: string; uploads: TrackedUpload[] }> {
   return ctx.fixtures.shared('tracked-uploads', async () => {
@@ -56,7 +57,7 @@ export function trackedUploads(ctx: CheckContext): Promise<{ patientId: string; 
     await Promise.all(
       uploads.map(async (u) => {
         if (!is2xx(u.upload)) return;
-        const f = await followDocument(ctx, patientId, u.externalId, ctx.timeoutMs);
+        const f = await followDocument(ctx, patientId, u.externalId, extractionWaitMs(ctx));
         for (const s of f.statuses) if (u.seen.at(-1) !== s) u.seen.push(s);
         u.last = f.last;
         u.lastExchange = f.exchange;
@@ -78,8 +79,15 @@ export function created(ctx: CheckContext, uploads: TrackedUpload[]): TrackedUpl
   return ok;
 }
 
-/** Extraction may take 10–30 s on a real service; the mock scales it down. */
-export const EXTRACTION_MS = 60_000;
+/**
+ * How long a check follows one extraction run: the document's "roughly 10 to 30 seconds" for a PDF and a margin
+ * (conformance/durations.ts), never the per-request --timeout; on the mock, scaled by its time scale.
+ */
+export const extractionWaitMs = (ctx: Pick<CheckContext, 'mock'>): number => waitMs('extraction', timeScale(ctx.mock));
+
+/** The wait, as a skip or failure message says it. */
+export const extractionWaitText = (ctx: Pick<CheckContext, 'mock'>): string =>
+  `${Math.round(extractionWaitMs(ctx) / 100) / 10} s (the documented extraction time, with a margin)`;
 
 export function checkTransitions(ctx: CheckContext, statuses: string[], order: string[]) {
   const idx = statuses.map((s) => order.indexOf(s));
