@@ -8,6 +8,8 @@ import { MockControl } from '../mock-control.ts';
 import { runSuite, type RunOptions } from '../runner.ts';
 import { answer, apiPath, is, startBrokenProxy, type ProxyRequest } from '../testing/broken-proxy.ts';
 import { failureLines, startTestMock, suiteOptions, type Breaks } from '../testing/check-file.ts';
+import type { CheckContext } from '../model.ts';
+import { notLanded, regenerationWaitMs, settle } from './support/regeneration.ts';
 
 const REGENERATE = /^\/sessions\/([^/]+)\/notes\/regenerate$/;
 /** The checks a named session unlocks; the first two need --profile all (REGEN-020 is an assumed rule). */
@@ -84,9 +86,14 @@ describe('regeneration on a deployment, with the sessions the user names', { ret
   }, 60_000);
 
   it('without the flags the checks are skipped, each naming the flag that unlocks it, and nothing is regenerated', async () => {
+    let regenerations = 0;
+    const proxy = await startBrokenProxy(new URL(mock.url).origin, undefined, (req) => {
+      if (req.method === 'POST' && REGENERATE.test(apiPath(req))) regenerations++;
+    });
     const { report } = await runSuite(
-      deployment(mock.url, UNLOCKED, { profile: 'all', regenerableSession: undefined, notReadySession: undefined }),
-    );
+      deployment(urlVia(proxy.origin), UNLOCKED, { profile: 'all', regenerableSession: undefined, notReadySession: undefined }),
+    ).finally(() => proxy.close());
+    expect(regenerations).toBe(0);
     for (const name of UNLOCKED) {
       const r = report.results.find((x) => x.name === name)!;
       expect(r.outcome, name).toBe('skipped');
@@ -118,4 +125,34 @@ describe('regeneration on a deployment, with the sessions the user names', { ret
       },
     });
   }, 30_000);
+});
+
+describe('a regeneration no check watched', () => {
+  /** Just what notLanded and settle read: the user's session, the run's shared memo, the mock's second, the clock. */
+  const fakeCtx = (slept: number[]) => {
+    const memo = new Map<string, Promise<unknown>>();
+    return {
+      keys: { sessions: { regenerable: 'named' } },
+      mock: { secondMs: 10 },
+      fixtures: { shared: (name: string, fn: () => Promise<unknown>) => memo.get(name) ?? memo.set(name, fn()).get(name) },
+      sleep: async (ms: number) => void slept.push(ms),
+    } as unknown as CheckContext;
+  };
+
+  it("is given its documented time to land before a watching check starts on the user's session, and only there", async () => {
+    const slept: number[] = [];
+    const ctx = fakeCtx(slept);
+    await settle(ctx, 'named');
+    expect(slept).toEqual([]);
+    await notLanded(ctx, 'named');
+    await notLanded(ctx, 'the mock data');
+    await settle(ctx, 'the mock data');
+    expect(slept).toEqual([]);
+    await settle(ctx, 'named');
+    // The mock's minute (10 ms a second) and the unscaled margin, less the moment that passed.
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeGreaterThan(regenerationWaitMs(ctx) - 1000);
+    expect(slept[0]).toBeLessThanOrEqual(regenerationWaitMs(ctx));
+    expect(regenerationWaitMs(ctx)).toBe(60_000 * 0.01 + 10_000);
+  });
 });

@@ -1,5 +1,6 @@
 // What a regeneration changes, watched where the document says the regenerated note appears: the session notes
 // endpoint. A run lands as a change of the session's notes (one rewritten, or one added), whichever the service does.
+import { createHash } from 'node:crypto';
 import type { CheckContext } from '../../model.ts';
 import type { Exchange } from '../../http.ts';
 import { idText } from '../../fixtures.ts';
@@ -10,13 +11,15 @@ import { accepted, notLanded, regenerate, regenerationWaitMs } from './regenerat
 const SESSION_NOTES_RULE = 'NOTE-021';
 
 interface SessionNotes {
-  /** Each note as id@updated_at, sorted; '' when the read gave no notes list. */
+  /** Each note's noteSig, sorted; '' when the read gave no notes list. */
   sig: string;
   notes: Obj[];
   exchange: Exchange;
 }
 
-const noteSig = (n: Obj) => `${idText(n.id) ?? String(n.id)}@${String(n.updated_at)}`;
+/** A note as id@updated_at#content: a run that rewrote the body but kept updated_at still shows. */
+const noteSig = (n: Obj) =>
+  `${idText(n.id) ?? String(n.id)}@${String(n.updated_at)}#${createHash('sha256').update(String(n.content)).digest('hex').slice(0, 12)}`;
 
 async function readSession(ctx: CheckContext, sessionId: string): Promise<SessionNotes> {
   const exchange = await ctx.send({ method: 'GET', path: `/sessions/${sessionId}/notes`, key: ctx.keys.main });
