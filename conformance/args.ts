@@ -73,7 +73,8 @@ list or shell history; the curl lines of the reports name the same variables):
   --scoped-key <scope,scope>=<key> a key with exactly these scopes (repeatable): scope checks; <scope,scope>
                                    alone reads $${KEY_VARS.main}_<SCOPES> (patients:read: ..._PATIENTS_READ),
                                    and every such variable set is used too
-  --other-org-key <key>            a key of another organization: tenant isolation; default $${KEY_VARS.otherOrg}
+  --other-org-key <key>            a key of another organization: tenant isolation, external_id unique per
+                                   organization (not across); default $${KEY_VARS.otherOrg}
   --expired-key <key>              an expired key; default $${KEY_VARS.expired}
   --revoked-key <key>              a revoked key; default $${KEY_VARS.revoked}
   --mock                           the target is this kit's mock: keys, faults and a loopback
