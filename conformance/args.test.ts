@@ -83,7 +83,11 @@ describe('sessions the suite may use', () => {
 
   it('the command exits 2 on a bad session id, saying why, before it sends anything', async () => {
     const errors: string[] = [];
-    const code = await main([...URL_, '--key', 'k', '--regenerable-session', 'session-1'], () => undefined, (s) => errors.push(s));
+    const code = await main(
+      [...URL_, '--key', 'k', '--regenerable-session', 'session-1'],
+      () => undefined,
+      (s) => errors.push(s),
+    );
     expect(code).toBe(2);
     expect(errors.join('\n')).toMatch(/--regenerable-session must be a session id \(a UUID\), got "session-1"/);
   });
