@@ -115,14 +115,18 @@ export interface XmlFields {
   rootAttributes: Record<string, string>;
 }
 
-/** Reads the XML layout: one <webhook> root, one child element per field holding text or xsi:nil, nothing else. */
-export function decodeXmlFields(text: string): XmlFields {
-  let doc: Record<string, unknown>;
+/** An XML body as a tree (attributes as `@name`, text as `#text`), with the entity handling above; readers of other layouts use it. */
+export function parseXmlTree(text: string): Record<string, unknown> {
   try {
-    doc = xml.parse(text, true) as Record<string, unknown>;
+    return xml.parse(text, true) as Record<string, unknown>;
   } catch (e) {
     throw new WebhookParseError(`XML body does not parse: ${(e as Error).message}`);
   }
+}
+
+/** Reads the XML layout: one <webhook> root, one child element per field holding text or xsi:nil, nothing else. */
+export function decodeXmlFields(text: string): XmlFields {
+  const doc = parseXmlTree(text);
   const roots = Object.keys(doc).filter((k) => !k.startsWith('?'));
   if (roots.length !== 1 || roots[0] !== XML_ROOT)
     throw new WebhookParseError(

@@ -6,7 +6,7 @@ import {
   type Hook,
   awaitDoc,
   type Hit,
-  budget,
+  serviceWait,
   withProbe,
   ok200,
   DOC_EVENT,
@@ -20,8 +20,7 @@ import {
   ms,
   gaps,
   backoffFits,
-  BACKOFF_RANGE,
-  TIMER_LATENESS_MS,
+  backoffWindow,
 } from '../support/webhook-probe.ts';
 import type { Obj } from '../support/common.ts';
 import { check } from '../support/define.ts';
@@ -42,7 +41,7 @@ async function logOf(ctx: CheckContext, hookId: string): Promise<LoggedDelivery[
 
 /** Polls the log until no delivery of the webhook naming `needle` is pending (or the budget passes). */
 async function settledLog(ctx: CheckContext, hookId: string, needle: string): Promise<LoggedDelivery[]> {
-  const deadline = Date.now() + budget(ctx);
+  const deadline = Date.now() + serviceWait(ctx, 'delivery');
   let mine: LoggedDelivery[] = [];
   for (let wait = 20; ; wait = Math.min(wait * 2, 500)) {
     mine = (await logOf(ctx, hookId)).filter((d) => JSON.stringify(d.payload ?? {}).includes(needle));
@@ -115,7 +114,7 @@ export async function webhook_at_most_three_attempts(ctx: CheckContext): Promise
 
 export async function webhook_backoff_exponential(ctx: CheckContext): Promise<void> {
   // With 3 attempts the gaps are 1 s and 2 s; the 5 s cap would first bind on a fifth attempt, so it is not seen.
-  const t = await timing(ctx);
+  const t = await timingWithUnit(ctx);
   const three = t.failing.filter((hs) => hs.length === 3);
   if (
     !ctx.expect(three.length > 0, {
@@ -127,10 +126,10 @@ export async function webhook_backoff_exponential(ctx: CheckContext): Promise<vo
   // The shortest gaps of the three receivers: timers only ever run late.
   const g1 = Math.min(...three.map((hs) => gaps(hs)[0]!));
   const g2 = Math.min(...three.map((hs) => gaps(hs)[1]!));
-  const ratio = g2 / g1;
-  ctx.expect(backoffFits(g1, g2), {
-    expected: `exponential backoff: the second gap (2 s) about twice the first (1 s), ${BACKOFF_RANGE[0]}..${BACKOFF_RANGE[1]} ×, allowing ${TIMER_LATENESS_MS} ms of timer lateness`,
-    actual: `shortest gaps ${ms(g1)} then ${ms(g2)} (× ${ratio.toFixed(2)}); per receiver ${three.map((hs) => gaps(hs).map(ms).join('/')).join(', ')}`,
+  const [w1, w2] = [backoffWindow(1, t.unit), backoffWindow(2, t.unit)];
+  ctx.expect(backoffFits(g1, g2, t.unit), {
+    expected: `backoff of 1 s then 2 s (1 s ≈ ${ms(t.unit)}): gaps of ${w1.map(ms).join('..')} then ${w2.map(ms).join('..')}`,
+    actual: `shortest gaps ${ms(g1)} then ${ms(g2)}; per receiver ${three.map((hs) => gaps(hs).map(ms).join('/')).join(', ')}`,
   });
 }
 
@@ -298,12 +297,38 @@ export async function only_four_event_kinds(ctx: CheckContext): Promise<void> {
 }
 
 export const checks: CheckDef[] = [
-  check(webhook_delivery_is_post, { rule: 'EVT-032', needs: { mock: true, write: true }, exclusive: true }),
-  check(webhook_attempt_times_out, { rule: 'EVT-033', needs: { mock: true, write: true }, exclusive: true }),
-  check(webhook_at_most_three_attempts, { rule: 'EVT-034', needs: { mock: true, write: true }, exclusive: true }),
-  check(webhook_backoff_exponential, { rule: 'EVT-035', needs: { mock: true, write: true }, exclusive: true }),
-  check(webhook_3xx_not_followed, { rule: 'EVT-038', needs: { mock: true, write: true } }),
-  check(webhook_no_signature_secret_header, { rule: 'EVT-041', needs: { mock: true, write: true } }),
-  check(webhook_2xx_acknowledges, { rule: 'EVT-045', provenance: 'assumed', needs: { mock: true, write: true } }),
-  check(only_four_event_kinds, { rule: 'EVT-047', provenance: 'assumed', needs: { mock: true, write: true }, exclusive: true }),
+  check(webhook_delivery_is_post, { rule: 'EVT-032', needs: { mock: true, write: true }, exclusive: true, waits: ['extraction'] }),
+  check(webhook_attempt_times_out, {
+    rule: 'EVT-033',
+    needs: { mock: true, write: true },
+    exclusive: true,
+    waits: ['extraction', 'delivery'],
+  }),
+  check(webhook_at_most_three_attempts, {
+    rule: 'EVT-034',
+    needs: { mock: true, write: true },
+    exclusive: true,
+    waits: ['extraction', 'delivery'],
+  }),
+  check(webhook_backoff_exponential, {
+    rule: 'EVT-035',
+    needs: { mock: true, write: true },
+    exclusive: true,
+    waits: ['extraction', 'delivery'],
+  }),
+  check(webhook_3xx_not_followed, { rule: 'EVT-038', needs: { mock: true, write: true }, waits: ['extraction', 'delivery'] }),
+  check(webhook_no_signature_secret_header, { rule: 'EVT-041', needs: { mock: true, write: true }, waits: ['extraction'] }),
+  check(webhook_2xx_acknowledges, {
+    rule: 'EVT-045',
+    provenance: 'assumed',
+    needs: { mock: true, write: true },
+    waits: ['extraction', 'delivery'],
+  }),
+  check(only_four_event_kinds, {
+    rule: 'EVT-047',
+    provenance: 'assumed',
+    needs: { mock: true, write: true },
+    exclusive: true,
+    waits: ['extraction'],
+  }),
 ];

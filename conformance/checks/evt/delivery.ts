@@ -8,7 +8,7 @@ import {
   type Doc,
   awaitDoc,
   type Hit,
-  budget,
+  serviceWait,
   withProbe,
   ok200,
   DOC_EVENT,
@@ -122,12 +122,12 @@ export async function note_regenerated_event_fetch(ctx: CheckContext): Promise<v
     });
     if (!is2xx(ex)) return ctx.skip(`POST /sessions/${sessionId}/notes/regenerate answered ${got(ex).slice(0, 160)}: nothing regenerated`);
     const mine = () => probe.on(h.path).filter((x) => parse(x.body)?.session_id === sessionId);
-    const wait = budget(ctx);
+    const wait = serviceWait(ctx, 'regeneration');
     if (!(await probe.waitFor(() => mine().length > 0, wait))) {
       const now = await ctx.send({ method: 'GET', path: `/notes/${String(first.id)}`, key: ctx.keys.main });
       if (objOf(now).updated_at === objOf(before).updated_at)
         return ctx.skip(
-          `the regeneration of session ${sessionId} was not applied within ${wait / 1000} s (a smaller --time-scale or a larger --timeout)`,
+          `the regeneration of session ${sessionId} was not applied within ${wait / 1000} s, the documented minute and a margin`,
         );
       ctx.expect(false, {
         expected: `NOTE_REGENERATED for session ${sessionId}, whose note was regenerated`,
@@ -216,11 +216,10 @@ export async function webhook_static_headers_every_delivery(ctx: CheckContext): 
 export async function webhook_no_replay_before_registration(ctx: CheckContext): Promise<void> {
   await withProbe(ctx, ok200, async (probe, hook) => {
     const earlier = await upload(ctx);
-    const status = (await followDocument(ctx, earlier.patientId, earlier.ext, budget(ctx))).last?.status as string | undefined;
+    const wait = serviceWait(ctx, 'extraction');
+    const status = (await followDocument(ctx, earlier.patientId, earlier.ext, wait)).last?.status as string | undefined;
     if (status !== 'completed' && status !== 'failed')
-      return ctx.skip(
-        `document ${earlier.docId} is still ${status ?? 'unlisted'}: its event did not happen within ${budget(ctx) / 1000} s`,
-      );
+      return ctx.skip(`document ${earlier.docId} is still ${status ?? 'unlisted'}: its event did not happen within ${wait / 1000} s`);
     const h = await hook(DOC_EVENT, 'no-replay');
     const later = await upload(ctx);
     await awaitThenLinger(ctx, probe, h, later, `${DOC_EVENT} for document ${later.docId}, uploaded after the registration`, 100);
@@ -233,10 +232,19 @@ export async function webhook_no_replay_before_registration(ctx: CheckContext): 
 }
 
 export const checks: CheckDef[] = [
-  check(webhook_posted_to_registered_url, { rule: 'EVT-001', needs: { mock: true, write: true } }),
-  check(webhook_payload_identifiers_only, { rule: 'EVT-002', needs: { mock: true, write: true }, exclusive: true }),
-  check(note_regenerated_event_fetch, { rule: 'EVT-005', needs: { mock: true, write: true } }),
-  check(unqueued_upload_fires_no_event, { rule: 'EVT-011', needs: { mock: true, write: true }, exclusive: true }),
-  check(webhook_static_headers_every_delivery, { rule: 'EVT-029', needs: { mock: true, write: true } }),
-  check(webhook_no_replay_before_registration, { rule: 'EVT-031', needs: { mock: true, write: true } }),
+  check(webhook_posted_to_registered_url, { rule: 'EVT-001', needs: { mock: true, write: true }, waits: ['extraction'] }),
+  check(webhook_payload_identifiers_only, { rule: 'EVT-002', needs: { mock: true, write: true }, exclusive: true, waits: ['extraction'] }),
+  check(note_regenerated_event_fetch, { rule: 'EVT-005', needs: { mock: true, write: true }, waits: ['regeneration'] }),
+  check(unqueued_upload_fires_no_event, {
+    rule: 'EVT-011',
+    needs: { mock: true, write: true },
+    exclusive: true,
+    waits: ['extraction', 'extraction'],
+  }),
+  check(webhook_static_headers_every_delivery, { rule: 'EVT-029', needs: { mock: true, write: true }, waits: ['extraction'] }),
+  check(webhook_no_replay_before_registration, {
+    rule: 'EVT-031',
+    needs: { mock: true, write: true },
+    waits: ['extraction', 'extraction', 'extraction'],
+  }),
 ];

@@ -196,7 +196,19 @@ export async function form_data_delivery_layout(ctx: CheckContext): Promise<void
 }
 
 export const checks: CheckDef[] = [
-  check(webhook_format_encoding, { rule: 'EVT-028', needs: { mock: true, write: true }, exclusive: true }),
-  check(xml_delivery_layout, { rule: 'EVT-043', provenance: 'assumed', needs: { mock: true, write: true }, exclusive: true }),
-  check(form_data_delivery_layout, { rule: 'EVT-044', provenance: 'assumed', needs: { mock: true, write: true }, exclusive: true }),
+  check(webhook_format_encoding, { rule: 'EVT-028', needs: { mock: true, write: true }, exclusive: true, waits: ['extraction'] }),
+  check(xml_delivery_layout, {
+    rule: 'EVT-043',
+    provenance: 'assumed',
+    needs: { mock: true, write: true },
+    exclusive: true,
+    waits: ['extraction'],
+  }),
+  check(form_data_delivery_layout, {
+    rule: 'EVT-044',
+    provenance: 'assumed',
+    needs: { mock: true, write: true },
+    exclusive: true,
+    waits: ['extraction'],
+  }),
 ];
