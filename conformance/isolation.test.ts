@@ -5,6 +5,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { runSuite } from './runner.ts';
 import { MockControl } from './mock-control.ts';
 import { startBrokenProxy, variants, type VariantKeys } from './testing/broken-proxy.ts';
+import { independentDefects } from './testing/independent-defects.ts';
 import { startTestMock, suiteOptions } from './testing/check-file.ts';
 import type { RunReport } from './model.ts';
 
@@ -32,10 +33,11 @@ const failing = (r: RunReport) => r.results.filter((x) => x.outcome === 'failed'
 // mostly waiting on scaled extraction and delivery timers, and runs sharing one mock would share its organization's
 // webhook deliveries and delivery queue, so one run's webhooks would slow and crowd another's timing checks.
 describe.concurrent('single-defect servers: the broken rule fails, at most two other checks with it', { retry: 1 }, () => {
-  const names = variants({ main: '', scoped: [], otherOrg: '', expired: '' });
+  const all = (k: VariantKeys) => [...variants(k), ...independentDefects()];
+  const names = all({ main: '', scoped: [], otherOrg: '', expired: '' });
   for (const probe of names)
     it(`${probe.name} → ${probe.rule}`, async ({ expect }) => {
-      const variant = variants(keys).find((v) => v.name === probe.name)!;
+      const variant = all(keys).find((v) => v.name === probe.name)!;
       const own = await startTestMock(); // the seed is deterministic: the same keys as the first mock's
       const proxy = await startBrokenProxy(new URL(own.url).origin, variant);
       try {

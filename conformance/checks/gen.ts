@@ -16,9 +16,10 @@ import {
   farFuture,
   negative,
   sameId,
+  serverFailed,
 } from './support/common.ts';
 import { postPatient, getPatient, createdOk, getAppointment } from './support/resources.ts';
-import { documented } from './support/responses.ts';
+import { documented, errorBodyFindings } from './support/responses.ts';
 import { check, type InspectedExchange, type InspectEnv, type Finding, type ResponseCheckDef, responseCheck } from './support/define.ts';
 
 export async function write_requests_json_content_type(ctx: CheckContext): Promise<void> {
@@ -139,6 +140,7 @@ export async function success_wrapped_in_data(ctx: CheckContext): Promise<void> 
     if (/\{(appointmentId|documentId)\}/.test(op.template)) continue;
     if (!note && /\{(noteId|sessionId)\}/.test(op.template)) continue; // no notes to read on this target
     const ex = await ctx.send({ method: 'GET', path: fillPath(op, values), key: ctx.keys.main });
+    if (serverFailed(ex)) continue; // GEN-003 is about successful answers; the failure is the operation's own rule
     ctx.expect(ex.response.status === 200 && dataOf(ex) !== undefined, {
       expected: `200 { data: ... } for GET ${op.template}`,
       actual: got(ex),
@@ -189,7 +191,9 @@ export async function one_key_covers_every_provider(ctx: CheckContext): Promise<
   }
 }
 
+/** Error responses (400 and up) are error_body_shape's (GEN-005): their bodies' one rule, whatever the operation. */
 export function content_type_conformance(ex: InspectedExchange): Finding | undefined {
+  if (ex.response.status >= 400) return;
   const r = documented(ex.operation, ex.response.status);
   const content = r?.node.content as JsonObject | undefined;
   if (!content || !ex.response.text) return;
@@ -199,6 +203,7 @@ export function content_type_conformance(ex: InspectedExchange): Finding | undef
 }
 
 export function response_schema_conformance(ex: InspectedExchange, { schemas }: InspectEnv): Finding | undefined {
+  if (ex.response.status >= 400) return;
   const r = documented(ex.operation, ex.response.status);
   const content = r?.node.content as JsonObject | undefined;
   const media = ex.response.mediaType;
@@ -209,6 +214,22 @@ export function response_schema_conformance(ex: InspectedExchange, { schemas }: 
   const errors = schemas.validate(pointer, ex.response.json);
   if (!errors.length) return;
   return { expected: `body valid against ${pointer}`, actual: errors.join('; ') };
+}
+
+/**
+ * Every error answer of a documented status is JSON `{ error: <string> }` as its schema says; a 400's details and a
+ * 409's existing are left to the rules that own them (validation_error_details, the external_id conflict checks),
+ * and the status itself to the check that sent the request.
+ */
+export function error_body_shape(ex: InspectedExchange, { schemas }: InspectEnv): Finding | undefined {
+  const f = errorBodyFindings(ex, schemas);
+  if (!f) return;
+  if (!f.json)
+    return {
+      expected: `a JSON error body { error: <string> } for ${ex.response.status}`,
+      actual: `${f.mediaType || '(no Content-Type)'} ${f.text.slice(0, 200) || '(empty)'}`,
+    };
+  if (f.generic.length) return { expected: `an error body { error: <string> } valid against the contract`, actual: f.generic.join('; ') };
 }
 
 export async function other_org_patient_not_found(ctx: CheckContext): Promise<void> {
@@ -257,4 +278,5 @@ export const checks: CheckDef[] = [
 export const responseChecks: ResponseCheckDef[] = [
   responseCheck(content_type_conformance, { rule: 'GEN-003' }),
   responseCheck(response_schema_conformance, { rule: 'GEN-003' }),
+  responseCheck(error_body_shape, { rule: 'GEN-005' }),
 ];

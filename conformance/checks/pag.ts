@@ -164,7 +164,22 @@ export async function page_past_end_empty(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** Every paginated list honours limit: at most that many items and meta.limit says so (the one check of PAG-002). */
+export async function limit_parameter_honoured(ctx: CheckContext): Promise<void> {
+  for (const op of paginated(ctx))
+    for (const limit of [1, 3]) {
+      const ex = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { limit } });
+      const meta = body(ex).meta as { limit?: unknown } | undefined;
+      ctx.expect(ex.response.status === 200 && meta?.limit === limit && listOf(ex).length <= limit, {
+        expected: `200 with at most ${limit} item(s) and meta.limit ${limit} for GET ${op.template}?limit=${limit}`,
+        actual: `${got(ex)}${Array.isArray(body(ex).data) ? ` (${listOf(ex).length} items)` : ''}`,
+        exchange: ex,
+      });
+    }
+}
+
 export const checks: CheckDef[] = [
+  check(limit_parameter_honoured, { rule: 'PAG-002' }),
   check(pages_walk_to_total_pages, { rule: 'PAG-004', covers: ['PAG-006'] }),
   check(documents_list_without_meta, { rule: 'PAG-005' }),
   check(page_and_limit_bounds, { rule: 'PAG-007', provenance: 'assumed' }),

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestSpec } from '../http.ts';
 import type { CheckContext, CheckDef } from '../model.ts';
 import { pathIdForm, UUID } from './support/operations.ts';
-import { unusedNpi, got, objOf, listOf, json } from './support/common.ts';
+import { unusedNpi, got, objOf, listOf, json, serverFailed } from './support/common.ts';
 import { pageAndLimit, metaOf } from './support/resources.ts';
 import { check } from './support/define.ts';
 
@@ -50,6 +50,7 @@ export async function providers_read_only(ctx: CheckContext): Promise<void> {
   }
   if (real) {
     const after = await ctx.send({ method: 'GET', path: `/providers/${id}`, key: ctx.keys.main });
+    if (serverFailed(after)) return ctx.block(`GET /providers/{providerId} to read provider ${id} back (${got(after)})`, 'PRV-008');
     ctx.expect(after.response.status === 200 && JSON.stringify(objOf(after)) === JSON.stringify(real), {
       expected: `provider ${id} unchanged: ${JSON.stringify(real)}`,
       actual: got(after),
@@ -119,7 +120,7 @@ export async function providers_list_parameters(ctx: CheckContext): Promise<void
 export const checks: CheckDef[] = [
   check(provider_id_path_uuid, { rule: 'PRV-010' }),
   check(providers_read_only, { rule: 'PRV-009', needs: { write: true } }),
-  check(npi_lookup, { rule: 'PRV-006', covers: ['PRV-007'] }),
+  check(npi_lookup, { rule: 'PRV-006', covers: ['PRV-007', 'ERR-005'] }),
   check(provider_by_id, { rule: 'PRV-008' }),
-  check(providers_list_parameters, { rule: 'PRV-005' }),
+  check(providers_list_parameters, { rule: 'PRV-005', covers: ['PAG-006'] }),
 ];

@@ -30,6 +30,17 @@ const fakeDelete = (path: RegExp) => (): Breaks => {
 };
 /** A 400 { error, details } for a write becomes a 400 without details. */
 const noDetails: Breaks = { response: (res, req) => req.method !== 'GET' && res.status === 400 && editBody(res, (b) => delete b.details) };
+/** A write's validation failure answered 422 instead of 400. */
+const refused422: Breaks = { response: (res, req) => void (req.method !== 'GET' && res.status === 400 && (res.status = 422)) };
+/** Error answers of writes as text/plain. */
+const plainErrors: Breaks = {
+  response: (res, req) => {
+    const b = jsonOf(res.body);
+    if (req.method === 'GET' || res.status < 400 || typeof b?.error !== 'string') return;
+    res.headers['content-type'] = 'text/plain';
+    res.body = Buffer.from(b.error);
+  },
+};
 const PROVIDER = /^\/providers\/[^/]+$/;
 
 const broken: Array<[string, string, Breaks | (() => Breaks)]> = [
@@ -152,9 +163,10 @@ const broken: Array<[string, string, Breaks | (() => Breaks)]> = [
         answer(res, 201, { data: { id: '00000000-0000-4000-8000-000000000001' }, message: 'stored' }),
     },
   ],
-  ['missing_required_rejected', 'ERR-001', noDetails],
-  ['wrong_type_rejected', 'ERR-001', noDetails],
-  ['out_of_bounds_rejected', 'ERR-001', noDetails],
+  ['missing_required_rejected', 'ERR-001', refused422],
+  ['wrong_type_rejected', 'ERR-001', refused422],
+  ['out_of_bounds_rejected', 'ERR-001', refused422],
+  ['limit_parameter_honoured', 'PAG-002', { request: (req) => void (req.method === 'GET' && dropQuery(req, 'limit')) }],
   [
     'malformed_json_rejected',
     'ERR-012',
@@ -304,6 +316,12 @@ const broken: Array<[string, string, Breaks | (() => Breaks)]> = [
   ],
 ];
 
+// Response checks of error answers, run with a check whose requests are refused.
+const ERROR_CHECKS: Array<[string, string, Breaks]> = [
+  ['error_body_shape', 'GEN-005', plainErrors],
+  ['validation_error_details', 'ERR-001', noDetails],
+];
+
 // The response checks judge every exchange of the run: their variants run with a check that sends the requests.
 const RESPONSE_CHECKS = ['status_code_conformance', 'not_a_server_error', 'content_type_conformance', 'response_schema_conformance'];
 const checks = checksNamed(broken.map(([n]) => n).filter((n) => !RESPONSE_CHECKS.includes(n)));
@@ -324,3 +342,4 @@ describeBrokenVariants(
   [],
   ['success_wrapped_in_data'],
 );
+describeBrokenVariants('response checks of error answers', file, [], ERROR_CHECKS, [], ['missing_required_rejected']);

@@ -96,16 +96,24 @@ export function fillPath(op: Operation, values: Record<string, string | undefine
   );
 }
 
-/** A 400 with the documented `{ error, details }` (details a non-empty map). */
+/**
+ * Whether an error answer's fields can be read: its body is a JSON object. One that is not is error_body_shape's
+ * finding (GEN-005); a check that reads a field of it then judges the status alone, so the defect fails once.
+ */
+export const readableError = (ex: Exchange): boolean =>
+  !!ex.response.json && typeof ex.response.json === 'object' && !Array.isArray(ex.response.json);
+
+/**
+ * A 5xx answer to a request a check makes on its way to its own rule: the operation itself failed, which is the rule
+ * of the check that owns that operation (it fails there), not a finding about this check's rule.
+ */
+export const serverFailed = (ex: Exchange): boolean => ex.response.status >= 500;
+
+/** A 400 (validation failure). */
 export function isValidationError(ex: Exchange): boolean {
-  const b = body(ex);
-  return (
-    ex.response.status === 400 &&
-    typeof b.error === 'string' &&
-    !!b.details &&
-    typeof b.details === 'object' &&
-    Object.keys(b.details as Obj).length > 0
-  );
+  // The status is the sending check's rule; the body's { error, details } is judged on every response by
+  // error_body_shape (GEN-005) and validation_error_details (ERR-001), so a wrong body is one failure, not many.
+  return ex.response.status === 400;
 }
 
 export async function createAppointment(ctx: CheckContext, patientId: string, extra: Obj = {}): Promise<Exchange> {

@@ -1,7 +1,46 @@
-// What the response checks share: the documented response for a status.
+// What the response checks share: the documented response for a status, and the schema findings of an error body
+// split by the rule that owns each part, so one defect of an error body reads as one failure.
 import type { Operation } from '../../contract.ts';
+import type { Exchange } from '../../http.ts';
+import type { SchemaValidator } from '../../schemas.ts';
+import { escapeToken, type JsonObject } from '../../../spec/runtime/json-pointer.ts';
 
 /** The documented response for a status: exact code, then a range (4XX), then default. */
 export function documented(op: Operation, status: number) {
   return op.responses.get(String(status)) ?? op.responses.get(`${String(status)[0]}XX`) ?? op.responses.get('default');
+}
+
+/** Error-body fields whose shape another rule owns: a 400's details map (ERR-001), a 409's existing (ERR-006). */
+const OWNED_FIELDS = ['details', 'existing'] as const;
+type OwnedField = (typeof OWNED_FIELDS)[number];
+
+export type ErrorBodyFindings =
+  /** Not a JSON body where the contract documents one: all of it is the generic error shape's (GEN-005). */
+  { json: false; mediaType: string; text: string } | { json: true; generic: string[]; owned: Record<OwnedField, string[]> };
+
+const ownerOf = (line: string): OwnedField | undefined =>
+  OWNED_FIELDS.find((f) => line.startsWith(`/${f}`) || line.includes(`property '${f}'`));
+
+/**
+ * The findings on the body of an error response (status 400 and up) of a documented status with a JSON body, or
+ * undefined when there is nothing to judge. Schema errors are split between the generic `{ error }` shape and the
+ * fields other rules own.
+ */
+export function errorBodyFindings(ex: Exchange & { operation: Operation }, schemas: SchemaValidator): ErrorBodyFindings | undefined {
+  if (ex.response.status < 400) return undefined;
+  const r = documented(ex.operation, ex.response.status);
+  const content = r?.node.content as JsonObject | undefined;
+  const jsonType = content && Object.keys(content).find((t) => t === 'application/json' || t.endsWith('+json'));
+  if (!r || !jsonType || !(content[jsonType] as JsonObject).schema) return undefined;
+  const media = ex.response.mediaType;
+  if (media !== jsonType || ex.response.json === undefined) return { json: false, mediaType: media, text: ex.response.text };
+  const lines = schemas.validate(`${r.pointer}/content/${escapeToken(jsonType)}/schema`, ex.response.json);
+  const owned: Record<OwnedField, string[]> = { details: [], existing: [] };
+  const generic: string[] = [];
+  for (const line of lines) {
+    const owner = ownerOf(line);
+    if (owner) owned[owner].push(line);
+    else generic.push(line);
+  }
+  return { json: true, generic, owned };
 }
