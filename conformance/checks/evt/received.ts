@@ -5,7 +5,7 @@ import { isAbout, type Delivery } from '../../receiver.ts';
 import type { CheckContext, CheckDef } from '../../model.ts';
 import { MARGIN_MS, timeScale } from '../../durations.ts';
 import { uploadDocument, objOf, followDocument, listOf, got, made, SETUP } from '../support/common.ts';
-import { register, unregister, serviceWait, backoffWindow, ms, DOC_EVENT } from '../support/webhook-probe.ts';
+import { register, unregister, serviceWait, backoffWindow, docStatus, ms, DOC_EVENT } from '../support/webhook-probe.ts';
 import { check } from '../support/define.ts';
 
 /** The receiver's answers to the shared delivery's first attempts: two 500s, so three attempts and two backoff gaps. */
@@ -44,18 +44,23 @@ async function uploadFor(ctx: CheckContext, statuses: number[]): Promise<Uploade
 async function awaitFirst(ctx: CheckContext, u: Uploaded): Promise<void> {
   const receiver = ctx.receiver!;
   const mine = aboutDoc(u);
-  if (receiver.deliveries.some(mine)) return;
   const extraction = serviceWait(ctx, 'extraction');
-  const status = (await followDocument(ctx, u.patientId, u.ext, extraction)).last?.status;
+  const deadline = performance.now() + extraction;
+  let status: string | undefined;
+  // Polls the document, every second at most, until its extraction ends; a delivery ends the wait at once.
+  for (let pause = 50; !(await receiver.waitFor((ds) => ds.some(mine), pause)); pause = Math.min(2 * pause, 1_000)) {
+    status = await docStatus(ctx, u);
+    if (status === 'completed' || status === 'failed' || performance.now() > deadline) break;
+  }
   const ended = status === 'completed' || status === 'failed';
   if (await receiver.waitFor((ds) => ds.some(mine), ended ? MARGIN_MS : 0)) return;
   if (!ended)
     return ctx.skip(
-      `document ${u.docId} is still ${String(status ?? 'unlisted')} after ${extraction / 1000} s (the documented 30 s and a margin): its ${DOC_EVENT} is not due yet`,
+      `document ${u.docId} is still ${status ?? 'unlisted'} after ${extraction / 1000} s (the documented 30 s and a margin): its ${DOC_EVENT} is not due yet`,
     );
   if (!ctx.mock)
     return ctx.skip(
-      `no ${DOC_EVENT} delivery for document ${u.docId} within ${MARGIN_MS / 1000} s of its extraction ending (${String(status)}): is a webhook for ${DOC_EVENT} registered in the web application to the --webhook-receiver URL?`,
+      `no ${DOC_EVENT} delivery for document ${u.docId} within ${MARGIN_MS / 1000} s of its extraction ending (${status}): is a webhook for ${DOC_EVENT} registered in the web application to the --webhook-receiver URL?`,
     );
 }
 
