@@ -10,7 +10,7 @@ import { coerceFields, mediaTypeOf, parseXmlTree, type WebhookFormat } from '../
 type Fields = Record<string, string | null>;
 type Obj = Record<string, unknown>;
 
-export interface ReadPayload {
+interface ReadPayload {
   format?: WebhookFormat;
   /** The payload as JSON would carry it; undefined when the body could not be read (`error` says why). */
   payload?: Obj;
@@ -126,10 +126,4 @@ export function readPayload(body: string, contentType: string): ReadPayload {
   } catch (e) {
     return { format, error: (e as Error).message };
   }
-}
-
-/** The resource a payload is about: its document_id or note_id. */
-export function resourceOf(payload: Obj | undefined): string | undefined {
-  const id = payload?.document_id ?? payload?.note_id;
-  return typeof id === 'string' ? id : undefined;
 }

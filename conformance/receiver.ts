@@ -29,7 +29,7 @@ export const isAbout = (d: Pick<Delivery, 'json'>, id: string): boolean =>
   [d.json?.document_id, d.json?.note_id, d.json?.external_id].includes(id);
 
 /** Answers scripted for the deliveries about some resources. */
-export interface Script {
+interface Script {
   /** Also answers deliveries about `id` (a document id known once the upload has answered). */
   add(id: string): void;
   /** Ends the script: later deliveries are answered 200. */

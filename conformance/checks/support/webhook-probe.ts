@@ -58,7 +58,7 @@ export function backoffFits(g1: number, g2: number, unit?: number): boolean {
  * (the sender's clock may start before its request reaches us: connecting, a DNS check) to 45 s, or 30 s plus what a
  * busy machine adds in real time, whichever is more.
  */
-export function timeoutWindow(unit: number): [number, number] {
+function timeoutWindow(unit: number): [number, number] {
   return [12 * unit, Math.max(45 * unit, 30 * unit + TIMER_LATENESS_MS)];
 }
 
