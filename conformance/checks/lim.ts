@@ -125,7 +125,12 @@ export async function webhook_delivery_limits(ctx: CheckContext): Promise<void> 
 
 export const checks: CheckDef[] = [
   check(idempotency_key_per_session, { rule: 'LIM-006', needs: { mock: true, write: true }, exclusive: true }),
-  check(upload_limits_refused, { rule: 'LIM-001', covers: ['DOC-010', 'DOC-011'], needs: { write: true } }),
+  check(upload_limits_refused, { rule: 'LIM-001', needs: { write: true } }),
   check(list_meta_defaults, { rule: 'LIM-005', covers: ['PAG-001', 'PAG-002'] }),
-  check(webhook_delivery_limits, { rule: 'LIM-007', needs: { mock: true, write: true }, exclusive: true }),
+  check(webhook_delivery_limits, {
+    rule: 'LIM-007',
+    needs: { mock: true, write: true },
+    exclusive: true,
+    waits: ['extraction', 'delivery'],
+  }),
 ];

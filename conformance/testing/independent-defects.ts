@@ -37,6 +37,20 @@ export function independentDefects(): Variant[] {
       },
     },
     {
+      name: 'extraction never ends',
+      area: 'doc',
+      rule: 'DOC-028',
+      response(res, req) {
+        if (!/\/documents(\/[^/]+\/extract)?$/.test(apiPath(req))) return;
+        const b = jsonOf(res.body);
+        const docs = Array.isArray(b?.data) ? b.data : b?.data && typeof b.data === 'object' ? [b.data] : [];
+        for (const d of docs)
+          if (d.status === 'completed' || d.status === 'failed')
+            Object.assign(d, { status: 'processing', has_extracted_text: false, extracted_text_length: 0, extraction_error: null });
+        if (docs.length) setJson(res, b);
+      },
+    },
+    {
       name: 'limit ignored',
       area: 'pag',
       rule: 'PAG-002',
