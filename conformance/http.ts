@@ -68,7 +68,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * The most one request waits, in all, for the target's rate-limit windows to reopen (5 minutes): past it the request
  * is given up (RateLimitExhausted) rather than handing its check a 429 of a spent window as the answer.
  */
-export const RATE_LIMIT_PATIENCE_MS = 300_000;
+const RATE_LIMIT_PATIENCE_MS = 300_000;
 
 /** A request the target's rate limit kept waiting longer than RATE_LIMIT_PATIENCE_MS (or asked to). */
 export class RateLimitExhausted extends Error {}
