@@ -1,15 +1,17 @@
-// Which rules of the register a run checks, and why the others are not: a rule is covered by the named checks that
-// cite it, or, for a rule about the shape of what the service answers (field types, formats, enums, required
-// fields, closed objects), by the response checks that validate every body against the spec: those are the rules
-// whose every `spec` pointer lands inside a schema some documented response (or a webhook payload a check
-// validates) reaches. A few rules point at a response schema but state a behaviour the schema cannot see (a
-// terminal status, a default): they are listed in BEHAVIOUR and never counted as covered by a schema.
-import { escapeToken as esc, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
+// Which rules of the register a run checks, and why the others are not. A check claims its own rule and its `covers`
+// entries; the schema checks (every response validated against the spec, and the webhook payloads a check validates)
+// claim the rules about the shape of what the service sends: those whose every `spec` pointer lands inside a schema
+// such an answer (or payload) reaches. A claim stands only where a check fails when that rule alone is broken
+// (coverage-honesty.test.ts plants such a server for each): a rule whose pointers land on a schema but whose content
+// the schema cannot see is in BEHAVIOUR, and a documented rule that only the full schemas catch is in PROFILE_ALL_ONLY.
+// A run counts a rule as checked when a check that claims it ran.
 import type { Contract } from './contract.ts';
-import type { Rule } from './register.ts';
+import type { CheckDef, CheckResult, CoveredBySchema, NotChecked } from './model.ts';
+import type { Register, Rule } from './register.ts';
 import type { Profile } from './schemas.ts';
+import { schemaCoverages } from './schema-reach.ts';
 
-/** Rules whose pointers land on response schemas but whose content is a behaviour, not a shape. */
+/** Rules whose pointers land on response or payload schemas but whose content is a behaviour the schema cannot see. */
 const BEHAVIOUR: Record<string, string> = {
   'GEN-002': 'records are assigned to providers: behaviour',
   'GEN-009': 'clients treat ids as opaque',
@@ -44,40 +46,36 @@ const BEHAVIOUR: Record<string, string> = {
   'VER-002': 'the document version',
   'LIM-002': 'a request rejected: checked by out_of_bounds_rejected',
   'LIM-003': 'a request rejected: checked by out_of_bounds_rejected',
+  'EVT-022': 'the payload schema lets error be a string or null whatever the status: a failed event with error null fits it',
+  'EVT-023': 'the payload schema takes either URL form: which one is due depends on whether the document has an external_id',
+  'PAT-013': "notes may be absent when unset (the kit's reading), so a get-by-id without it fits; list items without it are PAT-012's",
+  'DOC-006': 'the schema lets extraction_error be null whatever the status: a failed document without a reason fits it',
+  'DOC-029': 'the schema cannot tell whether the extract call started a run',
+  'DOC-007': 'a boolean fits whatever its value: true once the text exists is what extraction_reaches_terminal_state judges',
+  'EVT-020': 'every event the checks cause is of a document with an external_id: what one without carries is never seen',
+  'PRV-011': 'the pattern says 10 digits: a wrong check digit fits it, and no check looks up an npi of another form',
+  'DOC-034': 'the schema says string: a file_type that is not a MIME type fits it',
+  'DOC-035': 'the schema says integer and uri: a size in kilobytes fits it',
+  'NOTE-011': 'which fields the context carries is not shown (every one but id may be absent): a context without them fits it',
 };
 
-const COMBINERS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const CHILDREN = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else'];
+/** Rules some check exercises without failing on every way to break them: what goes unseen (the report's reason). */
+const PARTLY: Record<string, string> = {
+  'AUTH-017': 'granted_scope_allowed reads the lists without a path parameter: a documents:read key refused on a documents list passes',
+  'DOC-010': 'upload_limits_refused uploads a PDF only: a server refusing PNG, JPEG or DOCX passes',
+  'DOC-022': 'the checks upload with an external_id and a file only: a server that requires the one or takes no file passes',
+  'DOC-011': 'upload_limits_refused uploads a small PDF and one past 10 MiB: a server refusing a file of a few MB passes',
+  'EVT-036': 'webhook_retries_identical_payload answers 500 only: a sender that does not retry after 408 or 429 passes',
+  'XID-001': 'the checks create with an external_id only: a server that requires one passes',
+};
 
-/** Every pointer (without '#') of a schema node reachable from the given schema pointers, refs followed. */
-function reachableSchemas(contract: Contract, roots: string[]): Set<string> {
-  const seen = new Set<string>();
-  const visit = (pointer: string, node: Json | undefined) => {
-    if (!node || typeof node !== 'object' || Array.isArray(node) || seen.has(pointer)) return;
-    seen.add(pointer);
-    const o = node as JsonObject;
-    if (typeof o.$ref === 'string') visit(o.$ref.replace(/^#/, ''), contract.resolve(o.$ref));
-    for (const [k, v] of Object.entries((o.properties ?? {}) as JsonObject)) visit(`${pointer}/properties/${esc(k)}`, v);
-    for (const k of COMBINERS) if (Array.isArray(o[k])) for (const [i, v] of (o[k] as Json[]).entries()) visit(`${pointer}/${k}/${i}`, v);
-    for (const k of CHILDREN) if (o[k] && typeof o[k] === 'object') visit(`${pointer}/${k}`, o[k]);
-  };
-  for (const r of roots) visit(r.replace(/^#/, ''), contract.resolve(r.startsWith('#') ? r : `#${r}`));
-  return seen;
-}
-
-/** The schema pointers of every documented JSON response body (and response header) of the contract. */
-function responseRoots(contract: Contract): string[] {
-  const roots: string[] = [];
-  for (const op of contract.operations)
-    for (const r of op.responses.values()) {
-      for (const media of Object.keys((r.node.content ?? {}) as JsonObject)) roots.push(`${r.pointer}/content/${esc(media)}/schema`);
-      for (const [name, h] of Object.entries((r.node.headers ?? {}) as JsonObject)) {
-        const ref = (h as JsonObject).$ref;
-        roots.push(`${typeof ref === 'string' ? ref : `${r.pointer}/headers/${esc(name)}`}/schema`);
-      }
-    }
-  return roots;
-}
+/**
+ * Documented rules whose defects only the full schemas catch: the documented profile relaxes the kit's marks
+ * (x-assumption) on the schemas they point at, so there the schema checks do not fail when the rule alone is broken.
+ */
+const PROFILE_ALL_ONLY: Record<string, string> = {
+  'PAT-014': "a get-by-id without consent: the documented profile relaxes Patient's required fields",
+};
 
 /** Does a rule pointer land inside the reachable set (the node itself, or a keyword of it such as /required)? */
 function lands(pointer: string, reachable: Set<string>): boolean {
@@ -92,26 +90,108 @@ function pointers(rule: Rule): string[] {
 }
 
 /** Is the rule a shape rule every pointer of which lands in `reachable`? */
-export function shapeRule(rule: Rule, reachable: Set<string>): boolean {
+function shapeRule(rule: Rule, reachable: Set<string>): boolean {
   const ps = pointers(rule);
   return ps.length > 0 && !(rule.id in BEHAVIOUR) && ps.every((p) => lands(p, reachable));
 }
 
-export interface SchemaCoverage {
-  /** The check (a response check or a named check) that validates these schemas. */
-  check: string;
-  reachable: Set<string>;
-}
-
-/** Coverage through schema validation: response bodies and headers, plus payload schemas named checks validate. */
-export function schemaCoverages(contract: Contract, payloadChecks: Array<{ check: string; schemas: string[] }>): SchemaCoverage[] {
-  return [
-    { check: 'response_schema_conformance', reachable: reachableSchemas(contract, responseRoots(contract)) },
-    ...payloadChecks.map((p) => ({ check: p.check, reachable: reachableSchemas(contract, p.schemas) })),
-  ];
-}
-
 /** In the documented profile, an assumed rule's constraint is relaxed out of the schemas: not checked by them. */
-export function schemaChecksRule(rule: Rule, profile: Profile): boolean {
+function schemaChecksRule(rule: Rule, profile: Profile): boolean {
   return rule.provenance === 'documented' || profile === 'all';
+}
+
+/** How a check claims a rule: its own rule, a `covers` entry, or a schema it validates. */
+export interface Claim {
+  check: string;
+  kind: 'rule' | 'covers' | 'schema';
+  /** A response check: it judges every exchange, whatever check sent it. */
+  response: boolean;
+}
+
+/** What the claims are computed from: the register, the contract and the checks. */
+export interface ClaimSource {
+  register: Register;
+  contract: Contract;
+  checks: CheckDef[];
+  responseChecks: Array<{ name: string; rule: string; covers?: string[] }>;
+}
+
+/** Every rule id of the register → the checks that claim it in `profile` (an empty list: none). */
+export function claims(src: ClaimSource, profile: Profile): Map<string, Claim[]> {
+  const payloadChecks = src.checks.filter((c) => c.payloadSchemas?.length).map((c) => ({ check: c.name, schemas: c.payloadSchemas! }));
+  const schemaCov = schemaCoverages(src.contract, payloadChecks);
+  const responseNames = new Set(src.responseChecks.map((c) => c.name));
+  const named = [...src.responseChecks, ...src.checks];
+  const out = new Map<string, Claim[]>();
+  for (const r of src.register.rules) {
+    // In the documented profile the relaxed schemas let some defects through: their schema claims would not fail.
+    const relaxed = profile === 'documented' && r.id in PROFILE_ALL_ONLY;
+    const list: Claim[] = [];
+    for (const c of named) {
+      const kind = c.rule === r.id ? 'rule' : c.covers?.includes(r.id) ? 'covers' : undefined;
+      if (kind) list.push({ check: c.name, kind, response: responseNames.has(c.name) });
+    }
+    if (!relaxed && schemaChecksRule(r, profile))
+      for (const s of schemaCov)
+        if (shapeRule(r, s.reachable)) list.push({ check: s.check, kind: 'schema', response: responseNames.has(s.check) });
+    out.set(r.id, list);
+  }
+  return out;
+}
+
+/**
+ * Rule by rule, after a run: checked by a check claiming it (its rule or covers) that ran; else through a schema check
+ * that ran (coveredBySchemas); else not checked, with the reason: the skip reason of the check that claims it, or why
+ * no check can (not testable from outside, only with --profile all, a behaviour the schemas cannot see, no check yet).
+ */
+type RunOutcome = ClaimSource & { selected: CheckDef[]; results: CheckResult[]; profile: Profile };
+
+export function coverage(src: RunOutcome): { notChecked: NotChecked[]; coveredBySchemas: CoveredBySchema[] } {
+  const byName = new Map(src.results.map((r) => [r.name, r]));
+  const ran = (c: Claim) => {
+    const r = byName.get(c.check);
+    return !!r && r.outcome !== 'skipped';
+  };
+  const now = claims(src, src.profile);
+  const full = src.profile === 'all' ? now : claims(src, 'all');
+  const notChecked: NotChecked[] = [];
+  const coveredBySchemas: CoveredBySchema[] = [];
+  for (const r of src.register.rules) {
+    const base = { ruleId: r.id, rule: r.rule, provenance: r.provenance };
+    const mine = now.get(r.id)!;
+    const byCheck = mine.filter((c) => c.kind !== 'schema');
+    const bySchema = mine.filter((c) => c.kind === 'schema');
+    if (byCheck.some(ran)) continue;
+    const schemaRan = bySchema.find(ran);
+    if (schemaRan) {
+      coveredBySchemas.push({ ...base, check: schemaRan.check });
+      continue;
+    }
+    notChecked.push({ ...base, reason: whyNot(r, { byCheck, bySchema, inFull: full.get(r.id)!, byName, selected: src.selected }) });
+  }
+  return { notChecked, coveredBySchemas };
+}
+
+function whyNot(
+  r: Rule,
+  env: { byCheck: Claim[]; bySchema: Claim[]; inFull: Claim[]; byName: Map<string, CheckResult>; selected: CheckDef[] },
+): string {
+  const { byCheck, bySchema, inFull, byName } = env;
+  const skipped = byCheck.map((c) => byName.get(c.check)).find((x) => x?.outcome === 'skipped');
+  if (skipped) return `${skipped.name} skipped: ${skipped.reason ?? 'skipped'}`;
+  const names = (cs: Claim[]) => [...new Set(cs.map((c) => c.check))].join(', ');
+  const unselected = byCheck.filter((c) => !c.response && !env.selected.some((s) => s.name === c.check));
+  if (unselected.length) return `not selected by --only (checked by ${names(unselected)})`;
+  if (byCheck.length) return `checked by ${names(byCheck)}, which did not run`;
+  if (bySchema.length) {
+    const s = byName.get(bySchema[0]!.check);
+    return `checked by ${bySchema[0]!.check}, which did not run${s?.reason ? `: ${s.reason}` : ''}`;
+  }
+  if (inFull.length && r.id in PROFILE_ALL_ONLY) return `checked by ${names(inFull)} with --profile all only: ${PROFILE_ALL_ONLY[r.id]}`;
+  if (inFull.length) return `assumed rule: checked by ${names(inFull)} with --profile all`;
+  if (r.testable === 'not-from-outside') return `not testable from outside${r.reason ? `: ${r.reason}` : ''}`;
+  if (r.id in PARTLY) return `no check fails on every way to break it: ${PARTLY[r.id]}`;
+  const cannot = BEHAVIOUR[r.id] && `; the schema checks cannot judge it (${BEHAVIOUR[r.id]})`;
+  if (r.testable === 'needs-mock-control') return `needs the mock control API (--mock) and no check covers it yet${cannot ?? ''}`;
+  return `no check covers it yet${cannot ?? ''}`;
 }

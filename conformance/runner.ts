@@ -16,18 +16,8 @@ import { checkBudgetMs, timeScale } from './durations.ts';
 import { resolveKeys, type KeyInputs } from './keys.ts';
 import { allChecks, responseChecks } from './checks/index.ts';
 import { LEGACY_AREAS } from './legacy-areas.ts';
-import { schemaCoverages, shapeRule, schemaChecksRule } from './coverage.ts';
-import {
-  areaOf,
-  type Area,
-  type CheckDef,
-  type CheckResult,
-  type Failure,
-  type Keys,
-  type CoveredBySchema,
-  type NotChecked,
-  type RunReport,
-} from './model.ts';
+import { coverage } from './coverage.ts';
+import { areaOf, type Area, type CheckDef, type CheckResult, type Failure, type Keys, type RunReport } from './model.ts';
 
 export interface RunOptions extends KeyInputs {
   url: string;
@@ -265,7 +255,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   await receiver?.close();
 
   nameBlockers(results, all);
-  const { notChecked, coveredBySchemas } = coverage({ register, contract, all, selected, results, profile: opts.profile, mock: !!mock });
+  const src = { register, contract, checks: all, responseChecks };
+  const { notChecked, coveredBySchemas } = coverage({ ...src, selected, results, profile: opts.profile });
 
   const report: RunReport = {
     target: opts.url,
@@ -281,60 +272,6 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     pacing: { ...http.pacing },
   };
   return { report: redactor.deep(report), redactor };
-}
-
-/**
- * Rule by rule: checked by a named check that ran; else checked through schema validation of responses or payloads
- * (coveredBySchemas); else not checked, with the reason (the skip reason of the checks that cite it, or why no check
- * can: not testable from outside, no check yet).
- */
-function coverage(env: {
-  register: Register;
-  contract: Contract;
-  all: CheckDef[];
-  selected: CheckDef[];
-  results: CheckResult[];
-  profile: Profile;
-  mock: boolean;
-}): { notChecked: NotChecked[]; coveredBySchemas: CoveredBySchema[] } {
-  const { register, contract, all, selected, results, profile } = env;
-  const byName = new Map(results.map((r) => [r.name, r]));
-  const ran = (name: string) => {
-    const r = byName.get(name);
-    return !!r && r.outcome !== 'skipped';
-  };
-  const citing = (id: string) => all.filter((c) => c.rule === id || c.covers?.includes(id));
-  const payloadChecks = all.filter((c) => c.payloadSchemas?.length).map((c) => ({ check: c.name, schemas: c.payloadSchemas! }));
-  const schemaCov = schemaCoverages(contract, payloadChecks);
-  const responseRules = new Map(responseChecks.flatMap((c) => [c.rule, ...(c.covers ?? [])].map((id) => [id, c.name] as const)));
-  const notChecked: NotChecked[] = [];
-  const coveredBySchemas: CoveredBySchema[] = [];
-  for (const r of register.rules) {
-    const base = { ruleId: r.id, rule: r.rule, provenance: r.provenance };
-    if (responseRules.has(r.id) && ran(responseRules.get(r.id)!)) continue;
-    const checks = citing(r.id);
-    if (checks.some((c) => ran(c.name))) continue;
-    const bySchema = schemaCov.filter((s) => shapeRule(r, s.reachable));
-    const schemaRan = bySchema.find((s) => ran(s.check));
-    if (schemaRan && schemaChecksRule(r, profile)) {
-      coveredBySchemas.push({ ...base, check: schemaRan.check });
-      continue;
-    }
-    let reason: string;
-    const skipped = checks.map((c) => byName.get(c.name)).find((x) => x?.outcome === 'skipped');
-    if (skipped) reason = `${skipped.name} skipped: ${skipped.reason ?? 'skipped'}`;
-    else if (checks.length && !checks.some((c) => selected.includes(c)))
-      reason = `not selected by --only (checked by ${checks.map((c) => c.name).join(', ')})`;
-    else if (bySchema.length && !schemaChecksRule(r, profile)) reason = `assumed rule: checked by ${bySchema[0]!.check} with --profile all`;
-    else if (bySchema.length) {
-      const s = byName.get(bySchema[0]!.check);
-      reason = `checked by ${bySchema[0]!.check}, which did not run${s?.reason ? `: ${s.reason}` : ''}`;
-    } else if (r.testable === 'not-from-outside') reason = `not testable from outside${r.reason ? `: ${r.reason}` : ''}`;
-    else if (r.testable === 'needs-mock-control') reason = `needs the mock control API (--mock) and no check covers it yet`;
-    else reason = 'no check covers it yet';
-    notChecked.push({ ...base, reason });
-  }
-  return { notChecked, coveredBySchemas };
 }
 
 /** Areas in the register's order, checks by name within an area. */

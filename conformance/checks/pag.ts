@@ -179,7 +179,7 @@ export async function limit_parameter_honoured(ctx: CheckContext): Promise<void>
 }
 
 export const checks: CheckDef[] = [
-  check(limit_parameter_honoured, { rule: 'PAG-002' }),
+  check(limit_parameter_honoured, { rule: 'PAG-002', covers: ['PAG-006'] }),
   check(pages_walk_to_total_pages, { rule: 'PAG-004', covers: ['PAG-006'] }),
   check(documents_list_without_meta, { rule: 'PAG-005' }),
   check(page_and_limit_bounds, { rule: 'PAG-007', provenance: 'assumed' }),

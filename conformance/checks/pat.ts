@@ -451,7 +451,7 @@ export async function valid_bodies_accepted(ctx: CheckContext): Promise<void> {
 export const checks: CheckDef[] = [
   check(patient_id_path_digits, { rule: 'PAT-025' }),
   check(patient_id_kept_exact, { rule: 'PAT-001', needs: { write: true } }),
-  check(patient_list_items_without_detail_fields, { rule: 'PAT-012' }),
+  check(patient_list_items_without_detail_fields, { rule: 'PAT-012', covers: ['PAT-014'] }),
   check(name_only_patient_consent_false, { rule: 'PAT-015', needs: { write: true } }),
   check(name_built_from_first_and_last, { rule: 'PAT-003', needs: { write: true } }),
   check(patient_provider_defaults_to_key_owner, { rule: 'PAT-017', needs: { write: true, mock: true } }),

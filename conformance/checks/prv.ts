@@ -122,5 +122,5 @@ export const checks: CheckDef[] = [
   check(providers_read_only, { rule: 'PRV-009', needs: { write: true } }),
   check(npi_lookup, { rule: 'PRV-006', covers: ['PRV-007', 'ERR-005'] }),
   check(provider_by_id, { rule: 'PRV-008' }),
-  check(providers_list_parameters, { rule: 'PRV-005', covers: ['PAG-006'] }),
+  check(providers_list_parameters, { rule: 'PRV-005' }),
 ];
