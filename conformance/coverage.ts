@@ -191,7 +191,7 @@ function whyNot(
   if (inFull.length) return `assumed rule: checked by ${names(inFull)} with --profile all`;
   if (r.testable === 'not-from-outside') return `not testable from outside${r.reason ? `: ${r.reason}` : ''}`;
   if (r.id in PARTLY) return `no check fails on every way to break it: ${PARTLY[r.id]}`;
-  const cannot = BEHAVIOUR[r.id] && `; the schema checks cannot judge it (${BEHAVIOUR[r.id]})`;
-  if (r.testable === 'needs-mock-control') return `needs the mock control API (--mock) and no check covers it yet${cannot ?? ''}`;
-  return `no check covers it yet${cannot ?? ''}`;
+  if (r.id in BEHAVIOUR) return `no check covers it yet, and the schema checks cannot judge it: ${BEHAVIOUR[r.id]}`;
+  if (r.testable === 'needs-mock-control') return 'needs the mock control API (--mock) and no check covers it yet';
+  return 'no check covers it yet';
 }
