@@ -32,7 +32,7 @@ function visitTypeNull(body: Obj, req: ProxyRequest): void {
  * How often a reading below changed an exchange (the test asserts every one was met). anyAddress is not counted: the
  * documented profile sends no address of another shape (the wrong-type case of address.line1 is the kit's reading).
  */
-export const readingsMet = { newestFirst: 0, uploadAnswersProcessing: 0, exportNeedsFormat: 0 };
+export const readingsMet = { newestFirst: 0, uploadAnswersProcessing: 0, exportNeedsFormat: 0, extractDataOnly: 0 };
 
 /** What a request carried that the proxy rewrote before the mock saw it, to answer as the other reading would. */
 const sent = new WeakMap<ProxyRequest, { address?: Obj; page?: number; limit?: number }>();
@@ -86,6 +86,14 @@ function laterThanPending(body: Obj): void {
   for (const d of items) if (isObj(d) && begun.has(String(d.id)) && d.status === 'pending') d.status = 'processing';
 }
 
+/** The extract answer "may also carry" success and message: this one carries the document alone. */
+function extractDataOnly(body: Obj, req: ProxyRequest, status: number): void {
+  if (req.method !== 'POST' || !apiPath(req).endsWith('/extract') || status >= 300) return;
+  delete body.success;
+  delete body.message;
+  readingsMet.extractDataOnly++;
+}
+
 /** /notes/export has no documented default format: without one (and past the key checks) it is a validation failure. */
 function exportNeedsFormat(res: ProxyResponse, req: ProxyRequest): boolean {
   if (res.status !== 200 || req.method !== 'GET' || apiPath(req) !== '/notes/export') return false;
@@ -128,6 +136,7 @@ export const allowedVariant: Variant = {
         if (was?.page && res.status === 200) cutPage(body, was.page, was.limit!);
         if (was?.address && isObj(body.data) && res.status < 300) body.data.address = was.address;
         uploadAnswersProcessing(body, req, res.status);
+        extractDataOnly(body, req, res.status);
         laterThanPending(body);
         addFields(body, res.status);
         visitTypeNull(body, req);

@@ -61,6 +61,33 @@ export const answer = (res: ProxyResponse, status: number, v: unknown) => {
   setJson(res, v);
 };
 
+/**
+ * The extract call is answered (2xx) and starts no run: from then on the document shows the terminal state it had
+ * before the call, in the answer and in every read.
+ */
+function extractStartsNoRun(): Variant {
+  const lastTerminal = new Map<string, Record<string, unknown>>();
+  const frozen = new Set<string>();
+  const docsOf = (b: any): Array<Record<string, unknown>> => (Array.isArray(b?.data) ? b.data : b?.data ? [b.data] : []);
+  return {
+    name: 'extract starts no run',
+    area: 'documents',
+    rule: 'DOC-019',
+    response(res, req) {
+      if (!/^\/patients\/\d+\/documents(\/[^/]+\/extract)?$/.test(apiPath(req)) || res.status >= 300) return;
+      const b = jsonOf(res.body);
+      const extract = req.method === 'POST' && apiPath(req).endsWith('/extract');
+      for (const [i, d] of docsOf(b).entries()) {
+        const id = String(d.id);
+        if (extract && lastTerminal.has(id)) frozen.add(id);
+        if (frozen.has(id)) Object.assign(docsOf(b)[i]!, lastTerminal.get(id));
+        else if (d.status === 'completed' || d.status === 'failed') lastTerminal.set(id, { ...d });
+      }
+      setJson(res, b);
+    },
+  };
+}
+
 export function variants(keys: VariantKeys): Variant[] {
   let stored: Buffer | undefined;
   return [
@@ -229,18 +256,7 @@ export function variants(keys: VariantKeys): Variant[] {
           req.url = req.url.replace(/([?&])external_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
       },
     },
-    {
-      name: 'extract answer without success',
-      area: 'documents',
-      rule: 'DOC-019',
-      response(res, req) {
-        const b = jsonOf(res.body);
-        if (apiPath(req).endsWith('/extract') && b && 'success' in b) {
-          delete b.success;
-          setJson(res, b);
-        }
-      },
-    },
+    extractStartsNoRun(),
     {
       name: 'provider by id answers another provider',
       area: 'providers',
