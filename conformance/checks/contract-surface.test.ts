@@ -138,7 +138,7 @@ const broken: Array<[string, string, Breaks]> = [
   [
     'regenerate_auth_errors',
     'REGEN-010',
-    { response: (res, req) => /\/regenerate$/.test(apiPath(req)) && res.status === 429 && answer(res, 429, { message: 'Slow down' }) },
+    { response: (res, req) => /\/regenerate$/.test(apiPath(req)) && res.status === 403 && answer(res, 401, { error: 'Unauthorized' }) },
   ],
 ];
 

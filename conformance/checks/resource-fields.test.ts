@@ -140,7 +140,7 @@ const broken: Array<[string, string, Breaks]> = [
     'PAT-016',
     { request: (req) => /^\/patients/.test(apiPath(req)) && editJson(req, (b) => b.provider_id === '' && delete b.provider_id) },
   ],
-  ['patients_list_parameters', 'PAT-019', { request: (req) => is(req, 'GET', /^\/patients$/) && dropQuery(req, 'limit') }],
+  ['patients_list_parameters', 'PAT-019', { request: (req) => is(req, 'GET', /^\/patients$/) && dropQuery(req, 'external_id') }],
   [
     'patient_search_fields',
     'PAT-020',

@@ -96,6 +96,13 @@ export async function external_id_unique_per_organization(ctx: CheckContext): Pr
     'a patient of the run (POST /patients)',
     SETUP.patient,
   );
+  // Two keys are two organizations only if the other cannot read this one's patient; if it can, that is GEN-001's.
+  const seen = await ctx.send({ method: 'GET', path: `/patients/${String(mine.id)}`, key: other });
+  if (is2xx(seen))
+    return ctx.block(
+      `--other-org-key to be another organization's key (it read patient ${String(mine.id)}: ${got(seen).slice(0, 80)})`,
+      'GEN-001',
+    );
   const theirs = await ctx.send({ method: 'POST', path: '/patients', key: other, json: { name: 'Conformance per-org', external_id: ext } });
   ctx.expect(is2xx(theirs) && objOf(theirs).external_id === ext && !sameId(objOf(theirs).id, mine.id), {
     expected: `2xx with a patient of its own for another organization's create with external_id ${ext}, which patient ${mine.id} holds in this organization (unique per organization, not across)`,

@@ -114,10 +114,10 @@ export const resourceDefects: Defect[] = [
   },
   {
     rule: 'DOC-023',
-    defect: 'the extract answer without success',
+    defect: 'the extract answer without the document (success and message alone)',
     breaks: answers(
       (req, res) => to('POST', EXTRACT)(req) && res.status < 300,
-      (b) => void delete b.success,
+      (b) => void delete b.data,
     ),
   },
   {
