@@ -86,8 +86,8 @@ export async function startHostileServer(mode: HostileMode, opts: HostileOptions
   };
   const main = await listen((req, res) => {
     const n = seen.requests++;
-    if (opts.upstream && opts.spare?.(req, n)) return forward(opts.upstream, req, res);
-    answer(server.mode, n, req, res, { targetOrigin, hugeBytes: opts.hugeBytes ?? 50 * MB, seen });
+    if (opts.upstream && opts.spare?.(req, n)) forward(opts.upstream, req, res);
+    else answer(server.mode, n, req, res, { targetOrigin, hugeBytes: opts.hugeBytes ?? 50 * MB, seen });
   });
   server.origin = originOf(main);
   return server;
@@ -122,7 +122,8 @@ function answer(mode: HostileMode, n: number, req: IncomingMessage, res: ServerR
     case 'silent':
       return; // the request timeouts are off (listen), so nothing ever answers
     case 'escapes':
-      return rawEscapes(req, res.socket!, n);
+      rawEscapes(req, res.socket!, n);
+      return;
     case 'echo-key': {
       const key = String(req.headers['x-api-key'] ?? '');
       if (key) ctx.seen.echoed++;
