@@ -6,19 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../mock/server.ts';
 import { runSuite } from './runner.ts';
 import { allChecks } from './checks/index.ts';
-import { failureLines, suiteOptions } from './testing/check-file.ts';
+import { failureLines, suiteOptions, testMockOptions } from './testing/check-file.ts';
 
 let mock: RunningMock;
 beforeAll(async () => {
-  mock = await startMock({
-    port: 0,
-    host: '127.0.0.1',
-    timeScale: 0.01,
-    strict: true,
-    allowPrivateWebhooks: true,
-    quiet: true,
-    rateLimit: { requests: 40, seconds: 5 },
-  });
+  mock = await startMock({ ...testMockOptions, rateLimit: { requests: 40, seconds: 5 } });
 }, 60_000);
 afterAll(async () => {
   await mock?.close();

@@ -23,17 +23,19 @@ export const suiteOptions = (url: string): RunOptions => ({
   readOnly: false,
 });
 
-/** The mock the tests of a file share: loopback, time-scale 0.01, Prism --strict, no rate limit in the way. */
-export const startTestMock = () =>
-  startMock({
-    port: 0,
-    host: '127.0.0.1',
-    timeScale: 0.01,
-    strict: true,
-    allowPrivateWebhooks: true,
-    quiet: true,
-    rateLimit: { requests: 1_000_000, seconds: 60 },
-  });
+/** The options of the tests' mock: loopback, time-scale 0.01, Prism --strict, no rate limit in the way. */
+export const testMockOptions = {
+  port: 0,
+  host: '127.0.0.1',
+  timeScale: 0.01,
+  strict: true,
+  allowPrivateWebhooks: true,
+  quiet: true,
+  rateLimit: { requests: 1_000_000, seconds: 60 },
+};
+
+/** The mock the tests of a file share (testMockOptions). */
+export const startTestMock = () => startMock(testMockOptions);
 
 /** Starts the file's mock before its tests and stops it after them; `mock()` is it. */
 export function useTestMock(): { mock(): RunningMock } {
