@@ -1,4 +1,5 @@
 // Flags of clinical-records-conformance. Every bad flag or value is a UsageError (exit 2), never a stack trace.
+import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Profile } from './schemas.ts';
 import { KEY_VARS, scopedVar, scopesOfVar } from './keys.ts';
@@ -43,7 +44,8 @@ export interface CliOptions {
   expiredKey?: string;
   revokedKey?: string;
   mock: boolean;
-  webhookReceiver?: { publicUrl: string; port: number };
+  /** host: the address the receiver listens on (--webhook-host; loopback unless told). */
+  webhookReceiver?: { publicUrl: string; port: number; host?: string };
   profile: Profile;
   only: string[];
   reporters: ReporterName[];
@@ -81,6 +83,8 @@ list or shell history; the curl lines of the reports name the same variables):
                                    webhook receiver come from its control API (/__mock)
   --webhook-receiver <public_url>  listen for deliveries of webhooks you registered in the web
   --webhook-port <n>               application to <public_url> (which forwards to this port)
+  --webhook-host <address>         where the receiver listens (default 127.0.0.1, enough for a tunnel on
+                                   this machine; 0.0.0.0 when the tunnel runs elsewhere, e.g. another container)
 
 Sessions the suite may use (no API route lists sessions; without --mock it regenerates only these):
   --regenerable-session <id>       a ready session with notes the suite may regenerate (its note is rewritten):
@@ -148,6 +152,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     mock: { type: 'boolean' },
     'webhook-receiver': { type: 'string' },
     'webhook-port': { type: 'string' },
+    'webhook-host': { type: 'string' },
     profile: { type: 'string' },
     only: { type: 'string' },
     reporter: { type: 'string' },
@@ -215,8 +220,10 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     }
     const port = positiveInt('--webhook-port', v['webhook-port'], 0);
     if (port > 65535) throw new UsageError('--webhook-port must be 1 to 65535');
-    webhookReceiver = { publicUrl: v['webhook-receiver'], port };
-  }
+    const host = v['webhook-host'];
+    if (host !== undefined && !isIP(host)) throw new UsageError(`--webhook-host must be an IP address (e.g. 0.0.0.0), got "${host}"`);
+    webhookReceiver = { publicUrl: v['webhook-receiver'], port, host };
+  } else if (v['webhook-host']) throw new UsageError('--webhook-host goes with --webhook-receiver <public_url> --webhook-port <n>');
   return {
     help,
     url: url.toString().replace(/\/$/, ''),

@@ -34,6 +34,9 @@ type Base = Pick<CheckResult, 'name' | 'area' | 'ruleId' | 'rule' | 'provenance'
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '(nothing)' : (JSON.stringify(v) ?? String(v)));
 
+/** Failures one check keeps (a loop over a hostile answer's million items must not fill the memory); the rest are counted. */
+const MAX_FAILURES = 100;
+
 export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<CheckResult> {
   const failures: Failure[] = [];
   let assertions = 0;
@@ -43,6 +46,9 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
   let waiting = 'the check to begin';
   let last = 'nothing sent yet';
   const { http } = env.shared;
+  /** Evidence as the report keeps it: within the run's bound on kept text (see answer-bounds.ts). */
+  const kept = (v: unknown) => http.kept.keep(text(v));
+  let unkept = 0;
   const t0 = performance.now();
   const ctx: CheckContext = {
     ...env.shared,
@@ -62,12 +68,13 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     },
     expect(cond, e) {
       assertions++;
-      if (!cond)
+      if (!cond && failures.length >= MAX_FAILURES) unkept++;
+      else if (!cond)
         failures.push({
           ruleId: c.rule,
-          message: text(e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : c.name)),
-          expected: text(e.expected),
-          actual: text(e.actual),
+          message: kept(e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : c.name)),
+          expected: kept(e.expected),
+          actual: kept(e.actual),
           curl: e.exchange && toCurl(e.exchange.request),
         });
       return cond;
@@ -125,12 +132,19 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     } else if (settled instanceof BlockedCheck) {
       blocked = settled;
     } else if (settled !== undefined) {
-      failures.push(thrown(c, settled));
+      failures.push(thrown(c, settled, kept));
     }
   } finally {
     clearTimeout(timer);
     await env.faults?.clear();
   }
+  if (unkept)
+    failures.push({
+      ruleId: c.rule,
+      message: `${unkept} more failures of this check not kept`,
+      expected: `at most ${MAX_FAILURES} failures kept per check`,
+      actual: `${MAX_FAILURES + unkept} failures`,
+    });
   if (outcome === 'timed-out') {
     /* the failures so far stay as evidence; the outcome says why the check stopped */
   } else if (failures.length) outcome = 'failed';
@@ -153,8 +167,8 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
 }
 
 /** An exception out of a check: the check's failure, with what it says. */
-function thrown(c: CheckDef, err: unknown): Failure {
-  const message = err instanceof Error ? err.message : text(err);
+function thrown(c: CheckDef, err: unknown, kept: (v: unknown) => string): Failure {
+  const message = kept(err instanceof Error ? err.message : err);
   if (err instanceof TransportError)
     return { ruleId: c.rule, message: 'the request did not complete', expected: 'a response', actual: message };
   if (err instanceof ReadOnlyRefused)

@@ -4,7 +4,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Contract } from './contract.ts';
-import { Http, RateLimitExhausted, ReadOnlyRefused, TransportError, rateLimitWait, type ReceivedResponse } from './http.ts';
+import {
+  Http,
+  OversizedAnswer,
+  RateLimitExhausted,
+  ReadOnlyRefused,
+  TransportError,
+  rateLimitWait,
+  type KeyRef,
+  type ReceivedResponse,
+} from './http.ts';
+import { startHostileServer, type HostileMode, type HostileServer } from './testing/hostile-server.ts';
 import { parseJson } from './json-text.ts';
 
 const res429 = (headers: Record<string, string>): ReceivedResponse => ({ status: 429, headers, text: '', mediaType: 'application/json' });
@@ -153,5 +163,69 @@ describe('JSON as the suite reads it', () => {
       neg: '-9007199254740993',
       a: [1, 2.5],
     });
+  });
+});
+
+describe('Http against a hostile target', () => {
+  const key: KeyRef = { role: 'main', value: 'crk_9f1c2b7a04d84e0c8a5d3e6f7b8c9d0e', envVar: 'CLINICAL_RECORDS_KEY' };
+  let hostile: HostileServer | undefined;
+  afterEach(async () => {
+    await hostile?.close();
+    hostile = undefined;
+  });
+  const client = async (mode: HostileMode, timeoutMs = 5_000) => {
+    hostile = await startHostileServer(mode);
+    return new Http(`${hostile.origin}/ext-api/v1`, new Contract(), { concurrency: 2, timeoutMs });
+  };
+
+  it('answers a redirect as it came, never following it: the second origin gets no request, no key', async () => {
+    const http = await client('redirect');
+    const statuses = [];
+    for (let i = 0; i < 2; i++) statuses.push((await http.send('c', { method: 'GET', path: '/patients', key })).response.status);
+    expect(statuses).toEqual([307, 302]);
+    expect(hostile!.seen).toMatchObject({ requests: 2, targetRequests: 0, keys: [] });
+  });
+
+  it('reads no answer past 10 MB: a 50 MB one (Content-Length) and an endless one fail saying so, at once', async () => {
+    for (const mode of ['huge', 'endless'] as const) {
+      const http = await client(mode);
+      const t = performance.now();
+      const err = await http.send('c', { method: 'GET', path: '/patients', key }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OversizedAnswer);
+      expect((err as OversizedAnswer).message).toMatch(
+        /answered 200, but its answer (of 50 MB \(Content-Length\) is )?over the 10 MB bound/,
+      );
+      expect([(err as OversizedAnswer).status, (err as OversizedAnswer).mediaType]).toEqual([200, 'application/json']);
+      expect(performance.now() - t).toBeLessThan(4_000);
+      await hostile!.close();
+      hostile = undefined;
+    }
+  });
+
+  it('gives up on a target that never answers after its timeout', async () => {
+    const http = await client('silent', 300);
+    const t = performance.now();
+    await expect(http.send('c', { method: 'GET', path: '/patients', key })).rejects.toThrow(/no answer within 300 ms/);
+    expect(performance.now() - t).toBeLessThan(2_000);
+  });
+
+  it('replaces a key the target echoes (body, JSON, headers) by its variable before anything reads the answer', async () => {
+    const http = await client('echo-key');
+    const ex = await http.send('c', { method: 'POST', path: '/patients', key, json: {} });
+    expect(ex.response.status).toBe(400);
+    const everything = JSON.stringify(ex.response);
+    expect(everything).not.toContain(key.value.slice(4, 16));
+    expect(ex.response.headers['x-echo-key']).toBe('$CLINICAL_RECORDS_KEY');
+    expect((ex.response.json as { data: Array<{ id: string }> }).data[0]!.id).toBe('$CLINICAL_RECORDS_KEY');
+    // A check that cuts the body at 300 characters gets no prefix of the key either.
+    expect(ex.response.text.slice(0, 300)).toMatch(/e{280}\$CLINICAL/);
+  });
+
+  it('keeps the exchange log bounded: past its budget, exchanges are logged without their bodies', async () => {
+    hostile = await startHostileServer('huge', { hugeBytes: 9 * 1024 * 1024 });
+    const http = new Http(`${hostile.origin}/ext-api/v1`, new Contract(), { concurrency: 2, timeoutMs: 10_000 });
+    for (let i = 0; i < 5; i++)
+      expect((await http.send('c', { method: 'GET', path: '/patients' })).response.text.length).toBe(9 * 1024 * 1024);
+    expect(http.exchanges.map((e) => e.response.text.length > 0)).toEqual([true, true, true, false, false]);
   });
 });

@@ -1,8 +1,13 @@
 // One HTTP client for every check: bounded concurrency and time, and every exchange handed to the response
-// checks (status, content type, schema, rate-limit headers, no 5xx) whatever the check that caused it.
+// checks (status, content type, schema, rate-limit headers, no 5xx) whatever the check that caused it. Whatever the
+// target does, a request ends: redirects are answers, never followed (they would carry the key elsewhere), each
+// request has a timeout covering its body, a body is read up to MAX_ANSWER_BYTES, and a key the target echoes back
+// is replaced by its variable on arrival, before any check can cut it into an unrecognisable prefix.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { AnswerTooLarge, KeptText, readBounded } from './answer-bounds.ts';
 import type { Contract, Operation } from './contract.ts';
 import { parseJson } from './json-text.ts';
+import { Redactor } from './redact.ts';
 
 /** An API key and the shell variable its curl lines use instead of its value. */
 export interface KeyRef {
@@ -59,6 +64,17 @@ export interface Exchange {
 
 export class TransportError extends Error {}
 
+/** An answer whose body went past MAX_ANSWER_BYTES: it came (status, media type), but was not read. */
+export class OversizedAnswer extends TransportError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly mediaType: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A write the run was told never to send (--read-only): refused here, before anything leaves the process. */
 export class ReadOnlyRefused extends Error {}
 
@@ -69,6 +85,9 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * is given up (RateLimitExhausted) rather than handing its check a 429 of a spent window as the answer.
  */
 const RATE_LIMIT_PATIENCE_MS = 300_000;
+
+/** Answer text the exchange log keeps in all (32 MB of characters). */
+const EXCHANGE_LOG_CHARS = 32 * 1024 * 1024;
 
 /** A request the target's rate limit kept waiting longer than RATE_LIMIT_PATIENCE_MS (or asked to). */
 export class RateLimitExhausted extends Error {}
@@ -139,7 +158,13 @@ export class Http {
   private seq = 0;
   private readonly gate: Gate;
   private readonly listeners: Listener[] = [];
+  /** The run's exchanges; past EXCHANGE_LOG_CHARS of answer text in all, later ones are logged without their body. */
   readonly exchanges: Exchange[] = [];
+  private logged = 0;
+  /** What the run keeps of the target's text for its report (failures' evidence): bounded per string and in total. */
+  readonly kept = new KeptText();
+  /** Every key this client sent, replaced by its variable wherever an answer carries it. */
+  private readonly secrets = new Redactor();
   /**
    * Pauses for the target's own rate limit (a staging key shared by a long run), reported to the user: `pauses` counts
    * the spent windows met (429s waited out), `seconds` the wall-clock time with some request waiting (concurrent waits
@@ -232,11 +257,19 @@ export class Http {
     }
   }
 
+  /** Logs an exchange; past EXCHANGE_LOG_CHARS in all, without its body (the check that sent it has it in full). */
+  private log(ex: Exchange): void {
+    this.logged += ex.response.text.length;
+    this.exchanges.push(this.logged <= EXCHANGE_LOG_CHARS ? ex : { ...ex, response: { ...ex.response, text: '', json: undefined } });
+  }
+
   private async sendOnce(check: string, spec: RequestSpec, signal?: AbortSignal): Promise<Exchange> {
     const url = this.url(spec.path, spec.query);
     const headers: Record<string, string> = { Accept: '*/*', ...(spec.headers ?? {}) };
-    if (spec.key) headers['X-API-Key'] = spec.key.value;
-    else if (spec.rawKey !== undefined) headers['X-API-Key'] = spec.rawKey;
+    if (spec.key) {
+      headers['X-API-Key'] = spec.key.value;
+      this.secrets.add(spec.key.value, `$${spec.key.envVar}`);
+    } else if (spec.rawKey !== undefined) headers['X-API-Key'] = spec.rawKey;
     let body: BodyInit | undefined;
     let bodyText: string | undefined;
     if (spec.form) {
@@ -266,13 +299,16 @@ export class Http {
     const started = performance.now();
     const response = await this.gate.run(async () => {
       if (signal?.aborted) throw new TransportError(`${request.method} ${url}: not sent, the check ran out of time`);
-      let res: Response;
+      let res: Response | undefined;
       let text: string;
       const timeout = AbortSignal.timeout(this.timeoutMs);
       try {
+        // The timeout covers the body too: a server that answers its head and then trickles is cut off as well.
         res = await fetch(url, { method: request.method, headers, body, redirect: 'manual', signal: anySignal(timeout, signal) });
-        text = await res.text();
+        text = this.secrets.redact(await readBounded(res));
       } catch (err) {
+        if (err instanceof AnswerTooLarge && res)
+          throw new OversizedAnswer(`${request.method} ${url}: answered ${res.status}, but its ${err.message}`, res.status, mediaOf(res));
         const e = err as Error & { cause?: { code?: string; message?: string } };
         const why = timeout.aborted
           ? `no answer within ${this.timeoutMs} ms`
@@ -283,9 +319,9 @@ export class Http {
       }
       const hdrs: Record<string, string> = {};
       res.headers.forEach((v, k) => {
-        hdrs[k] = v;
+        hdrs[k] = this.secrets.redact(v);
       });
-      const mediaType = (hdrs['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const mediaType = mediaOf(res);
       let json: unknown;
       if ((mediaType === 'application/json' || mediaType.endsWith('+json')) && text) {
         try {
@@ -304,7 +340,7 @@ export class Http {
       response,
       ms: performance.now() - started,
     };
-    this.exchanges.push(ex);
+    this.log(ex);
     // A listener (response checks, cleanup) never breaks the check that sent the request.
     for (const l of this.listeners)
       try {
@@ -315,6 +351,9 @@ export class Http {
     return ex;
   }
 }
+
+/** The media type of an answer, lower case, without parameters. */
+const mediaOf = (res: Response) => (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
 function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
   const present = signals.filter((s): s is AbortSignal => !!s);

@@ -1,5 +1,7 @@
 // The kit's mock control API (/__mock on the same host): keys, faults, webhooks, deliveries, note events.
-// Used only with --mock; never sends an API key, and under --read-only nothing but GET.
+// Used only with --mock; never sends an API key, and under --read-only nothing but GET. Like the suite's HTTP client,
+// it follows no redirect, times out and reads an answer only up to MAX_ANSWER_BYTES, whatever the target is.
+import { readBounded } from './answer-bounds.ts';
 import { SkipCheck } from './model.ts';
 export interface MockKey {
   key: string;
@@ -52,9 +54,10 @@ export class MockControl {
       method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
       signal: AbortSignal.timeout(this.timeoutMs),
     });
-    const text = await res.text();
+    const text = await readBounded(res);
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;

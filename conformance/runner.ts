@@ -1,6 +1,7 @@
 // Runs the selected checks against one target: builds the shared context, applies the response checks to every
 // exchange, skips what cannot run (with the reason), cleans up what the run created, and returns one report.
 import { randomBytes } from 'node:crypto';
+import { KeyRefused, UnreachableTarget, probeTarget, reachTarget } from './target-probe.ts';
 import { Contract } from './contract.ts';
 import { Http, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
 import { Register } from './register.ts';
@@ -22,7 +23,7 @@ import { areaOf, type Area, type CheckDef, type CheckResult, type Failure, type 
 export interface RunOptions extends KeyInputs {
   url: string;
   mock: boolean;
-  webhookReceiver?: { publicUrl: string; port: number };
+  webhookReceiver?: { publicUrl: string; port: number; host?: string };
   profile: Profile;
   only: string[];
   concurrency: number;
@@ -41,10 +42,8 @@ export interface RunOptions extends KeyInputs {
   receiver?: Receiver;
 }
 
-export class UnreachableTarget extends Error {}
 export class BadInput extends Error {}
-/** The main key was refused (401/403) on the first request that carried it: nothing else could be checked. */
-export class KeyRefused extends Error {}
+export { KeyRefused, UnreachableTarget };
 
 const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 
@@ -86,12 +85,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     readOnly: opts.readOnly,
   });
 
-  // Reachability first: any HTTP answer will do; a transport error is exit 2.
-  try {
-    await http.send('reachability', { method: 'GET', path: '/providers', query: { limit: 1 } });
-  } catch (err) {
-    throw new UnreachableTarget(`cannot reach ${opts.url}: ${(err as Error).message}`);
-  }
+  // Reachability first, without a key: a transport error or a redirect is exit 2.
+  const unkeyed = await reachTarget(http, opts.url);
   http.exchanges.length = 0;
 
   const mock = opts.mock ? new MockControl(opts.url, opts.timeoutMs, undefined, undefined, opts.readOnly) : undefined;
@@ -99,7 +94,9 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     throw new UnreachableTarget(`--mock: the control API ${mock.url}/health does not answer 200; is the target this kit's mock?`);
   const keys: Keys = await resolveKeys(opts, mock);
   for (const k of allKeyRefs(keys)) redactor.add(k.value, `$${k.envVar}`);
-  await probeMainKey(http, keys.main, opts.url);
+  // The main key refused, or no answer as the API (a base URL without /ext-api/v1, a web site): exit 2 with a hint.
+  await probeTarget(http, keys.main, opts.url, unkeyed);
+  http.exchanges.length = 0;
 
   const cleanup = new Cleanup(contract, prefix);
   const fixtures = new Fixtures(http, keys.main, prefix, opts.readOnly);
@@ -135,7 +132,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   if (opts.webhookReceiver || mock) {
     receiver = opts.receiver ?? new Receiver();
     try {
-      await receiver.listen(opts.webhookReceiver?.port ?? 0, opts.webhookReceiver ? '0.0.0.0' : '127.0.0.1');
+      // Loopback unless told (--webhook-host): a tunnel on this machine reaches it there, nothing else can.
+      await receiver.listen(opts.webhookReceiver?.port ?? 0, opts.webhookReceiver?.host ?? '127.0.0.1');
     } catch (err) {
       receiver = undefined;
       receiverNote = `the webhook receiver could not listen: ${(err as Error).message}`;
@@ -288,18 +286,6 @@ function nameBlockers(results: CheckResult[], all: CheckDef[]): void {
     r.blockedBy.checks = checks;
     r.reason = `waited for ${r.blockedBy.waitedFor}; ${r.blockedBy.ruleId} is judged by ${states.join(', ') || 'no check'}`;
   }
-}
-
-/** The first request with the main key: a 401 or 403 there means nothing else can be checked (exit 2). */
-async function probeMainKey(http: Http, key: KeyRef, url: string): Promise<void> {
-  let status: number;
-  try {
-    status = (await http.send('main key', { method: 'GET', path: '/providers', key, query: { limit: 1 } })).response.status;
-  } catch (err) {
-    throw new UnreachableTarget(`cannot reach ${url}: ${(err as Error).message}`);
-  }
-  if (status === 401 || status === 403) throw new KeyRefused(`the main key (--key) was refused: GET /providers answered ${status}`);
-  http.exchanges.length = 0;
 }
 
 function sortResults(results: CheckResult[], register: Register): CheckResult[] {

@@ -216,8 +216,11 @@ export interface HugePost {
   ms: number;
 }
 
-/** POSTs `bytes` (default 600 MB) of JSON-looking filler to `url`, streamed; resolves when answered or cut off. */
-export function postHuge(url: string, bytes = 600 * MB, timeoutMs = 60_000): Promise<HugePost> {
+/**
+ * POSTs `bytes` (default 600 MB) of JSON-looking filler to `url`, streamed; resolves when answered or cut off.
+ * `chunked`: no Content-Length, so the receiver cannot refuse it from the head and must count what it reads.
+ */
+export function postHuge(url: string, bytes = 600 * MB, timeoutMs = 60_000, chunked = false): Promise<HugePost> {
   const t0 = performance.now();
   return new Promise((resolve) => {
     let sent = 0;
@@ -230,7 +233,7 @@ export function postHuge(url: string, bytes = 600 * MB, timeoutMs = 60_000): Pro
     const timer = setTimeout(() => done('timeout'), timeoutMs);
     const req = request(
       url,
-      { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes) } },
+      { method: 'POST', headers: { 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': String(bytes) }) } },
       (res) => {
         status = res.statusCode;
         res.resume();

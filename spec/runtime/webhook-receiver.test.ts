@@ -2,6 +2,7 @@
 // holds when told (the sender's give-up is recorded), and its waits are bounded.
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeWebhookBody } from './webhook-codec.ts';
+import { request } from 'node:http';
 import { decodeBody, startReceiver, type Receiver } from './webhook-receiver.ts';
 
 let open: Receiver[] = [];
@@ -41,5 +42,52 @@ describe('recording webhook receiver', () => {
     const r = await start();
     await expect(r.waitFor(1, 50)).rejects.toThrow('receiver got 0 of 1 requests within 50 ms');
     expect(await r.waitUntil(() => false, 30, 10)).toBe(false);
+  });
+
+  /** POSTs `bytes` of filler, chunked unless `declared`, and resolves with the status (or the transport error). */
+  const flood = (url: string, bytes: number, declared = false) =>
+    new Promise<number | string>((resolve) => {
+      const req = request(url, { method: 'POST', headers: declared ? { 'content-length': String(bytes) } : {} }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      let sent = 0;
+      const write = () => {
+        while (sent < bytes && !req.destroyed) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', write);
+        }
+        req.end();
+      };
+      write();
+    });
+
+  it('answers a body over its bound 413 without reading it, declared or not, and goes on answering', async () => {
+    const r = await start({ maxBodyBytes: 1024 * 1024 });
+    expect(await flood(r.url, 8 * 1024 * 1024, true)).toBe(413);
+    expect(await flood(r.url, 8 * 1024 * 1024)).toBe(413);
+    expect((await fetch(r.url, { method: 'POST', body: '{"ok":true}' })).status).toBe(200);
+    expect(r.received.map((x) => [x.status, x.oversized ?? false, x.body.length])).toEqual([
+      [413, true, 0],
+      [413, true, 0],
+      [200, false, 11],
+    ]);
+  });
+
+  it('a respond that throws answers 500 and the receiver lives on; a sender that resets mid-body ends nothing', async () => {
+    const r = await start((n) => {
+      if (n === 1) throw new Error('script bug');
+      return 200;
+    });
+    expect((await fetch(r.url, { method: 'POST', body: '{}' })).status).toBe(500);
+    const cut = request(r.url, { method: 'POST', headers: { 'content-length': '1000' } });
+    cut.on('error', () => undefined);
+    cut.write('partial');
+    await new Promise((res) => setTimeout(res, 50));
+    cut.destroy();
+    await new Promise((res) => setTimeout(res, 50));
+    expect((await fetch(r.url, { method: 'POST', body: '{}' })).status).toBe(200);
   });
 });

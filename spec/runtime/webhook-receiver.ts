@@ -1,7 +1,9 @@
 // A recording webhook receiver: node:http on a loopback address (port 0 unless told), recording every request and
 // answering the n-th with what `respond` scripts (a status, a status with headers and body, or 'hold' to never
 // answer, so a sender's timeout can be seen). The tests of the mock, the client and the conformance suite use it,
-// and the suite's own --webhook-receiver builds on it. Node only: never imported by client/ at run time.
+// and the suite's own --webhook-receiver builds on it, so whatever a sender does must not end the process: a body
+// over `maxBodyBytes` is answered 413 unread (a 600 MB POST is never held in memory), a sender that resets mid-body
+// or a `respond` that throws (answered 500) is that request's problem only. Node only: never imported by client/.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeWebhookBody } from './webhook-codec.ts';
@@ -18,6 +20,8 @@ export interface Received {
   end?: number;
   /** The status answered; unset while held. */
   status?: number;
+  /** The body went past maxBodyBytes: answered 413, `body` empty. */
+  oversized?: boolean;
 }
 
 /** What to answer: a status, a status with headers (and body), or 'hold' (never answer; close() ends it). */
@@ -30,7 +34,12 @@ export interface ReceiverOptions {
   host?: string;
   /** 0 (a free port) unless told. */
   port?: number;
+  /** Bodies over this many bytes are answered 413 and not read (default MAX_WEBHOOK_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
+
+/** A webhook payload is a few hundred bytes; 1 MB leaves room for any format and stops a flood early. */
+export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
 
 export interface Receiver {
   /** A URL on the receiver: http://host:port/hook. */
@@ -46,7 +55,8 @@ export interface Receiver {
 }
 
 export async function startReceiver(options: ReceiverOptions | ReceiverOptions['respond'] = {}): Promise<Receiver> {
-  const { respond = () => 200, host = '127.0.0.1', port = 0 } = typeof options === 'function' ? { respond: options } : options;
+  const opts = typeof options === 'function' ? { respond: options } : options;
+  const { respond = () => 200, host = '127.0.0.1', port = 0, maxBodyBytes = MAX_WEBHOOK_BODY_BYTES } = opts;
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
   const notify = () => {
@@ -55,15 +65,48 @@ export async function startReceiver(options: ReceiverOptions | ReceiverOptions['
   const server = http.createServer((req, res) => {
     const at = performance.now();
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    // A sender that resets the connection mid-body ends only its own request.
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
+    const tooLarge = () => {
+      const r: Received = { method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body: Buffer.alloc(0), at };
+      r.status = 413;
+      r.oversized = true;
+      received.push(r);
+      chunks.length = 0;
+      req.removeAllListeners('data');
+      // Answer, then let go of the connection: the rest of the body is never read.
+      res.writeHead(413, { 'Content-Type': 'text/plain', Connection: 'close' });
+      res.end(`body over ${maxBodyBytes} bytes`, () => {
+        r.end = performance.now();
+        req.destroy();
+        notify();
+      });
+    };
+    if (Number(req.headers['content-length']) > maxBodyBytes) {
+      tooLarge();
+      return;
+    }
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBodyBytes) tooLarge();
+      else chunks.push(c);
+    });
     req.on('end', () => {
+      if (size > maxBodyBytes) return;
       const r: Received = { method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks), at };
       received.push(r);
       res.on('close', () => {
         r.end ??= performance.now();
         notify();
       });
-      const reply = respond(received.length, r);
+      let reply: Reply;
+      try {
+        reply = respond(received.length, r);
+      } catch {
+        reply = 500; // the script's error is this delivery's answer, not the end of the receiver
+      }
       if (reply !== 'hold') {
         const { status, headers, body } = typeof reply === 'number' ? { status: reply, headers: {}, body: undefined } : reply;
         r.status = status;
@@ -75,7 +118,12 @@ export async function startReceiver(options: ReceiverOptions | ReceiverOptions['
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      // Once listening, an error of the server (a socket it cannot accept) is no reason to end the process.
+      server.on('error', () => undefined);
+      resolve();
+    });
   });
   const bound = (server.address() as AddressInfo).port;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
