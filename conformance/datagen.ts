@@ -91,7 +91,10 @@ export class BodyGenerator {
     for (const full of [false, true]) {
       const body = this.object(s, { ...bindings, ...fresh() }, full);
       if (this.strict.validate(pointer, body).length) continue;
-      out.push({ label: full ? 'every field' : 'required fields', body, assumed: this.usesAssumption(s, body) });
+      // Which fields are required is the kit's reading where the object's mark covers `required`: a body of only
+      // those rests on it (another reading may require more), a body of every field does not.
+      const assumed = this.usesAssumption(s, body) || (!full && requiredIsAssumed(s));
+      out.push({ label: full ? 'every field' : 'required fields', body, assumed });
     }
     return out;
   }
@@ -163,6 +166,13 @@ export class BodyGenerator {
       if (first === 'object' && p.properties && path.length === 0) this.fieldCases(p, at, cases, with_);
     }
   }
+}
+
+/** Is the object's `required` list the kit's choice (its mark concerns the whole node, or lists `required`)? */
+function requiredIsAssumed(s: Schema): boolean {
+  if (!('x-assumption' in s)) return false;
+  const listed = s[ASSUMED_KEYWORDS];
+  return !Array.isArray(listed) || listed.includes('required');
 }
 
 /** Does the node, or a schema inside it (refs not followed), carry an x-assumption about the whole node? */

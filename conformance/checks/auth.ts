@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../model.ts';
 import type { KeyRef, RequestSpec, Exchange } from '../http.ts';
 import type { Operation } from '../contract.ts';
-import { fillPath, got, objOf, farFuture, uploadDocument, is2xx, sameId, listOf } from './support/common.ts';
+import { appointmentBody, fillPath, got, objOf, farFuture, uploadDocument, is2xx, sameId, listOf } from './support/common.ts';
 import { own } from './support/operations.ts';
 import { check } from './support/define.ts';
 import { idText } from '../fixtures.ts';
@@ -156,12 +156,7 @@ export async function appointments_write_scope_grants(ctx: CheckContext): Promis
     what: 'POST /appointments',
     send: async (key) => {
       const { patient } = await own(ctx);
-      const json = {
-        patient_id: String(patient.id),
-        start_at: farFuture(),
-        duration_minutes: 30,
-        external_id: ctx.externalId('scope-appt'),
-      };
+      const json = appointmentBody(ctx, String(patient.id), { start_at: farFuture(), external_id: ctx.externalId('scope-appt') });
       return ctx.send({ method: 'POST', path: '/appointments', key, json });
     },
     steps: (id) => patchOne(`/appointments/${id}`, 'notes', 'updated with appointments:write'),

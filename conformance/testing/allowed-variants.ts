@@ -32,7 +32,7 @@ function visitTypeNull(body: Obj, req: ProxyRequest): void {
  * How often a reading below changed an exchange (the test asserts every one was met). anyAddress is not counted: the
  * documented profile sends no address of another shape (the wrong-type case of address.line1 is the kit's reading).
  */
-export const readingsMet = { newestFirst: 0, uploadAnswersProcessing: 0, exportNeedsFormat: 0, extractDataOnly: 0 };
+export const readingsMet = { newestFirst: 0, uploadAnswersProcessing: 0, exportNeedsFormat: 0, extractDataOnly: 0, appointmentFields: 0 };
 
 /** What a request carried that the proxy rewrote before the mock saw it, to answer as the other reading would. */
 const sent = new WeakMap<ProxyRequest, { address?: Obj; page?: number; limit?: number }>();
@@ -94,6 +94,21 @@ function extractDataOnly(body: Obj, req: ProxyRequest, status: number): void {
   readingsMet.extractDataOnly++;
 }
 
+/**
+ * "Which appointment create fields are mandatory: not shown": this server also requires appointment_type and
+ * visit_type (the proxy refuses a create without them, past the key checks, as its validation would).
+ */
+function appointmentNeedsTypes(res: ProxyResponse, req: ProxyRequest): boolean {
+  if (req.method !== 'POST' || apiPath(req) !== '/appointments' || res.status >= 500 || res.status === 401 || res.status === 403)
+    return false;
+  const b = jsonOf(req.body) as Obj | undefined;
+  const missing = ['appointment_type', 'visit_type'].filter((f) => !isObj(b) || !(f in b));
+  if (!missing.length) return false;
+  answer(res, 400, { error: 'Validation failed', details: Object.fromEntries(missing.map((f) => [f, 'required'])) });
+  readingsMet.appointmentFields++;
+  return true;
+}
+
 /** /notes/export has no documented default format: without one (and past the key checks) it is a validation failure. */
 function exportNeedsFormat(res: ProxyResponse, req: ProxyRequest): boolean {
   if (res.status !== 200 || req.method !== 'GET' || apiPath(req) !== '/notes/export') return false;
@@ -126,7 +141,7 @@ export const allowedVariant: Variant = {
     req.body = Buffer.from(JSON.stringify(b));
   },
   response(res: ProxyResponse, req) {
-    if (exportNeedsFormat(res, req)) return;
+    if (exportNeedsFormat(res, req) || appointmentNeedsTypes(res, req)) return;
     const type = res.headers['content-type'] ?? '';
     if (type.startsWith('application/json')) {
       res.headers['content-type'] = 'application/json; charset=utf-8';

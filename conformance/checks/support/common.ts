@@ -116,19 +116,26 @@ export function isValidationError(ex: Exchange): boolean {
   return ex.response.status === 400;
 }
 
-export async function createAppointment(ctx: CheckContext, patientId: string, extra: Obj = {}): Promise<Exchange> {
-  return ctx.send({
-    method: 'POST',
-    path: '/appointments',
-    key: ctx.keys.main,
-    json: {
-      patient_id: patientId,
-      start_at: new Date(Date.now() + 86_400_000 * 30).toISOString(),
-      duration_minutes: 30,
-      external_id: ctx.externalId('appt'),
-      ...extra,
-    },
-  });
+/**
+ * The body of an appointment a check creates on its way. Which create fields are mandatory is not shown, so it has
+ * every documented one a server might require (provider_id is documented as optional, repeat_rule's input not shown).
+ */
+export function appointmentBody(ctx: CheckContext, patientId: string, extra: Obj = {}): Obj {
+  return {
+    patient_id: patientId,
+    appointment_type: 'Conformance visit',
+    visit_type: enumOf(ctx, 'VisitType')[0],
+    start_at: new Date(Date.now() + 86_400_000 * 30).toISOString(),
+    duration_minutes: 30,
+    notes: 'Created by the conformance suite',
+    status: enumOf(ctx, 'AppointmentStatus')[0],
+    external_id: ctx.externalId('appt'),
+    ...extra,
+  };
+}
+
+export function createAppointment(ctx: CheckContext, patientId: string, extra: Obj = {}): Promise<Exchange> {
+  return ctx.send({ method: 'POST', path: '/appointments', key: ctx.keys.main, json: appointmentBody(ctx, patientId, extra) });
 }
 
 /** A one-page PDF upload; `text` is the PDF's text, `fields` replace the form's external_id field. */

@@ -3,7 +3,19 @@ import type { KeyRef } from '../../http.ts';
 import type { Operation } from '../../contract.ts';
 import type { CheckContext } from '../../model.ts';
 import { templateParams } from '../../../spec/runtime/operations.ts';
-import { type Obj, createAppointment, farFuture, is2xx, objOf, fillPath, got, is4xx, listOf, serverFailed } from './common.ts';
+import {
+  type Obj,
+  appointmentBody,
+  createAppointment,
+  farFuture,
+  is2xx,
+  objOf,
+  fillPath,
+  got,
+  is4xx,
+  listOf,
+  serverFailed,
+} from './common.ts';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -45,7 +57,7 @@ export function bodyFor(ctx: CheckContext, op: Operation, patientId: string): Ob
     case 'createPatient':
       return { name: 'Conformance contract surface', external_id: ctx.externalId('surface') };
     case 'createAppointment':
-      return { patient_id: patientId, start_at: farFuture(), duration_minutes: 30, external_id: ctx.externalId('surface-appt') };
+      return appointmentBody(ctx, patientId, { start_at: farFuture(), external_id: ctx.externalId('surface-appt') });
     case 'updatePatient':
       return { phone: '+1-555-0142' };
     case 'updateAppointment':
