@@ -4,7 +4,7 @@
 // Cuts never end inside a word: a key the target echoed is kept whole (and redacted later) or dropped, never halved.
 
 /** The most one answer's body is read (10 MB): past it the request fails, saying so. */
-export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 
 export class AnswerTooLarge extends Error {}
 

@@ -37,7 +37,7 @@ export const hostileKey = () => `crk_${randomBytes(16).toString('hex')}`;
  * random part is its longest run of hex digits (the mock's keys read crk_patients_read_<hex>: their words are
  * everywhere in a report), or the whole key when it has no such run of 16.
  */
-export function keySeenIn(key: string, places: Iterable<[string, string]>): string[] {
+function keySeenIn(key: string, places: Iterable<[string, string]>): string[] {
   const run = (key.match(/[0-9a-f]{16,}/gi) ?? []).sort((a, b) => b.length - a.length)[0] ?? key;
   const parts = Array.from({ length: Math.max(1, run.length - 11) }, (_, i) => run.slice(i, i + 12));
   return [...places].filter(([, text]) => parts.some((p) => text.includes(p))).map(([name]) => name);

@@ -62,7 +62,7 @@ export interface HostileServer {
 
 const MB = 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 'x');
-export const ESCAPES = ['\x1b]0;pwned-title\x07', '\x1b[2J', '\x1b[31m', '\x1b[0m', '\x07', '\x08\x08'] as const;
+const ESCAPES = ['\x1b]0;pwned-title\x07', '\x1b[2J', '\x1b[31m', '\x1b[0m', '\x07', '\x08\x08'] as const;
 const ESC = ESCAPES.join('');
 
 /** Starts the hostile server (and, for redirects, its second origin) on free loopback ports. */

@@ -39,7 +39,7 @@ export interface ReceiverOptions {
 }
 
 /** A webhook payload is a few hundred bytes; 1 MB leaves room for any format and stops a flood early. */
-export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
+const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
 
 export interface Receiver {
   /** A URL on the receiver: http://host:port/hook. */
