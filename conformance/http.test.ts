@@ -221,6 +221,15 @@ describe('Http against a hostile target', () => {
     expect(ex.response.text.slice(0, 300)).toMatch(/e{280}\$CLINICAL/);
   });
 
+  it("replaces the run's other keys too, even one this client has not sent yet", async () => {
+    const http = await client('echo-key');
+    const other: KeyRef = { role: 'otherOrg', value: 'crk_org2_5e0d1c2b3a4f5e6d7c8b9a0f', envVar: 'CLINICAL_RECORDS_OTHER_ORG_KEY' };
+    http.knowKeys([key, other]);
+    const ex = await http.send('c', { method: 'GET', path: '/patients', rawKey: other.value });
+    expect(ex.response.headers['x-echo-key']).toBe('$CLINICAL_RECORDS_OTHER_ORG_KEY');
+    expect(ex.response.text).not.toContain(other.value.slice(9, 21));
+  });
+
   it('keeps the exchange log bounded: past its budget, exchanges are logged without their bodies', async () => {
     hostile = await startHostileServer('huge', { hugeBytes: 9 * 1024 * 1024 });
     const http = new Http(`${hostile.origin}/ext-api/v1`, new Contract(), { concurrency: 2, timeoutMs: 10_000 });

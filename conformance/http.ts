@@ -163,7 +163,7 @@ export class Http {
   private logged = 0;
   /** What the run keeps of the target's text for its report (failures' evidence): bounded per string and in total. */
   readonly kept = new KeptText();
-  /** Every key this client sent, replaced by its variable wherever an answer carries it. */
+  /** Every key of the run (and any this client sent), replaced by its variable wherever an answer carries it. */
   private readonly secrets = new Redactor();
   /**
    * Pauses for the target's own rate limit (a staging key shared by a long run), reported to the user: `pauses` counts
@@ -190,6 +190,11 @@ export class Http {
     this.gate = new Gate(Math.max(1, opts.concurrency));
     this.timeoutMs = opts.timeoutMs;
     this.patienceMs = opts.rateLimitPatienceMs ?? RATE_LIMIT_PATIENCE_MS;
+  }
+
+  /** The run's keys: an answer that echoes one, even before this client sent it, carries its variable instead. */
+  knowKeys(keys: KeyRef[]): void {
+    for (const k of keys) this.secrets.add(k.value, `$${k.envVar}`);
   }
 
   onExchange(l: Listener): void {

@@ -94,6 +94,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     throw new UnreachableTarget(`--mock: the control API ${mock.url}/health does not answer 200; is the target this kit's mock?`);
   const keys: Keys = await resolveKeys(opts, mock);
   for (const k of allKeyRefs(keys)) redactor.add(k.value, `$${k.envVar}`);
+  http.knowKeys(allKeyRefs(keys));
   // The main key refused, or no answer as the API (a base URL without /ext-api/v1, a web site): exit 2 with a hint.
   await probeTarget(http, keys.main, opts.url, unkeyed);
   http.exchanges.length = 0;
