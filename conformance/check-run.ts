@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimitExhausted, ReadOnlyRefused, TransportError, type RequestSpec } from './http.ts';
 import type { MockControl } from './mock-control.ts';
 import { toCurl } from './curl.ts';
+import { evidenceOf } from './causes.ts';
 import { BlockedCheck, SkipCheck, type CheckContext, type CheckDef, type CheckResult, type Failure } from './model.ts';
 
 /** What every check's context shares (the run's), less what is the check's own. */
@@ -76,6 +77,7 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
           expected: kept(e.expected),
           actual: kept(e.actual),
           curl: e.exchange && toCurl(e.exchange.request),
+          ...evidenceOf(e.exchange),
         });
       return cond;
     },

@@ -4,23 +4,37 @@
 import { parseCli, UsageError, USAGE } from './args.ts';
 import { runSuite, UnreachableTarget, BadInput, KeyRefused, knownSelectors } from './runner.ts';
 import { allChecks } from './checks/index.ts';
-import { areaLine, renderConsole } from './reporters/console.ts';
+import { progressCounter, renderConsole } from './reporters/console.ts';
 import { writeReports } from './reporters/write.ts';
-import { applyBaseline, BaselineError, baselineLines, failsRun, loadBaseline, type Baseline } from './baseline.ts';
+import { OutDirError, prepareOutDir, writeInto } from './reporters/out-dir.ts';
+import { printable } from './reporters/printable.ts';
+import { applyBaseline, BaselineError, failsRun, loadBaseline, type Baseline } from './baseline.ts';
+import { howToSet, keyFileText, variablesIn } from './curl.ts';
+import type { RunReport } from './model.ts';
+import type { Redactor } from './redact.ts';
+
+/** The variables the report's curl lines read, how to set them; with --mock, the mock's keys in <out>/keys.env (0600). */
+function withVariables(report: RunReport, redactor: Redactor, keyDir: string | undefined): RunReport {
+  const names = variablesIn(report.results.flatMap((r) => r.failures.map((f) => f.curl)));
+  if (!names.length) return report;
+  const keyFile = keyDir && writeInto(keyDir, 'keys.env', keyFileText(redactor.variables(), names), 0o600);
+  return { ...report, variables: howToSet(names, keyFile) };
+}
 
 export async function main(
   argv: string[],
   out: (s: string) => void = (s) => process.stdout.write(`${s}\n`),
   err: (s: string) => void = (s) => process.stderr.write(`${s}\n`),
 ): Promise<number> {
+  const fail = (message: string) => {
+    err(printable(`clinical-records-conformance: ${message}`));
+    return 2;
+  };
   let opts;
   try {
     opts = parseCli(argv);
   } catch (e) {
-    if (e instanceof UsageError) {
-      err(`clinical-records-conformance: ${e.message}\nRun with --help for usage.`);
-      return 2;
-    }
+    if (e instanceof UsageError) return fail(`${e.message}\nRun with --help for usage.`);
     throw e;
   }
   if (opts.help) {
@@ -29,19 +43,19 @@ export async function main(
   }
   const known = knownSelectors(allChecks);
   const unknown = opts.only.filter((o) => !known.has(o.toLowerCase()));
-  if (unknown.length) {
-    err(
-      `clinical-records-conformance: --only: unknown area, rule id or check "${unknown.join(', ')}" (areas: ${[...new Set(allChecks.map((c) => c.area))].join(', ')})`,
+  if (unknown.length)
+    return fail(
+      `--only: unknown area, rule id or check "${unknown.join(', ')}" (areas: ${[...new Set(allChecks.map((c) => c.area))].join(', ')})`,
     );
-    return 2;
-  }
   let baseline: Baseline | undefined;
+  // Files go to --out: the reports, and with --mock the key file the curl lines need. Checked before anything is sent.
+  let outDir: string | undefined;
   try {
     if (opts.baseline !== undefined) baseline = loadBaseline(opts.baseline);
+    if (opts.mock || opts.reporters.some((r) => r !== 'console')) outDir = prepareOutDir(opts.out);
   } catch (e) {
-    if (!(e instanceof BaselineError)) throw e;
-    err(`clinical-records-conformance: ${e.message}`);
-    return 2;
+    if (e instanceof BaselineError || e instanceof OutDirError) return fail(e.message);
+    throw e;
   }
   const abort = new AbortController();
   const onSigint = () => {
@@ -54,23 +68,28 @@ export async function main(
   try {
     if (consoleOn)
       out(
-        `clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`,
+        printable(
+          `clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`,
+        ),
       );
-    const run = await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (a, rs) => out(areaLine(a, rs)) : undefined });
-    const report = baseline ? applyBaseline(run.report, baseline) : run.report;
-    if (consoleOn) out([renderConsole(report), ...baselineLines(report)].join('\n'));
-    const { files, errors } = writeReports(report, opts.reporters, opts.out);
-    if (files.length && consoleOn) out(`reports: ${files.join(', ')}`);
-    for (const e of errors) err(`clinical-records-conformance: ${e}`);
+    const progress = progressCounter();
+    const run = await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (_a, rs) => out(progress(rs)) : undefined });
+    const errors: string[] = [];
+    let report = baseline ? applyBaseline(run.report, baseline) : run.report;
+    try {
+      report = withVariables(report, run.redactor, opts.mock ? outDir : undefined);
+    } catch (e) {
+      errors.push(`could not write keys.env into ${outDir}: ${(e as Error).message}`);
+    }
+    const written = outDir ? writeReports(report, opts.reporters, outDir, baseline) : { files: [], errors: [] };
+    errors.push(...written.errors);
+    if (consoleOn) out(renderConsole(report, written.files));
+    for (const e of errors) err(printable(`clinical-records-conformance: ${e}`));
     if (report.interrupted) return 130;
     return failsRun(report) || errors.length ? 1 : 0;
   } catch (e) {
-    if (e instanceof UnreachableTarget || e instanceof BadInput || e instanceof KeyRefused) {
-      err(`clinical-records-conformance: ${e.message}`);
-      return 2;
-    }
-    err(`clinical-records-conformance: ${(e as Error).message}`);
-    return 2;
+    if (e instanceof UnreachableTarget || e instanceof BadInput || e instanceof KeyRefused) return fail(e.message);
+    return fail((e as Error).message);
   } finally {
     process.off('SIGINT', onSigint);
   }

@@ -64,6 +64,12 @@ export interface Failure {
   expected: string;
   actual: string;
   curl?: string;
+  /** The operation of the request the failure judged (`GET /providers/{providerId}`; the path when no operation matches). */
+  operation?: string;
+  /** The status that request was answered with. */
+  status?: number;
+  /** With --baseline: the baseline has this failure (an entry of the same rule, check, operation, status, fingerprint). */
+  known?: boolean;
 }
 
 /**
@@ -91,7 +97,7 @@ export interface CheckResult {
   failures: Failure[];
   assertions: number;
   ms: number;
-  /** The same check failed the same way in the --baseline report: reported, but it does not fail the run. */
+  /** Every failure of the check is in the --baseline (or, blocked or timed out, the check was so there): it does not fail the run. */
   known?: boolean;
 }
 
@@ -124,8 +130,43 @@ export interface RunReport {
   interrupted: boolean;
   /** Pauses taken because the target's rate-limit window was spent (429, X-RateLimit-Remaining 0). */
   pacing: { pauses: number; seconds: number };
-  /** With --baseline: its file, the failures it made known, and its failures that pass now (`check [rule]` each). */
-  baseline?: { file: string; known: string[]; fixed: string[] };
+  /** Failures grouped by what caused them (conformance/causes.ts): one request's answer, or one operation's status. */
+  causes: Cause[];
+  /** With --baseline: what it made known, what is new, which of its entries no longer fail or have expired. */
+  baseline?: BaselineSummary;
+  /** The shell variables the report's curl lines use, and how to set each. */
+  variables?: CurlVariable[];
+}
+
+/** A group of failures with one cause: `summary` says it (`GET /providers/{providerId} answered 404`). */
+export interface Cause {
+  summary: string;
+  /** The checks it made fail, and their rule ids (same order). */
+  checks: string[];
+  rules: string[];
+  /** How many failures (pieces of evidence) it accounts for. */
+  failures: number;
+  /** With --baseline: every failure of the cause is known. */
+  known?: boolean;
+}
+
+interface BaselineSummary {
+  file: string;
+  /** Checks whose every failure the baseline has (`check [rule]`). */
+  known: string[];
+  /** Failures the baseline does not have (`check [rule] operation → status`). */
+  new: string[];
+  /** Baseline entries no check fails on any more: prune them. */
+  fixed: string[];
+  /** Baseline entries past their expiry date: they no longer excuse a failure. */
+  expired: string[];
+}
+
+/** A variable a curl line of the report reads (`${NAME:?...}`): what it holds, and the shell line that sets it. */
+export interface CurlVariable {
+  name: string;
+  holds: string;
+  set: string;
 }
 
 export class SkipCheck extends Error {}

@@ -12,6 +12,7 @@ import { FAULT_SCOPE_HEADER, MockControl } from './mock-control.ts';
 import { Receiver } from './receiver.ts';
 import { Redactor } from './redact.ts';
 import { toCurl } from './curl.ts';
+import { causesOf, evidenceOf } from './causes.ts';
 import { runCheck, type SharedContext } from './check-run.ts';
 import { checkBudgetMs, timeScale } from './durations.ts';
 import { resolveKeys, type KeyInputs } from './keys.ts';
@@ -124,6 +125,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
           expected: f.expected,
           actual: f.actual,
           curl: toCurl(ex.request),
+          ...evidenceOf(ex),
         });
     }
   });
@@ -264,6 +266,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     startedAt: new Date(started).toISOString(),
     seconds: (Date.now() - started) / 1000,
     results: sortResults(results, register),
+    causes: causesOf(results),
     notChecked,
     coveredBySchemas,
     cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },

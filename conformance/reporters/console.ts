@@ -1,6 +1,10 @@
-// Console: one progress line per area as it completes, then failures (rule, expected, actual, curl) and a
-// summary by area.
-import type { Area, CheckResult, Outcome, RunReport } from '../model.ts';
+// Console: while the run goes, a count of finished checks; at the end each failure (rule, expected, actual, curl),
+// one line per area (register order, checks by name, as in every report), the checks that did not run, the
+// variables the curl lines read, the baseline's verdict, and last the failures grouped by cause. Whatever the target
+// sent is shown, never obeyed: control characters are escaped.
+import { baselineLines } from '../baseline.ts';
+import type { Area, CheckResult, Failure, Outcome, RunReport } from '../model.ts';
+import { printable } from './printable.ts';
 
 const mark: Record<Outcome, string> = { passed: '✓', failed: '✗', skipped: '-', blocked: '⊘', 'timed-out': '⏱' };
 
@@ -11,30 +15,77 @@ function counts(results: CheckResult[]): string {
   return `${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped${extra.join('')}`;
 }
 
-export function areaLine(area: Area, results: CheckResult[]): string {
-  const marks = results.map((r) => mark[r.outcome] ?? '?').join('');
-  return `  ${area.padEnd(14)} ${marks.padEnd(12)} ${counts(results)}`;
+/** An area's counts, then a mark per check in the report's order (by name). */
+function areaLine(area: Area, results: CheckResult[]): string {
+  return `  ${area.padEnd(6)} ${counts(results).padEnd(34)} ${results.map((r) => mark[r.outcome] ?? '?').join('')}`;
 }
 
-export function renderConsole(report: RunReport): string {
+/** Progress while the run goes (areas are printed once, at the end, in a fixed order): how many checks have ended. */
+export function progressCounter(): (results: CheckResult[]) => string {
+  const done: CheckResult[] = [];
+  return (results) => {
+    done.push(...results);
+    return `  ... ${done.length} checks done (${counts(done)})`;
+  };
+}
+
+const oneLine = (s: string, max: number) => String(s).replace(/\s+/g, ' ').slice(0, max);
+
+function failureLines(r: CheckResult, withBaseline: boolean): string[] {
+  const tag = (f: Failure) => (withBaseline ? (f.known ? '[known] ' : '[new] ') : '');
+  // New failures first: the five shown are the ones that fail the run.
+  const shown = withBaseline ? [...r.failures].sort((a, b) => Number(!!a.known) - Number(!!b.known)) : r.failures;
+  const lines: string[] = [];
+  for (const f of shown.slice(0, 5)) {
+    lines.push(`    ${tag(f)}${f.message}`, `      expected: ${f.expected}`, `      actual:   ${oneLine(f.actual, 300)}`);
+    if (f.curl) lines.push(`      reproduce: ${f.curl}`);
+  }
+  if (r.failures.length > 5) lines.push(`    ... and ${r.failures.length - 5} more (see the JSON or HTML report)`);
+  return lines;
+}
+
+function knownNote(r: CheckResult): string {
+  if (r.known) return '  (known: the baseline has it)';
+  const known = r.failures.filter((f) => f.known).length;
+  return known ? `  (${r.failures.length - known} new, ${known} known)` : '';
+}
+
+/** How to set the variables the curl lines read: one `. keys.env` (--mock), else an export line each. */
+function variableLines(report: RunReport): string[] {
+  const vars = report.variables ?? [];
+  if (!vars.length) return [];
+  const lines = ['', 'The curl lines read these variables; set them first (a line with one unset stops, naming it):'];
+  for (const set of new Set(vars.map((v) => v.set))) {
+    const names = vars.filter((v) => v.set === set);
+    lines.push(`  ${set}`, ...names.map((v) => `      # ${v.name}: ${v.holds}`));
+  }
+  return lines;
+}
+
+function causeLines(report: RunReport): string[] {
+  const failed = report.results.filter((r) => r.outcome === 'failed').length;
+  if (!failed) return ['', 'no failures'];
+  const n = report.causes.length;
+  const lines = ['', `${failed} failure${failed === 1 ? '' : 's'} from ${n} cause${n === 1 ? '' : 's'}:`];
+  report.causes.forEach((c, i) => {
+    const known = c.known === undefined ? '' : c.known ? ' (known)' : ' (new)';
+    lines.push(
+      `  ${i + 1}. ${c.summary}${known}: ${c.checks.length} check${c.checks.length === 1 ? '' : 's'}, ${c.failures} failure${c.failures === 1 ? '' : 's'}`,
+      `     ${c.checks.map((name, j) => `${name} [${c.rules[j]}]`).join(', ')}`,
+    );
+  });
+  return lines;
+}
+
+/** `files`: the reports written, named before the closing blocks (the console ends with the causes). */
+export function renderConsole(report: RunReport, files: string[] = []): string {
   const lines: string[] = [];
   const failed = report.results.filter((r) => r.outcome === 'failed');
   if (failed.length) lines.push('', 'Failures:');
-  for (const r of failed) {
-    lines.push('', `✗ ${r.name}  [${r.ruleId}, ${r.provenance}]${r.known ? '  (known: the baseline has it)' : ''}  ${r.rule}`);
-    for (const f of r.failures.slice(0, 5)) {
-      lines.push(
-        `    ${f.message}`,
-        `      expected: ${f.expected}`,
-        `      actual:   ${String(f.actual).replace(/\s+/g, ' ').slice(0, 300)}`,
-      );
-      if (f.curl) lines.push(`      reproduce: ${f.curl}`);
-    }
-    if (r.failures.length > 5) lines.push(`    ... and ${r.failures.length - 5} more (see the JSON or HTML report)`);
-  }
+  for (const r of failed)
+    lines.push('', `✗ ${r.name}  [${r.ruleId}, ${r.provenance}]${knownNote(r)}  ${r.rule}`, ...failureLines(r, !!report.baseline));
   lines.push('', 'Summary by area:');
-  const areas = [...new Set(report.results.map((r) => r.area))];
-  for (const a of areas)
+  for (const a of [...new Set(report.results.map((r) => r.area))])
     lines.push(
       areaLine(
         a,
@@ -60,5 +111,8 @@ export function renderConsole(report: RunReport): string {
       `rate limit: the target's window was spent ${report.pacing.pauses} time(s); paused ${Math.round(report.pacing.seconds)} s and resent (use a key of its own for the suite, or a higher limit)`,
     );
   if (report.interrupted) lines.push('interrupted (Ctrl-C): results are partial');
-  return lines.join('\n');
+  if (files.length) lines.push(`reports: ${files.join(', ')}`);
+  const baseline = baselineLines(report);
+  lines.push(...variableLines(report), ...(baseline.length ? ['', ...baseline] : []), ...causeLines(report));
+  return printable(lines.join('\n'));
 }

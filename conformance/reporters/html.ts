@@ -1,17 +1,23 @@
-// One self-contained HTML file (inline CSS, no scripts or external assets) a person can open and read. It opens on
-// what failed (the failed rules, linked to their evidence), then a bar per area, then the checks area by area;
-// identical evidence is shown once ("N more like this"), and a filter (CSS :target) shows one outcome at a time.
+// One self-contained HTML file (inline CSS, no external assets; the copy buttons' one-line handlers are its only
+// code) a person can open and read, on a phone too. It opens on what failed, grouped by cause (each cause with its
+// checks, linked to their evidence), then a bar per area, then the checks area by area; identical evidence is shown
+// once ("N more like this"), and a filter (CSS :target) shows one outcome at a time. Whatever the target sent is
+// escaped, control characters spelled out.
+import { causeGroups, type CauseGroup } from '../causes.ts';
 import type { CheckResult, Failure, Outcome, RunReport } from '../model.ts';
+import { printable } from './printable.ts';
+import { STYLE } from './html-style.ts';
 
 const h = (s: unknown) =>
-  String(s ?? '')
+  printable(String(s ?? ''))
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
 const OUTCOMES: Outcome[] = ['failed', 'timed-out', 'blocked', 'skipped', 'passed'];
 const label = (o: Outcome) => o.replace('-', ' ');
-const anchor = (r: CheckResult) => `check-${r.name}`;
+const anchor = (name: string) => `check-${name}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Failures with the same expected and actual, in first-seen order: one example and how many more. */
 export function groupFailures(failures: Failure[]): Array<{ example: Failure; more: Failure[] }> {
@@ -25,35 +31,58 @@ export function groupFailures(failures: Failure[]): Array<{ example: Failure; mo
   return [...groups.values()];
 }
 
-function evidence(r: CheckResult): string {
+/** Past this many characters a variable's name may break after an underscore (else it would widen a phone's page). */
+const LONG_NAME = 44;
+
+/** A curl line that wraps between words, never inside a variable's name, with a button that copies it. */
+function curlBlock(curl: string): string {
+  const text = h(curl).replace(/\$\{?[A-Z][A-Z0-9_]+|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, (name) =>
+    name.length > LONG_NAME ? `<span class="var long">${name.replace(/_/g, '_<wbr>')}</span>` : `<span class="var">${name}</span>`,
+  );
+  const copy =
+    "const p=this.nextElementSibling;getSelection().selectAllChildren(p);navigator.clipboard&&navigator.clipboard.writeText(p.textContent).then(()=>{this.textContent='copied'},()=>{this.textContent='selected: Ctrl-C'})";
+  return `<div class="curl"><button type="button" class="copy" onclick="${h(copy)}">copy</button><pre>${text}</pre></div>`;
+}
+
+function evidence(r: CheckResult, causeOf: (f: Failure) => number | undefined, withBaseline: boolean): string {
   return groupFailures(r.failures)
     .map(({ example: f, more }) => {
       const others = more.length
         ? `<details class="more"><summary>${more.length} more like this</summary><ul>${more.map((m) => `<li>${h(m.message)}</li>`).join('')}</ul></details>`
         : '';
-      return `<div class="evidence"><div>${h(f.message)}</div><div><b>expected</b> ${h(f.expected)}</div><div><b>actual</b> <code>${h(String(f.actual).slice(0, 2000))}</code></div>${f.curl ? `<pre>${h(f.curl)}</pre>` : ''}${others}</div>`;
+      const n = causeOf(f);
+      const tags = `${n ? `<a class="tag" href="#cause-${n}">cause ${n}</a>` : ''}${withBaseline ? `<span class="tag">${f.known ? 'known' : 'new'}</span>` : ''}`;
+      return `<div class="evidence"><div>${tags}${h(f.message)}</div><div><b>expected</b> ${h(f.expected)}</div><div><b>actual</b> <code>${h(String(f.actual).slice(0, 2000))}</code></div>${f.curl ? curlBlock(f.curl) : ''}${others}</div>`;
     })
     .join('\n');
 }
 
-function checkRows(r: CheckResult): string {
+function checkRows(r: CheckResult, causeOf: (f: Failure) => number | undefined, withBaseline: boolean): string {
   const why = r.reason ? `: ${h(r.reason)}` : '';
-  const detail = r.failures.length ? `<tr class="detail"><td colspan="4">${evidence(r)}</td></tr>` : '';
-  return `<tbody class="check ${r.outcome}" id="${h(anchor(r))}"><tr><td>${h(r.name)}</td><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td class="outcome">${label(r.outcome)}${r.known ? ' (known: in the baseline)' : ''}${why}</td></tr>${detail}</tbody>`;
+  const detail = r.failures.length ? `<tr class="detail"><td colspan="4">${evidence(r, causeOf, withBaseline)}</td></tr>` : '';
+  return `<tbody class="check ${r.outcome}" id="${h(anchor(r.name))}"><tr><td>${h(r.name)}</td><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td class="outcome">${label(r.outcome)}${r.known ? ' (known: in the baseline)' : ''}${why}</td></tr>${detail}</tbody>`;
 }
 
-/** The rules whose checks failed or timed out, each linked to its evidence. */
-function failedRules(report: RunReport): string {
-  const bad = report.results.filter((r) => r.outcome === 'failed' || r.outcome === 'timed-out');
-  if (!bad.length) return '<section id="failed-rules"><h2>Failed rules</h2><p>None: every check that ran passed.</p></section>';
-  const rows = bad
-    .map((r) => {
-      const n = groupFailures(r.failures).length;
-      const what = r.outcome === 'timed-out' ? 'timed out' : `${n} distinct failure${n === 1 ? '' : 's'}`;
-      return `<tr class="${r.outcome}"><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td><a href="#${h(anchor(r))}">${h(r.name)}</a></td><td>${what}</td></tr>`;
+/** The failed rules grouped by cause, each check linked to its evidence; then the checks that timed out. */
+function failedRules(report: RunReport, groups: CauseGroup[]): string {
+  const failed = report.results.filter((r) => r.outcome === 'failed');
+  const timedOut = report.results.filter((r) => r.outcome === 'timed-out');
+  if (!failed.length && !timedOut.length)
+    return '<section id="failed-rules" class="none"><h2>Failed rules</h2><p>None failed: every check that ran passed.</p></section>';
+  const rule = (name: string) => report.results.find((r) => r.name === name);
+  const causes = groups
+    .map(({ cause: c }, i) => {
+      const known = c.known === undefined ? '' : ` <span class="tag">${c.known ? 'known' : 'new'}</span>`;
+      const items = c.checks
+        .map((name, j) => `<li><b>${h(c.rules[j])}</b> ${h(rule(name)?.rule)} — <a href="#${h(anchor(name))}">${h(name)}</a></li>`)
+        .join('');
+      return `<div class="cause" id="cause-${i + 1}"><h3>${i + 1}. ${h(c.summary)}${known} <small>${plural(c.checks.length, 'check')}, ${plural(c.failures, 'failure')}</small></h3><ul>${items}</ul></div>`;
     })
     .join('\n');
-  return `<section id="failed-rules"><h2>Failed rules (${bad.length})</h2><table><tr><th>rule</th><th>check (evidence)</th><th></th></tr>${rows}</table></section>`;
+  const late = timedOut.length
+    ? `<h3>Timed out</h3><ul>${timedOut.map((r) => `<li><b>${h(r.ruleId)}</b> <a href="#${h(anchor(r.name))}">${h(r.name)}</a>: ${h(r.reason)}</li>`).join('')}</ul>`
+    : '';
+  return `<section id="failed-rules"><h2>Failed rules: ${plural(failed.length, 'failure')} from ${plural(groups.length, 'cause')}</h2>${causes}${late}</section>`;
 }
 
 function areaBar(area: string, rs: CheckResult[]): string {
@@ -62,16 +91,36 @@ function areaBar(area: string, rs: CheckResult[]): string {
   return `<div class="area-bar"><a href="#area-${h(area)}">${h(area)}</a><span class="bar" title="${h(title)}">${parts.map(([o, n]) => `<span class="${o}" style="flex:${n}">${n}</span>`).join('')}</span></div>`;
 }
 
+function baselineSection(report: RunReport): string {
+  const b = report.baseline;
+  if (!b) return '';
+  const list = (title: string, xs: string[]) =>
+    xs.length ? `<details><summary>${title} (${xs.length})</summary><ul>${xs.map((x) => `<li>${h(x)}</li>`).join('')}</ul></details>` : '';
+  return `<section id="baseline"><p>Baseline <code>${h(b.file)}</code>: ${plural(b.known.length, 'check')} with only known failures, not failing the run; ${b.new.length} new failure(s).</p>${list('New since the baseline', b.new)}${list('Expired entries (no longer excusing a failure)', b.expired)}${list('Fixed since the baseline: prune these entries', b.fixed)}</section>\n`;
+}
+
+function variablesSection(report: RunReport): string {
+  const vars = report.variables ?? [];
+  if (!vars.length) return '<p>Curl lines read keys from shell variables; keys are never written here.</p>';
+  const rows = vars.map((v) => `<li><code>${h(v.name)}</code>: ${h(v.holds)}. Set it: <code>${h(v.set)}</code></li>`).join('');
+  return `<section id="variables"><p>The curl lines read these variables (one unset stops the line, naming it); keys are never written here:</p><ul>${rows}</ul></section>`;
+}
+
 export function renderHtml(report: RunReport): string {
   const n = (o: Outcome) => report.results.filter((r) => r.outcome === o).length;
   const areas = [...new Set(report.results.map((r) => r.area))];
   const byArea = (a: string) => report.results.filter((r) => r.area === a);
+  const groups = causeGroups(report.results);
+  const causeOf = (f: Failure) => {
+    const i = groups.findIndex((g) => g.members.some((m) => m.failure === f));
+    return i < 0 ? undefined : i + 1;
+  };
   const tables = areas
     .map((a) => {
       const rs = byArea(a);
-      return `<h2 id="area-${h(a)}">${h(a)} <small>${rs.filter((r) => r.outcome === 'passed').length}/${rs.length} passed</small></h2>
+      return `<section class="area"><h2 id="area-${h(a)}">${h(a)} <small>${rs.filter((r) => r.outcome === 'passed').length}/${rs.length} passed</small></h2>
 <table><thead><tr><th>check</th><th>rule</th><th>provenance</th><th>outcome</th></tr></thead>
-${rs.map(checkRows).join('\n')}</table>`;
+${rs.map((r) => checkRows(r, causeOf, !!report.baseline)).join('\n')}</table></section>`;
     })
     .join('\n');
   const bySchema = report.coveredBySchemas
@@ -81,38 +130,34 @@ ${rs.map(checkRows).join('\n')}</table>`;
     .map((r) => `<tr><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td>${h(r.reason)}</td></tr>`)
     .join('\n');
   const filters = OUTCOMES.map((o) => `<a href="#show-${o}">${label(o)} (${n(o)})</a>`).join(' ');
-  const hide = OUTCOMES.map((o) => `#show-${o}:target ~ main tbody.check:not(.${o})`).join(',\n');
+  const hide = OUTCOMES.flatMap((o) => [
+    `#show-${o}:target ~ main tbody.check:not(.${o})`,
+    `#show-${o}:target ~ main section.area:not(:has(tbody.check.${o}))`,
+    `#show-${o}:target ~ main section.rules`,
+  ]).join(',\n');
   const leftovers = report.cleanup.leftovers.length ? `<ul>${report.cleanup.leftovers.map((l) => `<li>${h(l)}</li>`).join('')}</ul>` : '';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Conformance report ${h(report.runId)}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Conformance report ${h(report.runId)}</title>
 <style>
-body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;width:100%;margin-bottom:1em}
-td,th{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}
-tbody.passed td.outcome{color:#17702a}tbody.failed td,tr.failed td{background:#fde8e8}tbody.failed td.outcome{color:#b00020;font-weight:bold}
-tbody.timed-out td,tr.timed-out td{background:#fff0d6}tbody.blocked td{background:#eef0f8}tbody.skipped td{color:#777}
-tr.detail td{background:#fff6f6;font-size:13px}.evidence{margin-bottom:.6em}pre,code{white-space:pre-wrap;word-break:break-all;background:#f4f4f4;padding:2px 4px}
-.summary span{margin-right:1.5em;font-size:16px}#failed-rules{border:2px solid #b00020;padding:0 1em;margin-bottom:1.5em}
-.filter a{margin-right:1em}.area-bar{display:flex;align-items:center;gap:.5em;margin:2px 0}.area-bar>a{width:5em}
-.bar{display:flex;width:24em;height:1.1em;font-size:11px;color:#fff;text-align:center}.bar>span{min-width:1.2em}
-.bar .passed{background:#2e8b47}.bar .failed{background:#c62828}.bar .timed-out{background:#e08a00}.bar .blocked{background:#5c6bc0}.bar .skipped{background:#aaa}
+${STYLE}
 ${hide}{display:none}
 </style></head><body>
 <h1>Conformance report</h1>
 <p>Target <code>${h(report.target)}</code> · profile <b>${report.profile}</b> · run ${h(report.runId)} · ${h(report.startedAt)} · ${report.seconds.toFixed(1)} s${report.pacing.pauses ? ` · paused ${Math.round(report.pacing.seconds)} s for the target's rate limit` : ''}${report.interrupted ? ' · <b>interrupted</b>' : ''}</p>
 <p class="summary"><span>✓ ${n('passed')} passed</span><span>✗ ${n('failed')} failed</span>${n('timed-out') ? `<span>${n('timed-out')} timed out</span>` : ''}${n('blocked') ? `<span>⊘ ${n('blocked')} blocked</span>` : ''}<span>- ${n('skipped')} skipped</span><span>${report.notChecked.length} rules not checked</span></p>
-${report.baseline ? `<p>Baseline <code>${h(report.baseline.file)}</code>: ${report.baseline.known.length} known failure(s), not failing the run. Fixed since: ${h(report.baseline.fixed.join(', ') || 'none')}.</p>\n` : ''}${failedRules(report)}
+${baselineSection(report)}${failedRules(report, groups)}
 <section id="areas"><h2>By area</h2>${areas.map((a) => areaBar(a, byArea(a))).join('\n')}</section>
 <p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed.${leftovers ? ' Left behind:' : ''}</p>${leftovers}
-<p>Curl lines read the key from <code>$CLINICAL_RECORDS_KEY</code> (others: <code>$CLINICAL_RECORDS_*_KEY</code>); keys are never written here.</p>
+${variablesSection(report)}
 <p class="filter">Show only: ${filters} <a href="#all">all</a></p>
 ${OUTCOMES.map((o) => `<i id="show-${o}"></i>`).join('')}
 <main>
 ${tables}
-<h2>Rules checked through the schema checks</h2>
+<section class="rules"><h2>Rules checked through the schema checks</h2>
 <p>Rules about the shape of responses (field types, formats, enums, required fields) or webhook payloads, checked on every response or payload received rather than by a check of their own.</p>
 <table><tr><th>rule</th><th>provenance</th><th>how</th></tr>${bySchema}</table>
 <h2>Rules not checked</h2>
-<table><tr><th>rule</th><th>provenance</th><th>why</th></tr>${notChecked}</table>
+<table><tr><th>rule</th><th>provenance</th><th>why</th></tr>${notChecked}</table></section>
 </main>
 </body></html>
 `;

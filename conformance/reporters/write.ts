@@ -1,16 +1,28 @@
-// Writes the chosen file reports into --out.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Writes the chosen file reports into --out (a folder prepareOutDir made): junit.xml, report.html, and with json
+// report.json and baseline.json (this run's failures as baseline entries, to commit and pass to --baseline).
+import type { Baseline } from '../baseline.ts';
+import { baselineFile } from '../baseline.ts';
 import type { RunReport } from '../model.ts';
 import type { ReporterName } from '../args.ts';
 import { renderJunit } from './junit.ts';
 import { renderHtml } from './html.ts';
+import { writeInto } from './out-dir.ts';
+import { printable } from './printable.ts';
+
+/** JSON with control characters spelled out in every string: a report shown in a terminal stays inert. */
+const json = (v: unknown) => `${JSON.stringify(v, (_k, x) => (typeof x === 'string' ? printable(x) : x), 2)}\n`;
 
 /** Writes each chosen report; one that cannot be written is named in `errors`, the others are still written. */
-export function writeReports(report: RunReport, reporters: ReporterName[], dir: string): { files: string[]; errors: string[] } {
+export function writeReports(
+  report: RunReport,
+  reporters: ReporterName[],
+  dir: string,
+  previous?: Baseline,
+): { files: string[]; errors: string[] } {
   const files: Array<[ReporterName, string, () => string]> = [
     ['junit', 'junit.xml', () => renderJunit(report)],
-    ['json', 'report.json', () => JSON.stringify(report, null, 2)],
+    ['json', 'report.json', () => json(report)],
+    ['json', 'baseline.json', () => baselineFile(report, previous)],
     ['html', 'report.html', () => renderHtml(report)],
   ];
   const written: string[] = [];
@@ -18,11 +30,9 @@ export function writeReports(report: RunReport, reporters: ReporterName[], dir: 
   for (const [name, file, render] of files) {
     if (!reporters.includes(name)) continue;
     try {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, file), render());
-      written.push(join(dir, file));
+      written.push(writeInto(dir, file, render()));
     } catch (err) {
-      errors.push(`could not write ${join(dir, file)}: ${(err as Error).message}`);
+      errors.push(`could not write ${file} into ${dir}: ${(err as Error).message}`);
     }
   }
   return { files: written, errors };
