@@ -34,7 +34,7 @@ try {
     row([mode, r.exit ?? `killed (${r.signal})`, r.seconds.toFixed(1), r.peakRssMb, r.keySeen.join(', ') || 'none', rawEscapes(r), note]);
   }
   const origin = new URL(mock.url).origin;
-  for (const mode of ['redirect', 'huge', 'endless', 'echo-key'] as const) {
+  for (const mode of ['redirect', 'huge', 'endless', 'silent', 'escapes', 'echo-key'] as const) {
     const r = await runHostile({ label: `${mode} after the probes`, mode, args: ['--mock'], upstream: origin, spareApi: 2 }, mockKeys);
     const label = `${mode} after the probes (--mock)`;
     row([label, r.exit ?? `killed (${r.signal})`, r.seconds.toFixed(1), r.peakRssMb, r.keySeen.join(', ') || 'none', rawEscapes(r), '']);

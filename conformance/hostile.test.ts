@@ -87,6 +87,17 @@ describe('the suite against a hostile server', { timeout: 240_000 }, () => {
     },
   );
 
+  it('silent after the first requests: every request ends at its timeout, the run at its verdict (exit 1)', async () => {
+    const keys = await mockKeys();
+    const args = ['--mock', '--timeout', '2000', '--check-timeout', '5'];
+    const run = await runHostile({ label: 'silent', mode: 'silent', args, upstream: new URL(mock().url).origin, spareApi: 2 }, keys);
+    endedWith(run, 1);
+    reported(run);
+    expect(run.files.get('report.json')).toContain('no answer within 2000 ms');
+    expect(run.seconds).toBeLessThan(150);
+    expect(run.keySeen).toEqual([]);
+  });
+
   it('the mock without /ext-api/v1: exit 2 within 10 s, the hint gives the URL to try', async () => {
     const origin = new URL(mock().url).origin;
     const run = await runCli(['--url', origin, '--mock'], (await mockKeys())[0]!);
