@@ -94,13 +94,15 @@ Sessions the suite may use (no API route lists sessions; without --mock it regen
 Selection and profile:
   --profile documented|all         documented (default): assumed rules never fail a run; all: check them too
   --only <area|rule id|check,...>  run only these areas, rule ids or check names
-  --baseline <report.json>         the JSON report of an earlier run: its failures are known (reported as
-                                   known, not failing the run) and the run says which of them are fixed
+  --baseline <report.json>         the baseline.json (or report.json) of an earlier run: its failures are
+                                   known (reported, not failing the run), matched by rule, check, operation,
+                                   status and fingerprint; entries may expire; the run lists those now fixed
   --read-only                      no writes at all (safe against production): write checks are skipped
 
 Output and pacing:
   --reporter console,junit,json,html   one or several (default console)
-  --out <dir>                      where junit.xml, report.json and report.html go (default conformance-report)
+  --out <dir>                      where junit.xml, report.json, baseline.json, report.html and (--mock)
+                                   keys.env go (default conformance-report); checked before the run
   --concurrency <n>                requests in flight at once (default 4)
   --timeout <ms>                   per request (default 10000)
   --check-timeout <seconds>        per check (default 30): a check still running then is reported timed out
@@ -110,7 +112,8 @@ Exit codes: 0 every executed check passed, 1 a check failed, 2 bad usage or unre
 A check is also reported blocked (a setup step it needs did not work: the rule whose check judges that step is
 named) or timed out; either makes the exit code 1, as a failure does. Exit 2 also when the main key is refused.
 With --baseline, a failure the baseline also had does not count: exit 0 when every failure is known.
-Keys are never printed: curl lines use $CLINICAL_RECORDS_KEY (and $CLINICAL_RECORDS_*_KEY for the others).`;
+Keys are never printed: curl lines read \${CLINICAL_RECORDS_KEY:?...} (and the other keys' variables), and the
+output says how to set each.`;
 
 type Env = Record<string, string | undefined>;
 /** A variable's value, an empty one counting as unset. */

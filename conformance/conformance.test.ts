@@ -336,7 +336,8 @@ describe('cli', () => {
       const out = o.lines.join('\n');
       expect(code).toBe(1);
       expect(out).toContain('GEN-010');
-      expect(out).toContain('$CLINICAL_RECORDS_KEY');
+      expect(out).toMatch(/"X-API-Key: \$\{CLINICAL_RECORDS_KEY:\?set CLINICAL_RECORDS_KEY: a key with full access \(\*\)\}"/);
+      expect(out).toContain("export CLINICAL_RECORDS_KEY='<a key with full access (*)>'");
       expect(out).not.toContain(keys.main);
       expect(readFileSync(`${dir}/junit.xml`, 'utf8')).toMatch(/<failure message="GEN-010/);
       expect(JSON.parse(readFileSync(`${dir}/report.json`, 'utf8')).results.length).toBeGreaterThan(0);
