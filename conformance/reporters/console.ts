@@ -29,7 +29,7 @@ export function progressCounter(): (results: CheckResult[]) => string {
   };
 }
 
-const oneLine = (s: string, max: number) => String(s).replace(/\s+/g, ' ').slice(0, max);
+const oneLine = (s: string, max = Number.POSITIVE_INFINITY) => String(s).replace(/\s+/g, ' ').slice(0, max);
 
 function failureLines(r: CheckResult, withBaseline: boolean): string[] {
   const tag = (f: Failure) => (withBaseline ? (f.known ? '[known] ' : '[new] ') : '');
@@ -37,7 +37,8 @@ function failureLines(r: CheckResult, withBaseline: boolean): string[] {
   const shown = withBaseline ? [...r.failures].sort((a, b) => Number(!!a.known) - Number(!!b.known)) : r.failures;
   const lines: string[] = [];
   for (const f of shown.slice(0, 5)) {
-    lines.push(`    ${tag(f)}${f.message}`, `      expected: ${f.expected}`, `      actual:   ${oneLine(f.actual, 300)}`);
+    // One line each: a newline the target put in a message must not start a line of its own.
+    lines.push(`    ${tag(f)}${oneLine(f.message)}`, `      expected: ${oneLine(f.expected)}`, `      actual:   ${oneLine(f.actual, 300)}`);
     if (f.curl) lines.push(`      reproduce: ${f.curl}`);
   }
   if (r.failures.length > 5) lines.push(`    ... and ${r.failures.length - 5} more (see the JSON or HTML report)`);
