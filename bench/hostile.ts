@@ -8,7 +8,7 @@
 import { MockControl } from '../conformance/mock-control.ts';
 import { startTestMock } from '../conformance/testing/check-file.ts';
 import { HOSTILE_MODES } from '../conformance/testing/hostile-server.ts';
-import { hostileKey, runHostile, runReceiverFlood, type CliRun } from '../conformance/testing/hostile-run.ts';
+import { hostileKey, runHostile, runReceiverFlood, type CliRun, type HostileResult } from '../conformance/testing/hostile-run.ts';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: counting raw escapes (ESC, 8-bit CSI and OSC) is the point
 const ESCAPE = /[\x1b\x9b\x9d]/;
@@ -17,6 +17,18 @@ const rawEscapes = (r: CliRun) =>
     .join('\n')
     .split('\n')
     .filter((l) => ESCAPE.test(l)).length;
+/** Exit 2: the start of its message; a redirect: what reached the second origin. */
+const noteOf = (r: HostileResult) =>
+  r.exit === 2
+    ? r.stderr
+        .trim()
+        .split('\n')
+        .at(-1)!
+        .replace(/^clinical-records-conformance: /, '')
+        .slice(0, 100)
+    : r.label.startsWith('redirect')
+      ? `second origin: ${r.seen.targetRequests} requests, ${r.seen.keys.length} keys`
+      : '';
 const row = (cells: Array<string | number>) => console.log(`| ${cells.join(' | ')} |`);
 
 const mock = await startTestMock();
@@ -30,14 +42,29 @@ try {
   const key = hostileKey();
   for (const mode of HOSTILE_MODES) {
     const r = await runHostile({ label: mode, mode }, [key]);
-    const note = r.exit === 2 ? r.stderr.trim().split('\n').at(-1)!.slice(0, 90) : `redirect target got ${r.seen.targetRequests} requests`;
-    row([mode, r.exit ?? `killed (${r.signal})`, r.seconds.toFixed(1), r.peakRssMb, r.keySeen.join(', ') || 'none', rawEscapes(r), note]);
+    row([
+      mode,
+      r.exit ?? `killed (${r.signal})`,
+      r.seconds.toFixed(1),
+      r.peakRssMb,
+      r.keySeen.join(', ') || 'none',
+      rawEscapes(r),
+      noteOf(r),
+    ]);
   }
   const origin = new URL(mock.url).origin;
   for (const mode of ['redirect', 'huge', 'endless', 'silent', 'escapes', 'echo-key'] as const) {
     const r = await runHostile({ label: `${mode} after the probes`, mode, args: ['--mock'], upstream: origin, spareApi: 2 }, mockKeys);
     const label = `${mode} after the probes (--mock)`;
-    row([label, r.exit ?? `killed (${r.signal})`, r.seconds.toFixed(1), r.peakRssMb, r.keySeen.join(', ') || 'none', rawEscapes(r), '']);
+    row([
+      label,
+      r.exit ?? `killed (${r.signal})`,
+      r.seconds.toFixed(1),
+      r.peakRssMb,
+      r.keySeen.join(', ') || 'none',
+      rawEscapes(r),
+      noteOf(r),
+    ]);
   }
   const f = await runReceiverFlood(mock.url, mockKeys[0]!);
   const answered = `receiver answered ${f.post.status ?? f.post.error} after ${(f.post.sent / 1024 / 1024).toFixed(1)} MB sent`;
