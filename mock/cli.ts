@@ -2,6 +2,7 @@
 // clinical-records-mock: the stateful mock in one command. Parses the flags (bad ones: a clear message, exit 2),
 // starts the mock, prints the banner, and closes cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
+import { ANY_HOST, parseAllowedHost } from './front/host-check.ts';
 import { parseCorsOrigin } from './platform/cors.ts';
 import { parseRateLimit, type RateLimitConfig } from './platform/rate-limit.ts';
 import { MAX_JOURNAL_SIZE } from './platform/request-journal.ts';
@@ -23,6 +24,8 @@ const USAGE = `Usage: clinical-records-mock [options]
   --allow-private-webhooks let webhooks reach loopback and private addresses over plain http
   --cors-origin <origin>   also let pages of this origin read API answers (repeatable; '*' for every origin);
                            pages served from localhost, 127.0.0.1 or [::1] always may
+  --allowed-host <name>    also answer requests whose Host is this name (repeatable; '.example.test' for it and its
+                           subdomains; 'all' for any): IP addresses, localhost, *.localhost and --host always pass
   --journal-size <n>       API requests the request journal keeps (default 500; 0 = none)
   --quiet                  print nothing but errors
   --help                   this text`;
@@ -48,6 +51,7 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
         state: { type: 'string' },
         'allow-private-webhooks': { type: 'boolean' },
         'cors-origin': { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
         'journal-size': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -88,6 +92,14 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
       return origin;
     });
   }
+  if (values['allowed-host'] !== undefined) {
+    opts.allowedHosts = values['allowed-host'].map((h) => {
+      const name = parseAllowedHost(h);
+      if (!name)
+        throw new UsageError(`--allowed-host must be a host name such as app.example.test (no port), .example.test or all; got "${h}"`);
+      return name;
+    });
+  }
   if (values['journal-size'] !== undefined) {
     const n = Number(values['journal-size']);
     if (!/^\d+$/.test(values['journal-size']) || n > MAX_JOURNAL_SIZE)
@@ -125,6 +137,7 @@ export function banner(m: RunningMock, opts: MockOptions): string {
       : [`  dashboard ${m.controlUrl}/  (requests, faults, documents, sessions, webhooks)`, `  API docs  ${m.controlUrl}/docs`]),
     `  mode      ${mode}`,
     `  browsers  ${opts.corsOrigins?.includes('*') ? 'pages of every origin may read the API' : `pages of localhost, 127.0.0.1 and [::1]${opts.corsOrigins?.length ? `, ${opts.corsOrigins.join(', ')}` : ''} may read the API (--cors-origin for more)`}`,
+    `  hosts     ${opts.allowedHosts?.includes(ANY_HOST) ? 'any Host name' : `localhost, *.localhost, IP addresses, ${opts.host ?? '127.0.0.1'}${opts.allowedHosts?.length ? `, ${opts.allowedHosts.join(', ')}` : ''} (--allowed-host for more)`}`,
     ...(m.mode === 'static'
       ? []
       : [

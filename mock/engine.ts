@@ -33,6 +33,8 @@ import { createRateLimiter, type RateLimitConfig } from './platform/rate-limit.t
 import { recordRequests } from './platform/record-requests.ts';
 import { createRedactor } from './platform/redact.ts';
 import { createRequestJournal, DEFAULT_JOURNAL_SIZE, type RequestJournal } from './platform/request-journal.ts';
+import type { Refusal } from './platform/journal-entry.ts';
+import { type FrontRefusal, refusedEntry } from './platform/record-refusals.ts';
 import { answerError, createResponses } from './platform/responses.ts';
 import { API_BASE, isApiPath, specIndex } from './platform/spec.ts';
 import { createStore } from './platform/store.ts';
@@ -77,6 +79,8 @@ export interface EngineOptions {
   boundHost?: string;
   /** API requests the request journal keeps (--journal-size; default 500; 0: none recorded). */
   journalSize?: number;
+  /** A page's origin refused by CORS (the terminal's line: refusal-notices.ts). */
+  onRefusal?: (refusal: Refusal) => void;
 }
 
 export interface Engine {
@@ -88,6 +92,8 @@ export interface Engine {
   journal: RequestJournal;
   /** Counts a request the fronts refuse before the engine sees it against its peer; its rate-limit headers. */
   rateHeadersFor(peer: string): Record<string, string>;
+  /** Journals a request the fronts refused before the engine saw it. */
+  recordRefused(refused: FrontRefusal): void;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
@@ -146,7 +152,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   };
 
   const peerOf = peerResolver(opts.behindFront ?? false);
-  const cors = corsCheck(opts.cors ?? corsPolicy());
+  const cors = corsCheck(opts.cors ?? corsPolicy(), opts.onRefusal);
   // A bug, not bad input: say so without leaking a stack, and keep serving.
   const internalError = (err: Error, c: Context) => {
     console.error(err);
@@ -215,6 +221,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     deps,
     journal,
     rateHeadersFor: (peer) => limiter.hit(peerIdentity(peer)).headers,
+    recordRefused: (refused) => journal.record(refusedEntry(refused), Date.now(), 0),
     reset,
     async close() {
       clock.cancelAll();

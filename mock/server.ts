@@ -12,6 +12,8 @@ import { createGate } from './front/gate.ts';
 import { nodeFetch } from './front/node-env.ts';
 import type { FeatureFactory, SeedFile } from './platform/deps.ts';
 import { createEngine, DEFAULT_RATE_LIMIT, type Engine } from './engine.ts';
+import type { FrontRefusal } from './platform/record-refusals.ts';
+import { refusalNotices } from './platform/refusal-notices.ts';
 import { nodeRuntime } from './runtime/node.ts';
 import type { RateLimitConfig } from './platform/rate-limit.ts';
 import { API_BASE } from './platform/spec.ts';
@@ -40,6 +42,10 @@ export interface MockOptions {
   corsOrigins?: readonly string[];
   /** API requests the request journal keeps (--journal-size; default 500; 0: none). */
   journalSize?: number;
+  /** Host names the API answers besides IP literals, localhost, *.localhost and `host` (--allowed-host; `all`: any). */
+  allowedHosts?: readonly string[];
+  /** One line per origin or host refused for the first time, with the flag that allows it; stderr when omitted, nowhere when quiet. */
+  onRefusal?: (line: string) => void;
   /** The peer of the public socket (tests inject a non-loopback address here). */
   peerOf?: (req: IncomingMessage) => string | undefined;
 }
@@ -107,11 +113,16 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const onViolation = options.onViolation ?? (options.quiet ? undefined : (l: string) => console.error(`[contract violation] ${l}`));
 
+  const print = options.onRefusal ?? (options.quiet ? undefined : (l: string) => console.error(l));
+  const notice = print ? refusalNotices(print) : undefined;
+  const gateOptions = { boundHost: host, peerOf: options.peerOf, allowedHosts: options.allowedHosts };
+
   const cors = corsPolicy(options.corsOrigins);
   if (mode === 'static') {
     const { startStaticMock } = await import('./prism/static.ts');
     const { organizations, keys } = loadSeed(); // a bad seed file is refused in every mode
-    const s = await startStaticMock(options.port ?? 4010, host, { gate: createGate({ boundHost: host, peerOf: options.peerOf }), cors });
+    const gate = createGate({ ...gateOptions, onRefused: (r) => notice?.(r.refusal) });
+    const s = await startStaticMock(options.port ?? 4010, host, { gate, cors, onRefusal: notice });
     const m = {
       url: `${origin(host, s.port)}${API_BASE}`,
       controlUrl: `${origin(host, s.port)}/__mock`,
@@ -139,8 +150,14 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     behindFront: mode === 'default',
     boundHost: host,
     journalSize: options.journalSize,
+    onRefusal: notice,
   });
-  const gate = createGate({ boundHost: host, peerOf: options.peerOf, rateHeaders: engine.rateHeadersFor });
+  // Refused before the engine: journaled there, and the terminal's line.
+  const onRefused = (r: FrontRefusal) => {
+    notice?.(r.refusal);
+    engine.recordRefused(r);
+  };
+  const gate = createGate({ ...gateOptions, rateHeaders: engine.rateHeadersFor, onRefused });
   const servers: Array<Server | ServerType> = [];
   try {
     let port: number;
@@ -149,7 +166,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       const pub = createServer({ requireHostHeader: false }, (req, res) => {
         if (gate(req, res)) void listener(req, res);
       });
-      shapeClientErrors(pub, engine.rateHeadersFor);
+      shapeClientErrors(pub, engine.rateHeadersFor, onRefused);
       servers.push(pub);
       port = await listen(pub, options.port ?? 4010, host);
     } else {
@@ -175,7 +192,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         gate,
         cors,
       });
-      shapeClientErrors(proxy, engine.rateHeadersFor);
+      shapeClientErrors(proxy, engine.rateHeadersFor, onRefused);
       proxy.on('close', () => upstream.agent.destroy());
       servers.push(proxy);
       port = await listen(proxy, options.port ?? 4010, host);

@@ -6,8 +6,11 @@
 // response (and @hono/node-server stream it) instead of writing the route's body as is. This one only sets headers.
 import type { Context } from 'hono';
 import { adapterOf } from './adapter.ts';
+import type { EngineContext } from './deps.ts';
+import type { Refusal } from './journal-entry.ts';
 import { isControlPath, isLoopbackOrigin } from './loopback.ts';
 import { requestHeader } from './request-header.ts';
+import { answerError } from './responses.ts';
 
 const ALLOWED_HEADERS = ['X-API-Key', 'Idempotency-Key', 'Content-Type'];
 const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow', 'sl-violations'];
@@ -43,14 +46,15 @@ export function parseCorsOrigin(text: string): string | undefined {
   }
 }
 
-function originAllowed(policy: CorsPolicy, origin: string | undefined): boolean {
+/** Whether pages of `origin` may read API answers. */
+export function isOriginAllowed(policy: CorsPolicy, origin: string | undefined): boolean {
   return origin !== undefined && (policy.any || isLoopbackOrigin(origin) || policy.origins.has(origin.toLowerCase()));
 }
 
 /** Headers every API answer to this origin carries (front and engine alike). */
 export function corsHeaders(policy: CorsPolicy, origin: string | undefined): Readonly<Record<string, string>> {
   if (policy.any) return CORS_HEADERS;
-  if (!originAllowed(policy, origin)) return VARY;
+  if (!isOriginAllowed(policy, origin)) return VARY;
   return {
     'Access-Control-Allow-Origin': origin!,
     'Access-Control-Expose-Headers': CORS_HEADERS['Access-Control-Expose-Headers']!,
@@ -66,7 +70,7 @@ export function preflight(
   policy: CorsPolicy,
   origin: string | undefined,
 ): { status: 204 | 403; headers: Record<string, string>; body?: object } {
-  if (origin !== undefined && !originAllowed(policy, origin))
+  if (origin !== undefined && !isOriginAllowed(policy, origin))
     return {
       status: 403,
       headers: { ...VARY },
@@ -96,18 +100,41 @@ export function responseHeaders(c: Context, headers: Readonly<Record<string, str
 }
 
 /**
+ * Why a page of `origin` gets no CORS headers, and the flag that would let it read the API: the browser shows the page
+ * only "Failed to fetch", so the request journal and the terminal say it (`preflight`: its preflight was refused).
+ */
+export function corsRefusal(origin: string, preflight: boolean): Refusal {
+  const flag = parseCorsOrigin(origin);
+  return {
+    by: 'cors',
+    reason: preflight
+      ? `Origin ${origin} may not read API answers: its CORS preflight was refused`
+      : `Origin ${origin} may not read API answers: the browser hides this answer from the page (no CORS headers)`,
+    allow: flag && flag !== '*' ? `--cors-origin ${flag}` : "--cors-origin '*'",
+    subject: origin,
+  };
+}
+
+/**
  * CORS for one request: a preflight's answer, else undefined with the headers set. Run first by the API's front
- * (pipeline.ts) and by the not-found answer; never for the control API.
+ * (pipeline.ts) and by the not-found answer; never for the control API. A page's origin the policy refuses is named
+ * in `refusal` (the request journal shows it) and handed to `onRefusal` (the terminal's line).
  */
 export const corsCheck =
-  (policy: CorsPolicy) =>
+  (policy: CorsPolicy, onRefusal?: (r: Refusal) => void) =>
   (c: Context): Response | undefined => {
     if (isControlPath(c.req.path)) return undefined;
     const origin = requestHeader(c, 'origin');
+    const refused = origin !== undefined && !isOriginAllowed(policy, origin);
+    if (refused) {
+      const refusal = corsRefusal(origin, c.req.method === 'OPTIONS');
+      (c as EngineContext).set('refusal', refusal);
+      onRefusal?.(refusal);
+    }
     if (c.req.method === 'OPTIONS') {
       const p = preflight(policy, origin);
-      return p.body ? c.json(p.body, p.status as 403, p.headers) : c.body(null, p.status, p.headers);
+      return p.body ? answerError(c, p.body, p.status, p.headers) : c.body(null, p.status, p.headers);
     }
-    responseHeaders(c, corsHeaders(policy, origin));
+    responseHeaders(c, refused ? VARY : corsHeaders(policy, origin));
     return undefined;
   };

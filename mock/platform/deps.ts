@@ -3,6 +3,7 @@
 // A feature is built from EngineDeps by its factory, owns its state and never reaches for globals, so tests can build
 // an engine per case.
 import type { Context, Hono } from 'hono';
+import type { Refusal } from './journal-entry.ts';
 import type { KeyCheck } from './keys.ts';
 import type { SpecOperation } from './spec.ts';
 
@@ -38,6 +39,8 @@ export type EngineEnv = {
     requestText: string;
     /** The body of an error answer, as answerError sent it (the request journal shows it without reading the response back). */
     errorBody: string;
+    /** Set by corsCheck when the page's origin may not read the answer: the request journal shows why. */
+    refusal: Refusal;
   };
 };
 export type EngineContext = Context<EngineEnv>;

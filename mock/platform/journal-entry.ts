@@ -9,6 +9,21 @@ import { withoutKey, type Redactor } from './redact.ts';
 /** How much of a request or error body is kept. */
 export const JOURNAL_BODY_BYTES = 4096;
 
+/** Why a request was refused where a browser hides the reason (issue 32): shown in the journal, printed once per subject. */
+export interface Refusal {
+  /**
+   * `cors`: a page's origin may not read API answers (its preflight refused, or an answer without CORS headers);
+   * `host`: the Host header names no host the API answers; `front`: refused before the engine (a bad request target or
+   * Host header, the control API's boundary, HTTP the parser refused).
+   */
+  by: 'cors' | 'host' | 'front';
+  reason: string;
+  /** The flag that would allow it (`--cors-origin http://app.test:5173`); absent when none would. */
+  allow?: string;
+  /** The origin or host name refused: the terminal prints one line per new one (refusal-notices.ts). Not shown. */
+  subject?: string;
+}
+
 export interface Violation {
   location: string;
   severity: string;
@@ -55,6 +70,8 @@ export interface RecordedRequest {
   engine_status: number | undefined;
   /** The front's id of the request (default mode), to attach Prism's violations; not shown. */
   frontId: string | undefined;
+  /** Refused by CORS, the Host check or the front (record-refusals.ts), with the reason and the flag that allows it. */
+  refusal: Refusal | undefined;
 }
 
 /** An entry as the journal lists it: the request and its times. */
@@ -73,11 +90,13 @@ export interface ShownEntry {
   status: number;
   /** Whole milliseconds (Date.now() when answered less when it arrived). */
   duration_ms: number;
-  /** The key's label from the seed (never the key), `no key` or `invalid key`. */
+  /** The key's label from the seed (never the key), `no key`, `invalid key`, or `not checked` (refused before the engine). */
   key: string;
   organization_id: string | null;
   violations?: Violation[];
   engine_status?: number;
+  /** Why the mock refused it, or why the browser hid its answer from the page, and the flag that would allow it. */
+  refused?: { by: Refusal['by']; reason: string; allow?: string };
   /** The query string without `?`; '' when none. */
   query: string;
   request: {
@@ -111,8 +130,9 @@ function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEn
   return { ...part, body: clean(UTF8.decode(e.body)), truncated: e.bytes !== null && e.bytes > e.body.byteLength };
 }
 
-function keyLabel(check: KeyCheck | undefined): string {
+function keyLabel(check: KeyCheck | undefined, refusal: Refusal | undefined): string {
   if (check?.owner) return check.owner.label;
+  if (refusal && refusal.by !== 'cors' && !check) return 'not checked';
   return check?.ok === false && check.reason === 'unknown' ? 'invalid key' : 'no key';
 }
 
@@ -126,11 +146,15 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
     path: e.path,
     status: e.status,
     duration_ms: e.duration,
-    key: keyLabel(e.check),
+    key: keyLabel(e.check, e.refusal),
     organization_id: e.check?.owner?.organization_id ?? null,
   } as ShownEntry;
   if (e.violations !== undefined) shown.violations = e.violations;
   if (e.engine_status !== undefined) shown.engine_status = e.engine_status;
+  if (e.refusal) {
+    const { by, reason, allow } = e.refusal;
+    shown.refused = { by, reason: clean(reason), ...(allow !== undefined ? { allow: clean(allow) } : {}) };
+  }
   shown.query = e.query && clean(e.query);
   shown.request = requestShown(e, clean);
   if (e.error !== undefined) {

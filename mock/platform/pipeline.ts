@@ -43,9 +43,9 @@ function recorded(record: Recorder, c: EngineContext, started: number, answer: R
 
 /**
  * Everything in front of an API route, wrapped around it (routeTable): CORS first (a preflight is answered there,
- * never journaled), then the journal's entry (`record`, absent with --journal-size 0) around the checks and the
- * route. A check or route that throws (a bug) is answered by `onError`, the app's own error handler, so that the
- * journal records it all the same.
+ * journaled only when refused), then the journal's entry (`record`, absent with --journal-size 0) around the checks
+ * and the route. A check or route that throws (a bug) is answered by `onError`, the app's own error handler, so that
+ * the journal records it all the same.
  */
 export function apiFront(
   cors: Check,
@@ -60,7 +60,8 @@ export function apiFront(
   };
   return (route) => (c) => {
     const preflight = cors(c);
-    if (preflight) return preflight;
+    // A refused preflight is journaled (the page sees only "Failed to fetch"); an answered one is not.
+    if (preflight) return record && preflight.status === 403 ? recorded(record, c, Date.now(), preflight) : preflight;
     // Date.now(), not performance.now(): with a recorder that did nothing, the front's performance.now() cost the
     // refused POST about 5 % of its throughput in bench/journal.ts, Date.now() about 2 % (12 pairs each).
     const started = record ? Date.now() : 0;

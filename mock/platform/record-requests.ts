@@ -76,6 +76,7 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
       violations: undefined,
       engine_status: undefined,
       frontId: trustRequestId ? requestHeader(c, REQUEST_ID_HEADER) : undefined,
+      refusal: c.get('refusal'),
     };
     if (!raw && entry.method !== 'GET' && entry.method !== 'HEAD') declaredBody(c, entry);
     if (entry.error !== undefined) entry.error = cut(entry.error);

@@ -1,22 +1,121 @@
 // Keeps API keys out of what the mock shows (the request journal): the seed's keys, the key the request presented,
 // any string that looks like a key (`<prefix>_<long secret>`, the service's format) and the value of any JSON field
 // whose name says it is a key are replaced.
-export const REDACTED = '[redacted key]';
+// Every pass is one left-to-right scan, linear in the text whatever a client sent: the regular expressions these
+// replaced (`\b[A-Za-z]{2,10}_[A-Za-z0-9_]*[A-Za-z0-9]{16,}\b`, and the seed's keys as alternatives) backtracked over
+// a long word, 0.5 s for a 15 KB one, so five such requests stalled every reader of the journal for seconds.
+import { literalsReplacer, replaceLiteral } from './literal-search.ts';
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** `<prefix>_<secret>`: a short letter prefix, then at least 16 letters or digits (the service's key format). */
-const KEY_LIKE = '\\b[A-Za-z]{2,10}_[A-Za-z0-9_]*[A-Za-z0-9]{16,}\\b';
-/** `"api_key": "…"`, `"X-API-Key": "…"`, `"apiKey": "…"`: the value goes, the name stays. */
-const KEY_FIELD = /("[^"\\]{0,40}(?:api[-_ ]?key|x-api-key)[^"\\]{0,40}"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+export const REDACTED = '[redacted key]';
 
 export type Redactor = (text: string) => string;
 
 export function createRedactor(keys: readonly string[]): Redactor {
-  const known = keys.filter((k) => k.length > 0).map(escapeRegExp);
-  const pattern = new RegExp([...known, KEY_LIKE].join('|'), 'g');
-  return (text) => text.replace(pattern, REDACTED).replace(KEY_FIELD, `$1"${REDACTED}"`);
+  const known = literalsReplacer(keys, REDACTED);
+  return (text) => withoutKeyFields(withoutKeyLike(known(text)));
 }
 
 /** Whatever the client sent as its key, even one that looks like nothing else (removed when recorded: never kept). */
 export const withoutKey = (text: string, presented: string | undefined): string =>
-  presented && presented.length >= 4 && text.includes(presented) ? text.split(presented).join(REDACTED) : text;
+  presented && presented.length >= 4 ? replaceLiteral(text, presented, REDACTED) : text;
+
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAlnum = (c: number) => isLetter(c) || (c >= 48 && c <= 57);
+/** A word character as `\b` reads it (ASCII letters, digits, `_`). */
+const isWord = (c: number) => isAlnum(c) || c === 95;
+
+/**
+ * Whole words of the key's shape: 2 to 10 letters, `_`, then anything wordy ending in at least 16 letters or digits
+ * after its last `_` (what `\b[A-Za-z]{2,10}_[A-Za-z0-9_]*[A-Za-z0-9]{16,}\b` matched: its `\b`s make it a whole word).
+ */
+function withoutKeyLike(text: string): string {
+  if (text.indexOf('_') < 0) return text;
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < text.length; ) {
+    if (!isWord(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && isLetter(text.charCodeAt(i))) i++;
+    const letters = i - start;
+    const prefixed = letters >= 2 && letters <= 10 && text.charCodeAt(i) === 95;
+    let tail = 0; // letters and digits since the word's last `_`
+    for (; i < text.length && isWord(text.charCodeAt(i)); i++) tail = text.charCodeAt(i) === 95 ? 0 : tail + 1;
+    if (prefixed && tail >= 16) {
+      out += text.slice(last, start) + REDACTED;
+      last = i;
+    }
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/** `"api_key": "…"`, `"X-API-Key": "…"`, `"apiKey": "…"`: a name (checked alone: at most 89 characters) whose value goes. */
+const KEY_NAME = /^[^"\\]{0,40}(?:api[-_ ]?key|x-api-key)[^"\\]{0,40}$/i;
+const NAME_MAX = 89;
+
+/** `\s` as JavaScript reads it. */
+const isSpace = (c: number) =>
+  (c >= 9 && c <= 13) ||
+  c === 32 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
+const isLineEnd = (c: number) => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+
+/**
+ * The values of key-named JSON fields (what `("…key…"\s*:\s*)"(?:[^"\\]|\\.)*"` matched). A value left open (no
+ * closing quote, or a backslash before a line end) fails every value that starts inside it the same way (their
+ * quotes were escaped in its reading, so they read on in step with it): such a stretch is scanned once.
+ */
+function withoutKeyFields(text: string): string {
+  let i = text.indexOf('"');
+  if (i < 0) return text;
+  let out = '';
+  let last = 0;
+  let openUntil = -1; // values starting before this are known to be left open
+  const n = text.length;
+  while (i >= 0) {
+    let end = -1;
+    let j = i + 1;
+    while (j < n && j <= i + 1 + NAME_MAX && text.charCodeAt(j) !== 34 && text.charCodeAt(j) !== 92) j++;
+    if (text.charCodeAt(j) === 34 && KEY_NAME.test(text.slice(i + 1, j))) {
+      let k = j + 1;
+      while (k < n && isSpace(text.charCodeAt(k))) k++;
+      if (text.charCodeAt(k) === 58) {
+        k++;
+        while (k < n && isSpace(text.charCodeAt(k))) k++;
+        if (text.charCodeAt(k) === 34 && k >= openUntil) {
+          end = closingQuote(text, k + 1);
+          if (end < 0) openUntil = -end;
+          else {
+            out += `${text.slice(last, k)}"${REDACTED}"`;
+            last = end + 1;
+          }
+        }
+      }
+    }
+    i = text.indexOf('"', end >= 0 ? end + 1 : i + 1);
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/** The index of the quote closing a JSON string from `p`, or minus where it was found left open. */
+function closingQuote(text: string, p: number): number {
+  while (p < text.length) {
+    const c = text.charCodeAt(p);
+    if (c === 34) return p;
+    if (c === 92) {
+      if (p + 1 >= text.length || isLineEnd(text.charCodeAt(p + 1))) return -p;
+      p += 2;
+    } else p++;
+  }
+  return -text.length;
+}

@@ -158,7 +158,10 @@ describe('the journal in the engine', () => {
     });
     try {
       await plain.app.fetch(new Request('http://127.0.0.1/ext-api/v1/providers', { headers: { 'x-api-key': key('all') } }), env);
-      expect(plain.journal.read({ limit: 1 })[0]).toMatchObject({ status: 409, error: { error: 'Plain refusal', details: { x: 'y' } } });
+      expect((await plain.journal.read({ limit: 1 }))[0]).toMatchObject({
+        status: 409,
+        error: { error: 'Plain refusal', details: { x: 'y' } },
+      });
     } finally {
       await plain.close();
     }

@@ -4,7 +4,8 @@
 // a reason, answers CORS itself (Prism's own reflects every origin, with credentials) and streams the rest through.
 import http from 'node:http';
 import { createServer } from '@stoplight/prism-http-server';
-import { corsHeaders, preflight, type CorsPolicy } from '../platform/cors.ts';
+import { corsHeaders, corsRefusal, isOriginAllowed, preflight, type CorsPolicy } from '../platform/cors.ts';
+import type { Refusal } from '../platform/journal-entry.ts';
 import { shapeClientErrors } from '../front/client-error.ts';
 import { sendJson, type Gate } from '../front/gate.ts';
 import { prismOperations } from './operations.ts';
@@ -43,7 +44,7 @@ function documentedError(status: number, body: unknown): object | undefined {
 export async function startStaticMock(
   port: number,
   host: string,
-  opts: { gate: Gate; cors: CorsPolicy },
+  opts: { gate: Gate; cors: CorsPolicy; onRefusal?: (r: Refusal) => void },
 ): Promise<{ port: number; close(): Promise<void> }> {
   const prism = await startStaticPrism(0, '127.0.0.1', false);
   const upstream = createUpstream('127.0.0.1', prism.port);
@@ -53,6 +54,7 @@ export async function startStaticMock(
     const { path } = admitted;
     const origin = req.headers.origin;
     if (!admitted.control) {
+      if (origin !== undefined && !isOriginAllowed(opts.cors, origin)) opts.onRefusal?.(corsRefusal(origin, req.method === 'OPTIONS'));
       if (req.method !== 'OPTIONS')
         return pipeThrough(upstream, req, res, { cors: corsHeaders(opts.cors, origin), errorBody: documentedError });
       req.resume();

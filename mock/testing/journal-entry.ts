@@ -20,5 +20,6 @@ export const keptEntry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
   violations: undefined,
   engine_status: undefined,
   frontId: undefined,
+  refusal: undefined,
   ...over,
 });

@@ -1,0 +1,93 @@
+// What the request journal's worst entries cost its readers (issue 32, item 4): a client plants `--entries` API
+// requests whose query holds a long key-like word (the probe's worst case: `ab_`, `--kb` KB of letters, `_`, as the name
+// of an unknown parameter, so its 400 names it too), then GET /__mock/requests?limit=<entries> is read `--reads` times
+// while /__mock/health is probed back to back. Quadratic redaction made five such entries take 4.05 s to read and
+// health wait 3.05 s meanwhile; the targets are a read under 100 ms with 500 entries and health under 50 ms.
+// The mock runs in its own process: the built binary (`npm run build` first), or `--cli mock/cli.ts` for the sources
+// (through tsx).
+// Usage: npm run build && npx tsx bench/journal-worst.ts [--entries <n>] [--kb <n>] [--reads <n>] [--cli <path>]
+import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { readFlags } from './flags.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const opts = readFlags(
+  'Usage: npx tsx bench/journal-worst.ts [--entries <n>] [--kb <n>] [--reads <n>] [--cli <path>]',
+  {
+    entries: { fallback: 500, min: 1, max: 100_000, whole: true },
+    kb: { fallback: 15, min: 1, max: 15, whole: true },
+    reads: { fallback: 3, min: 1, whole: true },
+  },
+  ['cli'],
+);
+const cli = join(ROOT, opts.cli ?? 'dist/mock/cli.js');
+const args = ['--port', '0', '--journal-size', String(Math.max(500, opts.entries)), '--rate-limit', '1000000/60'];
+const proc = spawn(process.execPath, [...(cli.endsWith('.ts') ? ['--import', 'tsx'] : []), cli, ...args], {
+  cwd: ROOT,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let out = '';
+proc.stdout.on('data', (d) => (out += d));
+proc.stderr.on('data', (d) => (out += d));
+process.on('exit', () => proc.kill('SIGKILL'));
+
+async function seen(re: RegExp): Promise<string> {
+  for (const end = Date.now() + 60_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+    const m = out.match(re);
+    if (m) return m[1]!;
+  }
+  throw new Error(`the mock did not start: ${out}`);
+}
+const url = await seen(/API\s+(http:\/\/\S+)/);
+const control = await seen(/control\s+(http:\/\/\S+)/);
+const key = await seen(/(crk_all_\w+)/);
+
+/** The probe's worst case for the old redaction (a `\b..._[\w]*[A-Za-z0-9]{16,}\b` that backtracks over the word). */
+const word = `ab_${'a'.repeat(opts.kb * 1000)}_`;
+const t0 = performance.now();
+for (let sent = 0; sent < opts.entries; ) {
+  const batch = Math.min(20, opts.entries - sent);
+  await Promise.all(
+    Array.from({ length: batch }, async () => {
+      const r = await fetch(`${url}/patients?${word}=1`, { headers: { 'x-api-key': key } });
+      await r.arrayBuffer();
+    }),
+  );
+  sent += batch;
+}
+const planted = performance.now() - t0;
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const health: number[] = [];
+let reading = true;
+const prober = (async () => {
+  while (reading) {
+    const t = performance.now();
+    await (await fetch(`${control}/health`, { signal: AbortSignal.timeout(600_000) })).arrayBuffer();
+    health.push(performance.now() - t);
+  }
+})();
+const reads: number[] = [];
+let bytes = 0;
+for (let i = 0; i < opts.reads; i++) {
+  const t = performance.now();
+  const r = await fetch(`${control}/requests?limit=${opts.entries}`, { signal: AbortSignal.timeout(3_600_000) });
+  bytes = (await r.arrayBuffer()).byteLength;
+  reads.push(performance.now() - t);
+}
+reading = false;
+await prober;
+
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+console.log(`planted ${opts.entries} requests with a ${opts.kb} KB key-like word in ${ms(planted)} (${cli.replace(ROOT, '')})`);
+console.log(`GET /__mock/requests?limit=${opts.entries}: ${reads.map(ms).join(', ')} (${bytes} bytes)`);
+console.log(
+  `/__mock/health meanwhile: ${health.length} probes, p50 ${ms(pct(health, 50))}, p99 ${ms(pct(health, 99))}, max ${ms(Math.max(...health))}`,
+);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
+proc.kill('SIGKILL');
