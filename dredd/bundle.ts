@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { loadBundle } from '../spec/runtime/bundle.ts';
 import { deref, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
 
-const PREPARED_NAME = 'openapi.dredd.json';
+export const PREPARED_NAME = 'openapi.dredd.json';
 
 const isObject = (n: Json | undefined): n is JsonObject => !!n && typeof n === 'object' && !Array.isArray(n);
 

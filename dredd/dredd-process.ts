@@ -1,20 +1,18 @@
 // The Dredd process (started by runner.ts, key in $CLINICAL_RECORDS_KEY): runs Dredd 14 on the prepared copy with
-// the project's hooks, prints the summary (counts, time, every skipped transaction with its reason, cleanup) and
-// exits 0 when every transaction passed, 1 otherwise. Its output reaches the user only through the runner's redactor.
+// the project's hooks, every request through one Guard (dredd-transport.ts), prints the summary (counts, time, every
+// skipped transaction with its reason, cleanup) and the verdict, and exits 0 when every transaction passed, 1
+// otherwise. Its output reaches the user only through the runner's redactor; its report files, written into the
+// run's private folder, only through report-files.ts.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Contract } from '../conformance/contract.ts';
 import { loadBundle } from '../spec/runtime/bundle.ts';
 import { KEY_ENV, REPORT_FILES, type ReporterName } from './args.ts';
+import { installInDredd } from './dredd-transport.ts';
+import { exitWhenFlushed } from './exit.ts';
+import { Guard } from './guard.ts';
 import { registerHooks, type DreddHooks, type HookRecord } from './hooks.ts';
-
-export interface ProcessInput {
-  url: string;
-  bundle: string;
-  mock: boolean;
-  reporters: ReporterName[];
-  out: string;
-}
+import { type ProcessInput, VERDICT_PREFIX } from './process-input.ts';
 
 interface DreddStats {
   tests: number;
@@ -38,7 +36,7 @@ function dreddConfig(input: ProcessInput): Record<string, unknown> {
     hookfiles: [fileURLToPath(new URL('./hooks-bridge.cjs', import.meta.url))],
     language: 'nodejs',
     reporter: [...input.reporters.filter((r) => r !== 'cli' && !files.includes(r)), ...files],
-    output: files.map((r) => `${input.out}/${REPORT_FILES[r]}`),
+    output: files.map((r) => `${input.workDir}/${REPORT_FILES[r]}`),
     // Parser warnings (the 3.1 keywords Dredd does not know) would bury the results; errors still show.
     loglevel: 'error',
     color: !!process.stdout.isTTY,
@@ -50,7 +48,12 @@ function summary(stats: DreddStats, record: HookRecord | undefined): string[] {
     `dredd: ${stats.tests} transactions in ${(stats.duration / 1000).toFixed(1)} s: ${stats.passes} passed, ${stats.failures} failed, ${stats.errors} errors, ${stats.skipped} skipped`,
   ];
   if (!record) return [...lines, 'dredd: the project hooks did not load (dredd/hooks-bridge.cjs): no transaction ran as intended'];
-  if (record.notRun) lines.push(`interrupted: ${record.notRun} transactions not sent`);
+  if (record.notRun)
+    lines.push(
+      record.interrupted
+        ? `interrupted: ${record.notRun} transactions not sent`
+        : `not sent: ${record.notRun} transactions: ${record.stopped}`,
+    );
   if (record.skipped.length)
     lines.push(`skipped (${record.skipped.length}), each with its reason:`, ...record.skipped.map((s) => `  - ${s.name}: ${s.reason}`));
   const c = record.cleanup;
@@ -72,9 +75,11 @@ async function main(): Promise<number> {
   const input = JSON.parse(process.argv[2] ?? '') as ProcessInput;
   const key = process.env[KEY_ENV];
   if (!key) throw new Error(`$${KEY_ENV} is not set`);
+  const guard = new Guard({ timeoutMs: input.timeoutMs });
+  installInDredd(guard);
   let record: HookRecord | undefined;
   (globalThis as Record<symbol, unknown>)[BRIDGE_SYMBOL] = (hooks: DreddHooks) => {
-    record = registerHooks(hooks, { url: input.url, key, mock: input.mock, contract: new Contract(loadBundle()) });
+    record = registerHooks(hooks, { url: input.url, key, mock: input.mock, contract: new Contract(loadBundle()), guard });
   };
   // Ctrl-C reaches this process too (same process group): the transactions left are not sent, the cleanup runs,
   // the summary says so, exit 130. A second Ctrl-C quits at once.
@@ -94,14 +99,20 @@ async function main(): Promise<number> {
   const allSkippedExplained = record !== undefined && stats.skipped === record.skipped.length + record.notRun;
   if (!allSkippedExplained)
     console.error(`dredd: ${stats.skipped} transactions skipped, ${record?.skipped.length ?? 0} with a reason from the hooks`);
-  if (record?.interrupted) return 130;
-  return !error && record && stats.tests > 0 && stats.failures === 0 && stats.errors === 0 && allSkippedExplained ? 0 : 1;
+  return verdict(stats, record, !error && allSkippedExplained);
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(`dredd: ${(err as Error).message}`);
-    process.exit(1);
-  },
-);
+/** Prints the verdict line and returns the exit code. */
+function verdict(stats: DreddStats, record: HookRecord | undefined, clean: boolean): number {
+  const say = (code: number, text: string) => (console.log(`${VERDICT_PREFIX}${text} (exit ${code})`), code);
+  if (record?.interrupted) return say(130, 'interrupted');
+  if (record?.stopped) return say(1, `failed: the server stopped answering, ${record.notRun} transactions not sent`);
+  if (clean && record && stats.tests > 0 && stats.failures === 0 && stats.errors === 0) return say(0, 'passed');
+  return say(1, `failed: ${stats.failures} failed, ${stats.errors} errors of ${stats.tests} transactions`);
+}
+
+main().then(exitWhenFlushed, (err: unknown) => {
+  console.error(`dredd: ${(err as Error).message}`);
+  console.log(`${VERDICT_PREFIX}failed: ${(err as Error).message} (exit 1)`);
+  exitWhenFlushed(1);
+});

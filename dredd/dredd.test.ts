@@ -1,6 +1,7 @@
-// `npm run dredd` end to end: against the mock (default mode, --strict) every transaction passes with --mock and
-// every skip without it has its reason; a broken variant (POST /patients answering 200) fails; bad flags and an
-// unreachable target exit 2; the key appears in no output and no report file. Plus the two Dredd limits it handles.
+// `npm run dredd` end to end: against the mock (default mode, --strict) every transaction passes with --mock (the key
+// read from the mock, as the suite reads it) and every skip without it has its reason; a fault armed by hand stays
+// armed; a broken variant (POST /patients answering 200) fails; bad flags and an unreachable target exit 2; the key
+// appears in no output and no report file. Plus the two Dredd limits it handles.
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +30,8 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string; dir: string }> {
+/** A run of the CLI's main; `env` stands for the environment ($CLINICAL_RECORDS_KEY unset unless given). */
+async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'dredd-test-'));
   dirs.push(dir);
   let out = '';
@@ -38,6 +40,7 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
     [...args, '--out', dir],
     (s) => void (out += s),
     (s) => void (err += s),
+    env,
   );
   return { code, out, err, dir };
 }
@@ -62,8 +65,8 @@ async function leftovers(): Promise<string[]> {
 }
 
 describe('npm run dredd against the mock', () => {
-  it('--mock: every transaction passes, none is skipped without its reason, nothing is left behind, the key is never shown', async () => {
-    const r = await run(['--url', mock.url, '--key', key, '--mock', '--reporter', 'cli,xunit,html,markdown']);
+  it('--mock without --key: every transaction passes, none is skipped without its reason, nothing is left behind, the key is never shown', async () => {
+    const r = await run(['--url', mock.url, '--mock', '--reporter', 'cli,xunit,html,markdown'], {});
     const s = summaryOf(r.out);
     expect(r.err, r.out.slice(-3000)).toBe('');
     expect(r.code, r.out.slice(-3000)).toBe(0);
@@ -76,6 +79,26 @@ describe('npm run dredd against the mock', () => {
     for (const file of ['dredd.xml', 'dredd.html', 'dredd.md', 'openapi.dredd.json'])
       expect(readFileSync(join(r.dir, file), 'utf8')).not.toContain(key);
     expect(r.out + r.err).not.toContain(key);
+    expect(r.out).toMatch(/^dredd: verdict: passed \(exit 0\)$/m);
+  }, 90_000);
+
+  it('--mock leaves a fault armed by hand: it is still armed after the run, and the run shows what it did', async () => {
+    const control = `${mock.controlUrl}/faults`;
+    // Until cleared: every GET /providers of the run meets it, and it must still be there afterwards.
+    const fault = { kind: 'http', method: 'GET', path: '/providers', status: 500, count: null };
+    expect(
+      (await fetch(control, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(fault) })).status,
+    ).toBeLessThan(300);
+    try {
+      const r = await run(['--url', mock.url, '--mock']);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/fail: GET \(200\) \/providers /);
+      const armed = (await (await fetch(control)).json()).data as Array<Record<string, unknown>>;
+      expect(armed).toEqual([expect.objectContaining(fault)]);
+      expect(await leftovers()).toEqual([]);
+    } finally {
+      await fetch(control, { method: 'DELETE' });
+    }
   }, 90_000);
 
   it('without --mock: what needs the control API is skipped, each with its reason, and the rest passes', async () => {
@@ -152,6 +175,8 @@ describe('flags and target', () => {
       ['--url', mock.url],
       ['--url', mock.url, '--key', 'k', '--reporter', 'apiary'],
       ['--url', mock.url, '--key', 'k', '--bogus'],
+      ['--url', mock.url, '--key', 'k', '--timeout', '0'],
+      ['--url', mock.url, '--key', 'k', '--timeout', '2s'],
     ]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);

@@ -1,10 +1,13 @@
 // The project's Dredd hooks: every transaction gets the key, its ids and body (provoke.ts), or is skipped with its
 // reason; what a transaction creates is deleted at the end; a charset parameter on the declared media type is
-// accepted; and nothing a reporter prints carries a key or a 10 MB body.
+// accepted; nothing a reporter prints carries a key, a 10 MB body or a server's raw control characters; and once
+// the server has stopped answering (the Guard says so) no further transaction is sent.
 import { apiKeyHeader } from '../generated/spec-values.ts';
 import type { Contract } from '../conformance/contract.ts';
+import type { Guard } from './guard.ts';
 import { MockAccess } from './mock-access.ts';
 import { Provoker, Skip } from './provoke.ts';
+import { ReportBudget, shapeForReport, type ShownAnswer } from './report-view.ts';
 import { RunResources } from './resources.ts';
 
 /** The part of a Dredd 14 transaction the hooks read and write. */
@@ -18,6 +21,7 @@ export interface Transaction {
   skip?: boolean;
   fail?: string | boolean;
   test?: { message?: string };
+  results?: ShownAnswer['results'];
 }
 
 type Done = () => void;
@@ -36,6 +40,8 @@ export interface HookOptions {
   key: string;
   mock: boolean;
   contract: Contract;
+  /** Every request the hooks and Dredd send goes through it; it also knows the keys to redact. */
+  guard: Guard;
   runId?: string;
 }
 
@@ -48,9 +54,12 @@ export interface HookRecord {
   /** Ctrl-C: the transactions left are not sent; Dredd goes on to afterAll, which cleans up. */
   interrupt(): void;
   interrupted: boolean;
+  /** Why the transactions left were not sent: the server stopped answering. */
+  stopped?: string;
 }
 
 const KEY_PLACEHOLDER = '$CLINICAL_RECORDS_KEY';
+const SCOPED_KEY_PLACEHOLDER = '$CLINICAL_RECORDS_SCOPED_KEY';
 /** Request bodies longer than this are shown by their size only (the 413 transactions send 10 MB). */
 const SHOWN_BODY = 2048;
 
@@ -68,8 +77,11 @@ export function acceptCharset(t: Transaction): void {
 }
 
 export function registerHooks(hooks: DreddHooks, opts: HookOptions): HookRecord {
-  const res = new RunResources(opts.url, opts.key, opts.contract, opts.runId);
-  const mock = opts.mock ? new MockAccess(opts.url, opts.key) : undefined;
+  const { guard } = opts;
+  guard.secrets.add(opts.key, KEY_PLACEHOLDER);
+  const res = new RunResources(opts.url, opts.key, opts.contract, guard, opts.runId);
+  const mock = opts.mock ? new MockAccess(opts.url, opts.key, guard, res.prefix.replace(/-$/, '')) : undefined;
+  const budget = new ReportBudget();
   const record: HookRecord = {
     skipped: [],
     notRun: 0,
@@ -79,11 +91,11 @@ export function registerHooks(hooks: DreddHooks, opts: HookOptions): HookRecord 
   const provoker = new Provoker(res, mock);
   const basePath = new URL(opts.url).pathname.replace(/\/$/, '');
   const reasons = new Map<Transaction, string>();
-  const keys = new Map<string, string>([[opts.key, KEY_PLACEHOLDER]]);
   const armed = new Set<Transaction>();
 
   hooks.beforeEach((t, done) => {
-    if (record.interrupted) {
+    record.stopped ??= guard.stopped();
+    if (record.interrupted || record.stopped) {
       t.skip = true;
       record.notRun++;
       return done();
@@ -118,11 +130,14 @@ export function registerHooks(hooks: DreddHooks, opts: HookOptions): HookRecord 
       ),
     );
     if (shaped.key !== null) headers[apiKeyHeader] = shaped.key ?? opts.key;
-    if (shaped.key) keys.set(shaped.key, '$CLINICAL_RECORDS_SCOPED_KEY');
+    if (shaped.key) guard.secrets.add(shaped.key, SCOPED_KEY_PLACEHOLDER);
     t.request.body = shaped.body?.data ?? '';
     if (shaped.body) headers['Content-Type'] = shaped.body.contentType;
     t.request.headers = headers;
-    if (shaped.arm) {
+    if (shaped.arm && mock) {
+      // The fault is armed in the run's scope: only a request carrying it meets the fault.
+      const [name, value] = mock.scopeHeader;
+      headers[name] = value;
       await shaped.arm();
       armed.add(t);
     }
@@ -131,17 +146,20 @@ export function registerHooks(hooks: DreddHooks, opts: HookOptions): HookRecord 
   hooks.beforeEachValidation(acceptCharset);
 
   hooks.afterEach((t, done) => {
+    // Only a POST's answer can name something the run created (a body read again costs its size in memory).
     if (t.real) {
       let json: unknown;
       try {
-        json = t.real.body ? JSON.parse(t.real.body) : undefined;
+        json = t.request.method === 'POST' && t.real.body ? JSON.parse(t.real.body) : undefined;
       } catch {
         /* not JSON */
       }
       res.observe(t.request.method, t.request.uri, { status: t.real.statusCode, json, text: t.real.body ?? '' });
     }
-    // Reporters print the request object after this hook: keys become placeholders, huge bodies their size.
-    for (const [name, value] of Object.entries(t.request.headers)) if (keys.has(value)) t.request.headers[name] = keys.get(value)!;
+    // Reporters print the transaction after this hook: keys become placeholders, huge bodies their size, the
+    // answer is made safe to show and bounded.
+    for (const [name, value] of Object.entries(t.request.headers)) t.request.headers[name] = guard.secrets.redact(value);
+    shapeForReport(t, budget);
     const size = Buffer.byteLength(t.request.body ?? '');
     if (size > SHOWN_BODY || Buffer.isBuffer(t.request.body)) t.request.body = `<${size} bytes, not shown>`;
     const reason = reasons.get(t);

@@ -1,9 +1,13 @@
 // With --mock: what only the kit's mock can give a transaction, through its control API (/__mock, no key):
 // a key of the run's organization without a scope, sessions ready or not for regeneration, and armed faults.
-import { MockControl, type MockKey, type MockSession } from '../conformance/mock-control.ts';
+// Faults are armed in the run's own scope (the X-Mock-Fault-Scope header its armed transactions carry), so they
+// reach only those transactions, and clearing them never touches a fault the run did not arm (one set by hand).
+import { FAULT_SCOPE_HEADER, type MockKey, type MockSession } from '../conformance/mock-control.ts';
+import { GuardedMockControl } from './control-api.ts';
+import type { Guard } from './guard.ts';
 
 export class MockAccess {
-  private readonly control: MockControl;
+  private readonly control: GuardedMockControl;
   private keys?: Promise<MockKey[]>;
   private sessions?: Promise<MockSession[]>;
   private readonly handedOut = new Set<string>();
@@ -11,8 +15,16 @@ export class MockAccess {
   constructor(
     baseUrl: string,
     private readonly mainKey: string,
+    guard: Guard,
+    /** The run's fault scope (its external_id prefix is unique enough). */
+    readonly scope: string,
   ) {
-    this.control = new MockControl(baseUrl, 10_000);
+    this.control = new GuardedMockControl(baseUrl, guard, scope);
+  }
+
+  /** The header, and its value, that an armed transaction carries to meet its fault. */
+  get scopeHeader(): [string, string] {
+    return [FAULT_SCOPE_HEADER, this.scope];
   }
 
   private async organization(): Promise<{ org: string; keys: MockKey[] }> {
@@ -46,12 +58,12 @@ export class MockAccess {
     return found.id;
   }
 
-  /** Arms a fault for the next matching request (count 1). */
+  /** Arms a fault in the run's scope for its next matching request (count 1). */
   fault(kind: string): Promise<void> {
     return this.control.fault({ kind, count: 1 });
   }
 
-  /** Disarms what a transaction armed but did not consume (its request never reached the fault). */
+  /** Disarms what the run armed but a transaction did not consume; faults of other scopes (or none) stay. */
   clearFaults(): Promise<void> {
     return this.control.clearFaults();
   }

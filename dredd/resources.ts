@@ -1,10 +1,12 @@
 // What a Dredd run works on: the resources it creates (each with the run's external_id prefix, deleted again at the
 // end, newest first, also those a transaction created), and the few it only reads (a provider, a note). Every call
-// goes straight to the API with the run's key; nothing here changes or deletes data the run did not create.
+// goes to the API with the run's key through the run's Guard (no redirect followed, a deadline, a bounded answer, the
+// key redacted from what comes back); nothing here changes or deletes data the run did not create.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Contract, Operation } from '../conformance/contract.ts';
 import { deref, resolvePointer, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
 import { apiKeyHeader } from '../generated/spec-values.ts';
+import type { Guard } from './guard.ts';
 import { uploadForm } from './multipart.ts';
 
 export type Obj = Record<string, unknown>;
@@ -42,6 +44,7 @@ export class RunResources {
     readonly base: string,
     private readonly key: string,
     readonly contract: Contract,
+    private readonly guard: Guard,
     runId: string = randomBytes(4).toString('hex'),
   ) {
     this.prefix = `drd-${runId}-`;
@@ -58,13 +61,8 @@ export class RunResources {
     let body: Buffer | string | undefined = opts.body;
     if (opts.json !== undefined) body = JSON.stringify(opts.json);
     if (body !== undefined) headers['Content-Type'] = opts.contentType ?? 'application/json';
-    const res = await fetch(this.base + path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : typeof body === 'string' ? body : new Uint8Array(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    const text = await res.text();
+    const res = await this.guard.send({ method, url: this.base + path, headers, body });
+    const text = res.body.toString('utf8');
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
