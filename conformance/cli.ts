@@ -6,6 +6,7 @@ import { runSuite, UnreachableTarget, BadInput, KeyRefused, knownSelectors } fro
 import { allChecks } from './checks/index.ts';
 import { progressCounter, renderConsole } from './reporters/console.ts';
 import { writeReports } from './reporters/write.ts';
+import { writeNotStarted } from './reporters/not-started.ts';
 import { OutDirError, prepareOutDir, writeInto } from './reporters/out-dir.ts';
 import { printable } from './reporters/printable.ts';
 import { applyBaseline, BaselineError, failsRun, loadBaseline, type Baseline } from './baseline.ts';
@@ -88,6 +89,11 @@ export async function main(
     if (report.interrupted) return 130;
     return failsRun(report) || errors.length ? 1 : 0;
   } catch (e) {
+    // Nothing ran: the chosen reports still say why, so CI shows the reason rather than a missing file.
+    if (outDir) {
+      const { errors } = writeNotStarted(outDir, opts.reporters, { target: opts.url, reason: (e as Error).message });
+      for (const m of errors) err(printable(`clinical-records-conformance: ${m}`));
+    }
     if (e instanceof UnreachableTarget || e instanceof BadInput || e instanceof KeyRefused) return fail(e.message);
     return fail((e as Error).message);
   } finally {

@@ -278,6 +278,22 @@ describe('cli', () => {
     expect(o.lines.join('\n')).toMatch(/cannot reach/);
   });
 
+  it('a run that cannot start still writes junit.xml (one errored case) and report.json saying why', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const dir = mkdtempSync(`${(await import('node:os')).tmpdir()}/crc-not-started-`);
+    const o = capture();
+    const argv = ['--url', 'http://127.0.0.1:1/ext-api/v1', '--key', 'k', '--timeout', '2000', '--reporter', 'junit,json', '--out', dir];
+    expect(await main(argv, o.write, o.write)).toBe(2);
+    const junit = readFileSync(`${dir}/junit.xml`, 'utf8');
+    expect(junit).toMatch(/<testsuites [^>]*errors="1"/);
+    expect(junit).toMatch(/<error message="[^"]*cannot reach/);
+    expect(JSON.parse(readFileSync(`${dir}/report.json`, 'utf8'))).toMatchObject({
+      started: false,
+      exitCode: 2,
+      reason: expect.stringMatching(/cannot reach/),
+    });
+  });
+
   it('--baseline: the failures of an earlier report are known (exit 0), and the run says which are fixed; the key from $CLINICAL_RECORDS_KEY', async () => {
     const variant = variants(keys).find((v) => v.rule === 'GEN-010')!;
     const proxy = await startBrokenProxy(new URL(mock.url).origin, variant);
