@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { ANY_HOST, parseAllowedHost } from './front/host-check.ts';
 import { parseCorsOrigin } from './platform/cors.ts';
+import { MAX_FAULT_MS, parseLatency } from './platform/network-faults.ts';
 import { parseRateLimit, type RateLimitConfig } from './platform/rate-limit.ts';
 import { MAX_JOURNAL_SIZE } from './platform/request-journal.ts';
 import { SeedError } from './seed/load.ts';
@@ -27,6 +28,7 @@ const USAGE = `Usage: clinical-records-mock [options]
   --allowed-host <name>    also answer requests whose Host is this name (repeatable; '.example.test' for it and its
                            subdomains; 'all' for any): IP addresses, localhost, *.localhost and --host always pass
   --journal-size <n>       API requests the request journal keeps (default 500; 0 = none)
+  --latency <ms>           every API answer waits this long: 200, or a range 100-400 (drawn per request)
   --quiet                  print nothing but errors
   --help                   this text`;
 
@@ -53,6 +55,7 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
         'cors-origin': { type: 'string', multiple: true },
         'allowed-host': { type: 'string', multiple: true },
         'journal-size': { type: 'string' },
+        latency: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -106,10 +109,15 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
       throw new UsageError(`--journal-size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got "${values['journal-size']}"`);
     opts.journalSize = n;
   }
+  if (values.latency !== undefined) {
+    opts.latency = parseLatency(values.latency);
+    if (opts.latency === undefined)
+      throw new UsageError(`--latency must be milliseconds from 0 to ${MAX_FAULT_MS}, e.g. 200 or 100-400; got "${values.latency}"`);
+  }
   if (values.static && values['engine-only']) throw new UsageError('--static and --engine-only exclude each other');
   const mode: MockMode = values.static ? 'static' : values['engine-only'] ? 'engine-only' : 'default';
-  if (mode === 'static' && (values.state || values['rate-limit'] || values['time-scale'] || values['journal-size']))
-    throw new UsageError('--static runs Prism alone: --state, --rate-limit, --time-scale and --journal-size need the engine');
+  if (mode === 'static' && (values.state || values['rate-limit'] || values['time-scale'] || values['journal-size'] || values.latency))
+    throw new UsageError('--static runs Prism alone: --state, --rate-limit, --time-scale, --journal-size and --latency need the engine');
   if (mode === 'engine-only' && values.strict) throw new UsageError('--strict needs Prism in front: drop --engine-only');
   if (values.seed !== undefined) opts.seed = values.seed;
   if (values.state !== undefined) opts.state = values.state;
@@ -141,7 +149,7 @@ export function banner(m: RunningMock, opts: MockOptions): string {
     ...(m.mode === 'static'
       ? []
       : [
-          `  limits    ${m.rateLimit.requests} requests / ${m.rateLimit.seconds} s per key; time scale ${opts.timeScale ?? 1}`,
+          `  limits    ${m.rateLimit.requests} requests / ${m.rateLimit.seconds} s per key; time scale ${opts.timeScale ?? 1}${opts.latency === undefined ? '' : `; latency ${typeof opts.latency === 'number' ? opts.latency : opts.latency.join('-')} ms`}`,
           `  state     ${opts.state ?? 'in memory (reset on restart)'}`,
         ]),
     '',

@@ -17,6 +17,7 @@ import type { EngineConfig, EngineContext, EngineDeps, EngineEnv, FeatureFactory
 import { createFaults } from './platform/faults.ts';
 import { createKeyring } from './platform/keys.ts';
 import { loopbackOnly } from './platform/loopback.ts';
+import { type Latency, networkDelivery } from './platform/network-faults.ts';
 import { authenticate, checkKey, requireScope } from './platform/auth.ts';
 import {
   apiFront,
@@ -81,6 +82,8 @@ export interface EngineOptions {
   journalSize?: number;
   /** A page's origin refused by CORS (the terminal's line: refusal-notices.ts). */
   onRefusal?: (refusal: Refusal) => void;
+  /** Every API answer waits this long first (--latency; the in-process `latency` option). */
+  latency?: Latency;
 }
 
 export interface Engine {
@@ -174,6 +177,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     ],
     journal.capacity > 0 ? recordRequests(journal, opts.behindFront ?? false) : undefined,
     internalError,
+    networkDelivery(faults, opts.latency),
   );
   const api = new Hono<EngineEnv>();
   const routes = routeTable(api, front);

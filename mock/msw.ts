@@ -8,6 +8,13 @@ import type { InProcessMock } from './in-process/mock.ts';
 export function clinicalRecordsHandlers(mock: Pick<InProcessMock, 'fetch' | 'baseUrl' | 'controlUrl'>): HttpHandler[] {
   if (!mock || typeof mock.fetch !== 'function' || typeof mock.baseUrl !== 'string' || typeof mock.controlUrl !== 'string')
     throw new TypeError('clinicalRecordsHandlers takes the mock createMock() returned');
-  const answer = ({ request }: { request: Request }) => mock.fetch(request);
+  // A network failure of the mock (a drop, a timeout's end, a closed mock) is MSW's network error: the app's fetch
+  // rejects with a TypeError, as it would on a real network. A request its caller aborted (a timeout fault given up
+  // on) has already rejected there with the abort's reason; what is answered then is never seen.
+  const answer = ({ request }: { request: Request }) =>
+    mock.fetch(request).catch((e: unknown) => {
+      if (e instanceof TypeError || request.signal.aborted) return Response.error();
+      throw e;
+    });
   return [mock.baseUrl, mock.controlUrl].flatMap((root) => [http.all(root, answer), http.all(`${root}/*`, answer)]);
 }

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createAdaptorServer, getRequestListener, type ServerType } from '@hono/node-server';
 import { corsPolicy } from './platform/cors.ts';
 import { shapeClientErrors } from './front/client-error.ts';
+import { FaultingResponse } from './front/fault-delivery.ts';
 import { createGate } from './front/gate.ts';
 import { nodeFetch } from './front/node-env.ts';
 import type { FeatureFactory, SeedFile } from './platform/deps.ts';
@@ -15,6 +16,7 @@ import { createEngine, DEFAULT_RATE_LIMIT, type Engine } from './engine.ts';
 import type { FrontRefusal } from './platform/record-refusals.ts';
 import { refusalNotices } from './platform/refusal-notices.ts';
 import { nodeRuntime } from './runtime/node.ts';
+import type { Latency } from './platform/network-faults.ts';
 import type { RateLimitConfig } from './platform/rate-limit.ts';
 import { API_BASE } from './platform/spec.ts';
 import { checkSeed, readSeedFile } from './seed/load.ts';
@@ -42,6 +44,8 @@ export interface MockOptions {
   corsOrigins?: readonly string[];
   /** API requests the request journal keeps (--journal-size; default 500; 0: none). */
   journalSize?: number;
+  /** Every API answer waits this long first (--latency): ms, or a range [min, max] drawn per request. */
+  latency?: Latency;
   /** Host names the API answers besides IP literals, localhost, *.localhost and `host` (--allowed-host; `all`: any). */
   allowedHosts?: readonly string[];
   /** One line per origin or host refused for the first time, with the flag that allows it; stderr when omitted, nowhere when quiet. */
@@ -150,6 +154,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     behindFront: mode === 'default',
     boundHost: host,
     journalSize: options.journalSize,
+    latency: options.latency,
     onRefusal: notice,
   });
   // Refused before the engine: journaled there, and the terminal's line.
@@ -163,7 +168,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     let port: number;
     if (mode === 'engine-only') {
       const listener = getRequestListener(nodeFetch(engine.app.fetch));
-      const pub = createServer({ requireHostHeader: false }, (req, res) => {
+      // FaultingResponse: an answer marked with a network fault (drop, reset, timeout) is acted out on the socket.
+      const pub = createServer({ requireHostHeader: false, ServerResponse: FaultingResponse }, (req, res) => {
         if (gate(req, res)) void listener(req, res);
       });
       shapeClientErrors(pub, engine.rateHeadersFor, onRefused);

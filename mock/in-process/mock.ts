@@ -4,6 +4,7 @@
 // API answer is checked against the contract (platform/response-check.ts), as Prism checks the CLI mock's.
 import { createEngine, type Engine } from '../engine.ts';
 import { CONTROL_PREFIX, isControlPath } from '../platform/loopback.ts';
+import { checkLatency, FAULT_HEADER, type Latency, MAX_FAULT_MS, parseLatency } from '../platform/network-faults.ts';
 import { createResponseCheck, type ResponseCheck } from '../platform/response-check.ts';
 import { parseRateLimit, type RateLimitConfig } from '../platform/rate-limit.ts';
 import { API_BASE, isApiPath, specIndex } from '../platform/spec.ts';
@@ -11,6 +12,7 @@ import type { SeedFile } from '../platform/deps.ts';
 import type { AdapterEnv } from '../platform/adapter.ts';
 import type { EngineRuntime } from '../runtime/types.ts';
 import { checkSeed } from '../seed/check.ts';
+import { deliverFault } from './fault-delivery.ts';
 
 export const DEFAULT_BASE_URL = `http://127.0.0.1:4010${API_BASE}`;
 
@@ -29,6 +31,8 @@ export interface MockOptions {
   webhookFetch?: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   /** As the CLI's --allow-private-webhooks: receivers on loopback or private addresses, also over plain http. */
   allowPrivateWebhooks?: boolean;
+  /** Every API answer waits this long first, in ms: `300`, a range `[100, 800]` or the CLI's `'100-800'`. */
+  latency?: number | readonly [number, number] | string;
 }
 
 /** A key of the seed, as GET /__mock/keys lists it. */
@@ -73,6 +77,16 @@ function baseOf(given: string | undefined): URL {
   return url;
 }
 
+function latencyOf(given: MockOptions['latency']): Latency | undefined {
+  if (given === undefined) return undefined;
+  const parsed = typeof given === 'string' ? parseLatency(given) : checkLatency(given);
+  if (parsed === undefined || typeof parsed === 'string')
+    throw new TypeError(
+      `latency must be milliseconds from 0 to ${MAX_FAULT_MS}: 300, [100, 800] or '100-800'; got ${JSON.stringify(given)}`,
+    );
+  return parsed;
+}
+
 function rateOf(given: MockOptions['rateLimit']): RateLimitConfig | undefined {
   if (given === undefined) return undefined;
   const parsed = typeof given === 'string' ? parseRateLimit(given) : given;
@@ -98,6 +112,7 @@ export async function createInProcessMock(options: MockOptions = {}, host: MockH
     seed,
     timeScale: options.timeScale,
     rateLimit: rateOf(options.rateLimit),
+    latency: latencyOf(options.latency),
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
     config: { publicBaseUrl: baseUrl },
     mode: 'in-process',
@@ -118,6 +133,9 @@ export async function createInProcessMock(options: MockOptions = {}, host: MockH
     if (!(api || isControlPath(path)))
       throw new TypeError(`mock.fetch answers ${baseUrl} and ${base.origin}${CONTROL_PREFIX} only, not ${href}`);
     const response = await engine.app.fetch(request, IN_PROCESS);
+    // A network fault's answer is met as the network delivers it, and is never the contract's to judge.
+    const fault = api ? response.headers.get(FAULT_HEADER) : null;
+    if (fault !== null) return deliverFault(fault, response, request);
     return check && api ? check(request.method, path.slice(API_BASE.length) || '/', response) : response;
   };
 

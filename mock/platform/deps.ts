@@ -147,16 +147,20 @@ export interface Clock {
   after(ms: number, fn: () => void): () => void;
 }
 
-export type FaultKind = 'extraction-fails' | 'extraction-not-queued' | 'regeneration-unavailable' | 'rate-limited' | 'http';
+/** Faults a feature (or the rate limiter) consumes when its effect is due. */
+export type CountedFaultKind = 'extraction-fails' | 'extraction-not-queued' | 'regeneration-unavailable' | 'rate-limited';
+/** Faults of the network between client and API, taken as a request arrives (platform/network-faults.ts). */
+export type NetworkFaultKind = 'latency' | 'timeout' | 'drop' | 'reset' | 'malformed';
+export type FaultKind = CountedFaultKind | 'http' | NetworkFaultKind;
 
 export interface Faults {
   /**
    * Consumes one occurrence of a counted fault; true when it applies to this call. `scope` is the request's
    * X-Mock-Fault-Scope header: a fault of that scope, else an unscoped one, applies.
    */
-  take(kind: Exclude<FaultKind, 'http'>, scope?: string): boolean;
+  take(kind: CountedFaultKind, scope?: string): boolean;
   /** Consumes a fault of exactly this scope (never an unscoped one): for effects that happen after the request. */
-  takeScoped(kind: Exclude<FaultKind, 'http'>, scope: string): boolean;
+  takeScoped(kind: CountedFaultKind, scope: string): boolean;
 }
 
 export type NoteEventKind = 'NOTE_CREATED' | 'NOTE_REGENERATED' | 'NOTE_UPDATED';

@@ -1,7 +1,10 @@
 // Scoped faults: a fault armed with a scope is taken only by a request of that scope (its own first), unscoped
 // faults by any request; takeScoped never takes an unscoped one.
 import { describe, expect, it } from 'vitest';
-import { createFaults } from './faults.ts';
+import { type AimedRequest, createFaults } from './faults.ts';
+
+/** A request to `rel` under the API base. */
+const aimed = (method: string, rel: string, scope?: string): AimedRequest => ({ method, rel, path: `/ext-api/v1${rel}`, scope });
 
 describe('fault scopes', () => {
   it('take: the request’s own scoped fault, else an unscoped one, never another scope’s', () => {
@@ -25,8 +28,8 @@ describe('fault scopes', () => {
     f.add({ kind: 'extraction-fails', count: 1, scope: 'a' });
     expect(f.takeScoped('extraction-fails', 'a')).toBe(true);
     f.add({ kind: 'http', count: 1, method: 'GET', path: '/providers', status: 404, scope: 'a' });
-    expect(f.takeHttp('GET', '/providers')).toBeUndefined();
-    expect(f.takeHttp('GET', '/providers', 'a')?.status).toBe(404);
+    expect(f.takeHttp(aimed('GET', '/providers'))).toBeUndefined();
+    expect(f.takeHttp(aimed('GET', '/providers', 'a'))?.status).toBe(404);
   });
 
   it('clear(scope) drops only that scope’s faults; clear() all', () => {
@@ -47,7 +50,7 @@ describe('armed', () => {
     expect(f.armed).toBe(false);
     f.add({ kind: 'http', count: 1, method: 'GET', path: '/providers', status: 500 });
     expect(f.armed).toBe(true);
-    expect(f.takeHttp('GET', '/providers')?.status).toBe(500);
+    expect(f.takeHttp(aimed('GET', '/providers'))?.status).toBe(500);
     expect(f.armed).toBe(false);
     f.add({ kind: 'rate-limited', count: null, scope: 'a' });
     expect(f.armed).toBe(true);

@@ -1,8 +1,10 @@
-// Faults injected through POST /__mock/faults: counted kinds that features consume with take(), and `http`
-// faults that answer a matching request with a given status before any feature runs.
+// Faults injected through POST /__mock/faults: counted kinds that features consume with take(), `http` faults that
+// answer a matching request with a given status before any feature runs, and network faults (latency, timeout, drop,
+// reset, malformed: network-faults.ts) taken as a matching request arrives.
 // A fault armed with a `scope` reaches only requests that carry the header X-Mock-Fault-Scope with that value (a
 // conformance check arms its own and sends the header), so concurrent users of one mock never take each other's.
-import type { FaultKind, Faults } from './deps.ts';
+import type { CountedFaultKind, FaultKind, Faults, NetworkFaultKind } from './deps.ts';
+import { compileGlob, globMatches, type Glob } from './glob.ts';
 import { requestHeader } from './request-header.ts';
 
 /** The request header a scoped fault matches. */
@@ -10,15 +12,23 @@ const FAULT_SCOPE_HEADER = 'x-mock-fault-scope';
 /** The fault scope a request carries, if any. */
 export const faultScope = (c: Parameters<typeof requestHeader>[0]) => requestHeader(c, FAULT_SCOPE_HEADER) || undefined;
 
+export const NETWORK_FAULT_KINDS: readonly NetworkFaultKind[] = ['latency', 'timeout', 'drop', 'reset', 'malformed'];
+
 export const FAULT_KINDS: readonly FaultKind[] = [
   'extraction-fails',
   'extraction-not-queued',
   'regeneration-unavailable',
   'rate-limited',
   'http',
+  ...NETWORK_FAULT_KINDS,
 ];
 
-interface Fault {
+/** Kinds aimed at requests by method and path. */
+const AIMED = new Set<FaultKind>(['http', ...NETWORK_FAULT_KINDS]);
+export const isAimed = (kind: FaultKind) => AIMED.has(kind);
+
+/** A fault as armed and listed. */
+export interface Fault {
   id: number;
   kind: FaultKind;
   /** Occurrences left; null = until cleared. */
@@ -26,8 +36,18 @@ interface Fault {
   method?: string;
   path?: string;
   status?: number;
+  /** latency: the delay, fixed or a range [min, max]; timeout: how long the connection is held. In milliseconds. */
+  ms?: number | readonly [number, number];
   /** Reaches only requests whose X-Mock-Fault-Scope header carries this value; unscoped faults reach any request. */
   scope?: string;
+}
+
+/** The request a fault may be aimed at: its method, its path relative to the API base and its whole path. */
+export interface AimedRequest {
+  method: string;
+  rel: string;
+  path: string;
+  scope: string | undefined;
 }
 
 export interface EngineFaults extends Faults {
@@ -37,59 +57,66 @@ export interface EngineFaults extends Faults {
   list(): Fault[];
   /** Drops every fault, or only those of one scope. */
   clear(scope?: string): void;
-  /** Consumes an `http` fault matching the request (path relative to the API base, or absolute). */
-  takeHttp(method: string, path: string, scope?: string): Fault | undefined;
+  /** Consumes an `http` fault aimed at the request. */
+  takeHttp(req: AimedRequest): Fault | undefined;
+  /** Consumes a network fault aimed at the request. */
+  takeNetwork(req: AimedRequest): Fault | undefined;
+}
+
+/** An armed fault and its path compiled once (a glob when the path has a `*`). */
+interface Armed {
+  fault: Fault;
+  glob: Glob | undefined;
 }
 
 export function createFaults(): EngineFaults {
-  let faults: Fault[] = [];
+  let armed: Armed[] = [];
   let next = 1;
   /** The request's own scoped fault first, else an unscoped one; never another scope's. */
-  const pick = (scope: string | undefined, matches: (f: Fault) => boolean) =>
-    (scope === undefined ? undefined : faults.find((x) => x.scope === scope && matches(x))) ??
-    faults.find((x) => x.scope === undefined && matches(x));
-  const consume = (f: Fault) => {
-    if (f.count !== null && --f.count <= 0) faults = faults.filter((x) => x !== f);
-    return f;
+  const pick = (scope: string | undefined, matches: (f: Fault, a: Armed) => boolean) =>
+    (scope === undefined ? undefined : armed.find((a) => a.fault.scope === scope && matches(a.fault, a))) ??
+    armed.find((a) => a.fault.scope === undefined && matches(a.fault, a));
+  const consume = (a: Armed) => {
+    const f = a.fault;
+    if (f.count !== null && --f.count <= 0) armed = armed.filter((x) => x !== a);
+    return { ...f };
+  };
+  const aimedAt = (req: AimedRequest, network: boolean) => (f: Fault, a: Armed) =>
+    (network ? f.kind !== 'http' && AIMED.has(f.kind) : f.kind === 'http') &&
+    (f.method === '*' || f.method === req.method) &&
+    pathMatches(f.path!, a.glob, req);
+  const takeAimed = (req: AimedRequest, network: boolean) => {
+    if (!armed.length) return undefined;
+    const a = pick(req.scope, aimedAt(req, network));
+    return a && consume(a);
   };
   return {
     get armed() {
-      return faults.length > 0;
+      return armed.length > 0;
     },
     add(f) {
       const fault = { ...f, id: next++ };
-      faults.push(fault);
-      return fault;
+      armed.push({ fault, glob: f.path?.includes('*') ? compileGlob(f.path) : undefined });
+      return { ...fault };
     },
-    list: () => faults.map((f) => ({ ...f })),
-    clear: (scope) => void (faults = scope === undefined ? [] : faults.filter((f) => f.scope !== scope)),
-    take(kind, scope) {
-      if (!faults.length) return false;
-      const f = pick(scope, (x) => x.kind === kind);
-      return f ? (consume(f), true) : false;
+    list: () => armed.map((a) => ({ ...a.fault })),
+    clear: (scope) => void (armed = scope === undefined ? [] : armed.filter((a) => a.fault.scope !== scope)),
+    take(kind: CountedFaultKind, scope) {
+      if (!armed.length) return false;
+      const a = pick(scope, (x) => x.kind === kind);
+      return a ? (consume(a), true) : false;
     },
-    takeScoped(kind, scope) {
-      const f = faults.find((x) => x.scope === scope && x.kind === kind);
-      return f ? (consume(f), true) : false;
+    takeScoped(kind: CountedFaultKind, scope) {
+      const a = armed.find((x) => x.fault.scope === scope && x.fault.kind === kind);
+      return a ? (consume(a), true) : false;
     },
-    takeHttp(method, path, scope) {
-      if (!faults.length) return undefined;
-      const f = pick(
-        scope,
-        (x) => x.kind === 'http' && (x.method === '*' || x.method === method) && (x.path === path || pathMatches(x.path!, path)),
-      );
-      return f && consume(f);
-    },
+    takeHttp: (req) => takeAimed(req, false),
+    takeNetwork: (req) => takeAimed(req, true),
   };
 }
 
-/** `/patients/*` matches one segment per `*`; `/patients/**` matches the rest. */
-function pathMatches(pattern: string, path: string): boolean {
-  if (!pattern.includes('*')) return false;
-  const literal = (s: string) => s.replace(/[.+?^$()|[\]\\{}]/g, '\\$&');
-  const re = pattern
-    .split('**')
-    .map((part) => part.split('*').map(literal).join('[^/]+'))
-    .join('.*');
-  return new RegExp(`^${re}$`).test(path);
+/** The path as given (relative to the API base, or absolute), or its glob: `*` one segment, `**` the rest. */
+function pathMatches(pattern: string, glob: Glob | undefined, req: AimedRequest): boolean {
+  if (!glob) return pattern === req.rel || pattern === req.path;
+  return globMatches(glob, req.rel) || globMatches(glob, req.path);
 }

@@ -12,6 +12,7 @@ import { responseHeaders } from './cors.ts';
 import type { EngineApp, EngineContext, EngineEnv, Responses, RouteHandler, Validator } from './deps.ts';
 import { faultScope, type EngineFaults } from './faults.ts';
 import { PEER_HEADER } from './loopback.ts';
+import type { NetworkDelivery } from './network-faults.ts';
 import { RATE_LIMIT_MESSAGE, type RateLimiter } from './rate-limit.ts';
 import { requestHeader } from './request-header.ts';
 import { answerError } from './responses.ts';
@@ -43,15 +44,17 @@ function recorded(record: Recorder, c: EngineContext, started: number, answer: R
 
 /**
  * Everything in front of an API route, wrapped around it (routeTable): CORS first (a preflight is answered there,
- * journaled only when refused), then the journal's entry (`record`, absent with --journal-size 0) around the checks
- * and the route. A check or route that throws (a bug) is answered by `onError`, the app's own error handler, so that
- * the journal records it all the same.
+ * journaled only when refused), then the journal's entry (`record`, absent with --journal-size 0) around the network
+ * (`network`: latency and network faults, network-faults.ts, skipped while none can apply), the checks and the route.
+ * A check or route that throws (a bug) is answered by `onError`, the app's own error handler, so that the journal
+ * records it all the same.
  */
 export function apiFront(
   cors: Check,
   steps: readonly Check[],
   record: Recorder | undefined,
   onError: (err: Error, c: EngineContext) => Response,
+  network?: NetworkDelivery,
 ): (route: RouteHandler) => RouteHandler {
   const failed = (err: unknown, c: EngineContext) => {
     if (!(err instanceof Error)) throw err;
@@ -67,7 +70,7 @@ export function apiFront(
     const started = record ? Date.now() : 0;
     let out: Response | Promise<Response>;
     try {
-      out = runChecks(steps, c) ?? route(c);
+      out = network?.active ? network.deliver(c, () => runChecks(steps, c) ?? route(c)) : (runChecks(steps, c) ?? route(c));
     } catch (err) {
       out = failed(err, c);
     }
@@ -124,9 +127,8 @@ export function rateLimit(limiter: RateLimiter, faults: EngineFaults, peerOf: Pe
 export function httpFaults(faults: EngineFaults): Check {
   return (c) => {
     if (!faults.armed) return undefined;
-    const rel = c.req.path.slice(API_BASE.length) || '/';
-    const scope = faultScope(c);
-    const f = faults.takeHttp(c.req.method, rel, scope) ?? faults.takeHttp(c.req.method, c.req.path, scope);
+    const path = c.req.path;
+    const f = faults.takeHttp({ method: c.req.method, rel: path.slice(API_BASE.length) || '/', path, scope: faultScope(c) });
     if (!f) return undefined;
     const status = f.status ?? 500;
     const body = status === 429 ? { error: RATE_LIMIT_MESSAGE } : { error: `Injected fault: HTTP ${status}` };

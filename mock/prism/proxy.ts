@@ -13,7 +13,9 @@ import { corsHeaders, type CorsPolicy } from '../platform/cors.ts';
 import { REQUEST_ID_HEADER } from '../platform/record-requests.ts';
 import type { Violation } from '../platform/journal-entry.ts';
 import { API_BASE } from '../platform/spec.ts';
+import { FaultingResponse } from '../front/fault-delivery.ts';
 import type { Gate } from '../front/gate.ts';
+import { FAULT_HEADER } from '../platform/network-faults.ts';
 import type { PrismOperations } from './operations.ts';
 import { sendDirect, type EngineFetch } from './direct-forward.ts';
 import { pipeThrough, send, writeUpstream, type Upstream, type UpstreamResponse } from './raw-forward.ts';
@@ -67,6 +69,8 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
           ? await sendDirect(opts.engine, p.method, p.url, p.headers, p.body)
           : await send(upstream, p.method, p.url, p.headers, p.body);
         p.response = r;
+        // A network fault's answer (FAULT_HEADER) is the client's to meet as it is, never Prism's to judge (handle).
+        if (r.headers[FAULT_HEADER] !== undefined) return left(new Error('network fault'));
         if (r.status === 501)
           return left(
             ProblemJsonError.fromTemplate({
@@ -119,7 +123,8 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     res.end(JSON.stringify(body));
   };
 
-  return http.createServer({ requireHostHeader: false }, (req, res) => {
+  // FaultingResponse: an answer marked with a network fault (drop, reset, timeout) is acted out on the client's socket.
+  return http.createServer({ requireHostHeader: false, ServerResponse: FaultingResponse }, (req, res) => {
     const admitted = opts.gate(req, res);
     if (!admitted) return;
     const url = req.url!;
@@ -188,6 +193,7 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
         };
 
     if (result._tag === 'Left') {
+      if (p.response?.headers[FAULT_HEADER] !== undefined) return writeUpstream(res, p.response);
       const e = result.left;
       if (ROUTING_ERRORS.some((t) => e.name?.endsWith(t))) {
         // Not an operation of the spec: the engine answers (404 / 405 with Allow, rate-limit headers included).

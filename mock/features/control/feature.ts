@@ -1,10 +1,11 @@
 // The control API's own routes under /__mock: health, reset, keys, faults, the request journal, the dashboard and the API reference. Other features add theirs (finalize, ...).
 import type { Hono } from 'hono';
-import type { FaultKind, Feature, SeedFile } from '../../platform/deps.ts';
-import { FAULT_KINDS, type EngineFaults } from '../../platform/faults.ts';
+import type { Feature, SeedFile } from '../../platform/deps.ts';
+import type { EngineFaults } from '../../platform/faults.ts';
 import type { RequestJournal } from '../../platform/request-journal.ts';
 import { API_BASE } from '../../platform/spec.ts';
 import type { DashboardView } from './dashboard/page.ts';
+import { readFaultInput } from './fault-input.ts';
 import { journalRoutes } from './requests.ts';
 
 export interface ControlTarget {
@@ -21,8 +22,6 @@ export interface ControlTarget {
 
 /** Mounts the control API's pages (GET /__mock/, GET /__mock/docs) with the view they show. */
 export type ControlPages = (app: Hono, view: () => DashboardView) => void;
-
-const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '*'];
 
 function controlRoutes(app: Hono, target: ControlTarget): void {
   app.get('/health', (c) => c.json({ status: 'ok', mode: target.mode, time_scale: target.timeScale }));
@@ -57,31 +56,9 @@ function controlRoutes(app: Hono, target: ControlTarget): void {
     } catch {
       return c.json({ error: 'Validation failed', details: { body: 'a JSON object is required' } }, 400);
     }
-    const details: Record<string, string> = {};
-    const kind = body.kind as FaultKind;
-    if (!FAULT_KINDS.includes(kind)) details.kind = `must be one of ${FAULT_KINDS.join(', ')}`;
-    // Omitted: once. null: until cleared (so `?? 1` would be wrong).
-    const count = body.count === undefined ? 1 : body.count;
-    if (count !== null && !(Number.isInteger(count) && (count as number) >= 1)) details.count = 'must be an integer >= 1 or null';
-    const allowed = [...(kind === 'http' ? ['kind', 'count', 'method', 'path', 'status'] : ['kind', 'count']), 'scope'];
-    for (const k of Object.keys(body)) if (!allowed.includes(k)) details[k] = 'unknown field';
-    const scope = body.scope;
-    if (scope !== undefined && !(typeof scope === 'string' && /^[\x21-\x7e]{1,200}$/.test(scope)))
-      details.scope = 'must be 1 to 200 visible ASCII characters (the value of the X-Mock-Fault-Scope request header)';
-    const method = typeof body.method === 'string' ? body.method.toUpperCase() : undefined;
-    if (kind === 'http') {
-      if (!method || !HTTP_METHODS.includes(method)) details.method = `must be one of ${HTTP_METHODS.join(', ')}`;
-      if (typeof body.path !== 'string' || !body.path.startsWith('/')) details.path = 'must be a path starting with /';
-      if (!(Number.isInteger(body.status) && (body.status as number) >= 400 && (body.status as number) <= 599))
-        details.status = 'must be an integer from 400 to 599';
-    }
-    if (Object.keys(details).length) return c.json({ error: 'Validation failed', details }, 400);
-    const fault = target.faults.add({
-      kind,
-      count: count as number | null,
-      ...(kind === 'http' ? { method, path: body.path as string, status: body.status as number } : {}),
-      ...(scope !== undefined ? { scope: scope as string } : {}),
-    });
+    const input = readFaultInput(body);
+    if (!input.ok) return c.json({ error: 'Validation failed', details: input.details }, 400);
+    const fault = target.faults.add(input.fault);
     return c.json({ data: fault }, 201);
   });
 }
