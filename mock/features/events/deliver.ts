@@ -1,14 +1,15 @@
 // Webhook delivery (source: Events > Delivery rules): POST, 30 s timeout, up to 3 attempts with backoff 1 s then 2 s
 // (capped at 5 s), all on the engine clock so --time-scale shrinks them; 408, 429, 5xx, timeouts and connection
 // errors are retried; a 3xx is a failure and is never followed; other 4xx fail at once; any 2xx delivers. A retry
-// sends the very same bytes. Deliveries run in the background with a concurrency bound, so a slow or dead receiver
-// never holds up the API or another delivery. The destination is checked again before every attempt, and the
+// sends the very same bytes. Deliveries run in the background, at most 4 attempts at once per destination (a receiver's
+// origin) and 256 in all (slots.ts), so a slow or dead receiver never holds up the API or another receiver. The destination is checked again before every attempt, and the
 // connection goes to the address that check approved (no second DNS answer can slip in between) when the sender can
 // pin it (node:http, send-node.ts; a fetch, send-fetch.ts, cannot: the in-process mock's, see docs/in-process.md).
 import type { Clock } from '../../platform/deps.ts';
 import { checkDestination, type ResolvedAddress, type Resolver } from './destination.ts';
 import type { EncodedBody as Encoded } from '../../../spec/runtime/webhook-codec.ts';
 import type { Payload } from './payloads.ts';
+import { createSlots } from './slots.ts';
 
 type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -61,8 +62,10 @@ export interface DelivererOptions {
   /** Simulated delay before attempt n+1 is backoffMs * 2^(n-1), capped. */
   backoffMs?: number;
   backoffCapMs?: number;
-  /** Requests on the wire at once. */
+  /** Requests on the wire at once, in all. */
   concurrency?: number;
+  /** Requests on the wire at once to one destination (scheme, host and port of the receiver's URL). */
+  perDestination?: number;
   /** Deliveries kept for GET /__mock/deliveries; the oldest go first. */
   historyLimit?: number;
   /** Deliveries pending at once; beyond it a new one is recorded failed at once, so memory stays flat. */
@@ -74,7 +77,8 @@ const DELIVERY_DEFAULTS = {
   maxAttempts: 3,
   backoffMs: 1_000,
   backoffCapMs: 5_000,
-  concurrency: 16,
+  concurrency: 256,
+  perDestination: 4,
   historyLimit: 1_000,
   pendingLimit: 5_000,
 } as const;
@@ -102,8 +106,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
   const o = { ...DELIVERY_DEFAULTS, ...stripUndefined(opts) };
   const history = new Map<string, Delivery>();
   const running = new Map<Promise<void>, AbortController>();
-  const slotWaiters: Array<() => void> = [];
-  let active = 0;
+  const slots = createSlots(o.concurrency, o.perDestination);
   let seq = 0;
   let closed = false;
 
@@ -135,23 +138,8 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
       signal.addEventListener('abort', onAbort, { once: true });
     });
 
-  const acquire = async (signal: AbortSignal) => {
-    while (active >= o.concurrency) {
-      await new Promise<void>((resolve) => slotWaiters.push(resolve));
-      if (signal.aborted) {
-        // Hand the wake-up on, so a freed slot is not lost to an aborted waiter.
-        if (active < o.concurrency) slotWaiters.shift()?.();
-        throw new Aborted();
-      }
-    }
-    active++;
-  };
-  const release = () => {
-    active--;
-    slotWaiters.shift()?.();
-  };
-
   async function run(d: Delivery, target: Target, encoded: Encoded, signal: AbortSignal): Promise<void> {
+    const destination = destinationOf(target.url);
     for (let n = 1; n <= o.maxAttempts; n++) {
       if (n > 1) await sleep(Math.min(o.backoffMs * 2 ** (n - 2), o.backoffCapMs), signal);
       if (o.isRegistered && !o.isRegistered(target.webhook_id)) {
@@ -159,7 +147,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
         d.state = 'failed';
         return;
       }
-      await acquire(signal);
+      if (!(await slots.acquire(destination, signal))) throw new Aborted();
       const started = o.clock.now();
       const t0 = performance.now();
       let outcome: Outcome;
@@ -170,7 +158,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
           ? await post(dest.url, dest.addresses, target.headers, encoded, signal)
           : { error: `destination refused: ${dest.reason}`, retryable: dest.transient === true };
       } finally {
-        release();
+        slots.release(destination);
       }
       const duration_ms = Math.round(performance.now() - t0);
       const at = started.toISOString();
@@ -274,10 +262,14 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
     return d;
   }
   function abortAll() {
+    // Waiters for a slot leave on their signal's abort.
     for (const ctl of running.values()) ctl.abort();
-    // Waiters for a slot re-check their signal when woken.
-    for (const w of slotWaiters.splice(0)) w();
   }
+}
+
+/** What the per-destination limit counts by: the receiver's origin (a URL that does not parse shares one slot group). */
+function destinationOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : url;
 }
 
 function isRetryableStatus(status: number): boolean {

@@ -35,6 +35,21 @@ const RESERVED_HEADERS = new Set([
 ]);
 const MAX_HEADERS = 32;
 const MAX_HEADER_VALUE = 4096;
+/**
+ * What every sender can put in a header value: tab, visible ASCII, space and Latin-1's upper half. Node's http refuses
+ * any other character (ERR_INVALID_CHAR, on every attempt) and a fetch takes only bytes; refused at registration.
+ */
+const HEADER_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** Why a static header value cannot be sent, or undefined. */
+function headerValueProblem(v: unknown): string | undefined {
+  const what = `must be a string of at most ${MAX_HEADER_VALUE} characters: visible ASCII, space, tab or U+0080 to U+00FF`;
+  if (typeof v !== 'string' || v.length > MAX_HEADER_VALUE) return what;
+  const bad = HEADER_VALUE_CHAR.exec(v);
+  if (!bad) return undefined;
+  const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `${what}; it has U+${code} at index ${bad.index}`;
+}
 
 export interface RegistryOptions {
   /** Event kinds from the spec's `webhooks`. */
@@ -79,9 +94,11 @@ export function createRegistry(opts: RegistryOptions) {
           if (!TOKEN.test(k)) details[`headers.${k}`] = 'is not a valid header name';
           else if (RESERVED_HEADERS.has(lower)) details[`headers.${k}`] = 'is set by the mock for each delivery and cannot be configured';
           else if (seen.has(lower)) details[`headers.${k}`] = 'is given twice (header names are case-insensitive)';
-          else if (typeof v !== 'string' || /[\r\n\0]/.test(v) || v.length > MAX_HEADER_VALUE)
-            details[`headers.${k}`] = `must be a string of at most ${MAX_HEADER_VALUE} characters without CR, LF or NUL`;
-          else headers[k] = v;
+          else {
+            const problem = headerValueProblem(v);
+            if (problem) details[`headers.${k}`] = problem;
+            else headers[k] = v as string;
+          }
           seen.add(lower);
         }
       }
