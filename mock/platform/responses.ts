@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { adapterOf } from './adapter.ts';
 import { jsonText } from './http.ts';
 import type { EngineContext, Responses, Validator } from './deps.ts';
+import { inexactIntegers } from './exact-numbers.ts';
 import { requestHeader } from './request-header.ts';
 
 /** Largest JSON body accepted (uploads are multipart and have their own 10 MB limit). */
@@ -40,15 +41,18 @@ export function createResponses(validator: Validator): Responses {
       const type = requestHeader(c, 'content-type') ?? '';
       if (!/^application\/json\s*(;|$)/i.test(type)) return error(c, 415, 'Unsupported Content-Type: expected application/json');
       let body: unknown;
+      let text: string;
       try {
-        const text = UTF8.decode(raw);
+        text = UTF8.decode(raw);
         c.set('requestText', text);
         body = JSON.parse(text);
       } catch {
         return validation(c, { body: 'malformed JSON' });
       }
       const checked = validator.body(operationId, body);
-      return checked.ok ? { body: checked.value } : validation(c, checked.details);
+      if (!checked.ok) return validation(c, checked.details);
+      const inexact = inexactIntegers(text, body);
+      return inexact ? validation(c, inexact) : { body: checked.value };
     },
   };
 }
