@@ -18,10 +18,12 @@ export function inexactIntegers(text: string, value: unknown): FieldErrors | und
   return Object.keys(details).length ? details : undefined;
 }
 
+/** Field paths as the validator's details name them: `a.b`, an array's items by index. */
 function walk(value: unknown, at: string, details: FieldErrors): void {
   if (typeof value === 'number') {
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) details[at || 'body'] = LIMIT_MESSAGE;
-  } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, at ? `${at}.${i}` : String(i), details));
-  else if (value && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) walk(v, at ? `${at}.${k}` : k, details);
+    return;
+  }
+  if (!value || typeof value !== 'object') return;
+  for (const [k, v] of Object.entries(value)) walk(v, at ? `${at}.${k}` : k, details);
 }
