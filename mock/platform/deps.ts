@@ -93,11 +93,19 @@ export interface Collection<T extends { id: string }> {
   orgOf(id: string): string | undefined;
 }
 
+/** Why a stored blob cannot be served as written (BlobStore.verify). */
+export type BlobProblem = { kind: 'missing' } | { kind: 'size'; bytes: number } | { kind: 'digest' };
+
 /** Binary payloads (uploaded files), kept beside the state file when --state is given. */
 export interface BlobStore {
   put(id: string, bytes: Uint8Array): void;
   get(id: string): Uint8Array | undefined;
   delete(id: string): void;
+  /**
+   * Whether the blob is still what was written: present, `size` bytes, and (where its digest was kept: --state) the
+   * same SHA-256. Undefined when it is. Files beside a --state file can be cut short or removed by hand.
+   */
+  verify(id: string, size: number): BlobProblem | undefined;
 }
 
 export interface Store {

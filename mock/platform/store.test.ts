@@ -1,5 +1,6 @@
 // --state recovery at start: a torn or blank journal tail is cut before anything is appended onto it, orphan blob
-// files are removed, and a damaged line in the middle refuses to start with the line and commands that work.
+// files are removed, a blob is checked against its size and digest, and a damaged line in the middle refuses to start
+// with the line and commands that work.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,9 +136,28 @@ describe('blob files at start', () => {
     writeFileSync(join(blobDir, 'doc-2.tmp'), 'half a file');
     writeFileSync(join(blobDir, 'doc-3'), 'stored before its row, then kill -9');
     const again = open();
-    expect(readdirSync(blobDir)).toEqual(['doc-1']);
+    expect(readdirSync(blobDir).sort()).toEqual(['doc-1', 'doc-1.sha256']);
     expect(again.blobs.get('doc-1')).toEqual(new Uint8Array([1, 2, 3]));
     expect(warnings).toEqual([expect.stringMatching(/removed 2 orphan blob file\(s\).*doc-2\.tmp/)]);
     again.close();
+  });
+
+  it('verify: a blob as written passes; one missing, cut short or changed is named; one written without a digest is checked by size', () => {
+    const s = open();
+    const blobDir = `${state}.blobs`;
+    for (const id of ['a', 'b', 'c', 'd', 'e']) s.blobs.put(id, new Uint8Array([1, 2, 3, 4]));
+    rmSync(join(blobDir, 'b'));
+    writeFileSync(join(blobDir, 'c'), new Uint8Array([1, 2]));
+    writeFileSync(join(blobDir, 'd'), new Uint8Array([1, 2, 3, 5]));
+    rmSync(join(blobDir, 'e.sha256'));
+    writeFileSync(join(blobDir, 'e'), new Uint8Array([9, 9, 9, 9]));
+    expect(['a', 'b', 'c', 'd', 'e'].map((id) => s.blobs.verify(id, 4))).toEqual([
+      undefined,
+      { kind: 'missing' },
+      { kind: 'size', bytes: 2 },
+      { kind: 'digest' },
+      undefined,
+    ]);
+    s.close();
   });
 });

@@ -173,6 +173,10 @@ function memoryBlobs(): EngineBlobs {
     put: (id, b) => void m.set(id, b),
     get: (id) => m.get(id),
     delete: (id) => void m.delete(id),
+    verify: (id, size) => {
+      const b = m.get(id);
+      return !b ? { kind: 'missing' } : b.length !== size ? { kind: 'size', bytes: b.length } : undefined;
+    },
     clear: () => m.clear(),
     sweep: () => [],
   };

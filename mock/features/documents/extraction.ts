@@ -4,6 +4,7 @@ import type { EngineDeps } from '../../platform/deps.ts';
 import type { ExtractionOutcome } from './extract-text.ts';
 import type { TextExtractor } from './io.ts';
 import { ENGINE_ORG, documentsOf, queueOf, type DocumentRow } from './rows.ts';
+import { storedBytes } from './stored-file.ts';
 import type { FileKind } from '../../../spec/runtime/file-types.ts';
 
 /** Simulated time from queued to picked up by a worker. */
@@ -66,7 +67,7 @@ export function createExtractor(deps: EngineDeps, extractText: TextExtractor) {
     if (!row || row.run !== run) return;
     docs.put(org, { ...row, status: 'processing' });
     const failByFault = failing.delete(`${id}:${run}`) || deps.faults.take('extraction-fails');
-    const bytes = deps.store.blobs.get(id);
+    const bytes = storedBytes(deps, row);
     const outcome: Promise<ExtractionOutcome> = failByFault
       ? Promise.resolve({ ok: false, error: FAULT_ERROR })
       : bytes

@@ -12,6 +12,7 @@ import { MIME, sniffFileKind } from '../../../spec/runtime/file-types.ts';
 import type { DocumentsIO, UploadReader } from './io.ts';
 import { answerError } from '../../platform/responses.ts';
 import { MESSAGES } from './messages.ts';
+import { checkStoredFiles, storedBytes } from './stored-file.ts';
 
 /**
  * Does the run this request starts fail by a scoped extraction-fails fault? Taken now, while the request (and its
@@ -124,7 +125,7 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUplo
         { data: toApi(row), success: false, message: MESSAGES.extractNotStarted, error: 'Extraction could not be started', details },
         503,
       );
-    if (!deps.store.blobs.get(row.id)) return cannot('The stored file is unavailable.');
+    if (!storedBytes(deps, row)) return cannot(row.file_problem ?? 'The stored file is unavailable.');
     if (deps.faults.take('extraction-not-queued', faultScope(c)))
       return cannot('The extraction queue is unavailable (simulated fault extraction-not-queued).');
     const started = extractor.start(orgOf(c), row, doomed(c, deps));
@@ -161,8 +162,10 @@ function control(app: Hono, deps: EngineDeps) {
     const id = c.req.param('documentId');
     const org = documentsOf(deps).orgOf(id);
     const row = org ? documentsOf(deps).get(org, id) : undefined;
-    const bytes = row ? deps.store.blobs.get(id) : undefined;
-    if (!row || !bytes) return c.json({ error: 'Document not found' }, 404);
+    if (!row) return c.json({ error: 'Document not found' }, 404);
+    // Listed, but its file is not what was uploaded: said so, never served short.
+    const bytes = storedBytes(deps, row);
+    if (!bytes) return c.json({ error: row.file_problem ?? 'The stored file is missing or damaged; upload the document again' }, 410);
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       'Content-Type': row.file_type,
       'Content-Disposition': contentDisposition(row.filename),
@@ -184,6 +187,9 @@ export const documentsFeature =
       routes: (app) => routes(app, deps, extractor, io.readUpload),
       control: (app) => control(app, deps),
       seed: (seed) => loadDocumentSeed(seed, deps),
-      resume: () => extractor.resume(),
+      resume: () => {
+        checkStoredFiles(deps, extractor);
+        extractor.resume();
+      },
     };
   };

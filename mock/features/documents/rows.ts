@@ -15,6 +15,8 @@ export type DocumentRow = Document & {
   kind: FileKind;
   /** Generation of the latest extraction run; a callback of an older run finds a newer number and stops. */
   run: number;
+  /** Why the stored file may not be served: found missing or damaged at start (stored-file.ts). */
+  file_problem?: string;
 };
 
 /** Extractions that must run (queued or processing), across organizations, so that resume() finds them. */
