@@ -24,7 +24,7 @@ export interface Limits {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** No documented answer comes near it; the suite reads answers up to the same bound. */
-export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 const SILENCE_LIMIT = 3;
 const TIMEOUT_LIMIT = 10;
 

@@ -14,7 +14,11 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 export interface HostileRunOptions {
   /** The mock the first `spare` requests go to, so the run meets the hostility past its start. */
   upstream: string;
+  /** The run's key, looked for everywhere afterwards. */
   key: string;
+  /** --mock without --key or $CLINICAL_RECORDS_KEY: the run reads `key` from the mock's /__mock/keys itself. */
+  keyFromMock?: boolean;
+  /** Requests answered by the mock before the hostility starts (default 20; 0: hostile from the first). */
   spare?: number;
   /** --timeout (ms); the run's own default when absent. */
   timeoutMs?: number;
@@ -53,11 +57,13 @@ export async function runDreddAgainst(mode: HostileMode, opts: HostileRunOptions
   try {
     const args = ['--url', `${hostile.origin}/ext-api/v1`, '--out', dir, '--reporter', 'cli,xunit,html,markdown'];
     if (opts.timeoutMs) args.push('--timeout', String(opts.timeoutMs));
+    if (opts.keyFromMock) args.push('--mock');
+    const env = { ...process.env, CLINICAL_RECORDS_KEY: opts.keyFromMock ? '' : opts.key };
     const t0 = performance.now();
     // Its own process group, so a run past its deadline can be stopped whole.
     const child = spawn(process.execPath, ['--import', 'tsx', 'dredd/cli.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, CLINICAL_RECORDS_KEY: opts.key },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
