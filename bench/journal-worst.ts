@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { readFlags } from './flags.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -59,32 +60,53 @@ for (let sent = 0; sent < opts.entries; ) {
 const planted = performance.now() - t0;
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-const health: number[] = [];
-let reading = true;
-const prober = (async () => {
-  while (reading) {
-    const t = performance.now();
-    await (await fetch(`${control}/health`, { signal: AbortSignal.timeout(600_000) })).arrayBuffer();
-    health.push(performance.now() - t);
-  }
-})();
-const reads: number[] = [];
-let bytes = 0;
-for (let i = 0; i < opts.reads; i++) {
-  const t = performance.now();
-  const r = await fetch(`${control}/requests?limit=${opts.entries}`, { signal: AbortSignal.timeout(3_600_000) });
-  bytes = (await r.arrayBuffer()).byteLength;
-  reads.push(performance.now() - t);
+/** /__mock/health back to back until `done` says stop: each probe's latency. */
+function probe(done: () => boolean): { latencies: number[]; ended: Promise<void> } {
+  const latencies: number[] = [];
+  const ended = (async () => {
+    while (!done()) {
+      const t = performance.now();
+      await (await fetch(`${control}/health`, { signal: AbortSignal.timeout(600_000) })).arrayBuffer();
+      latencies.push(performance.now() - t);
+    }
+  })();
+  return { latencies, ended };
 }
+// The host's own pace first: health alone for a second (this shared 2-core host is rarely idle).
+const idleUntil = performance.now() + 1000;
+const idle = probe(() => performance.now() > idleUntil);
+await idle.ended;
+// The reads from a worker thread: receiving megabytes would otherwise delay this thread's probes, not the mock's.
+let reading = true;
+const busy = probe(() => !reading);
+const reader = new Worker(
+  `const { parentPort, workerData: { url, reads } } = require('node:worker_threads');
+  (async () => {
+    const times = [];
+    let bytes = 0;
+    for (let i = 0; i < reads; i++) {
+      const t = performance.now();
+      bytes = (await (await fetch(url)).arrayBuffer()).byteLength;
+      times.push(performance.now() - t);
+    }
+    parentPort.postMessage({ times, bytes });
+  })();`,
+  { eval: true, workerData: { url: `${control}/requests?limit=${opts.entries}`, reads: opts.reads } },
+);
+const { times: reads, bytes } = await new Promise<{ times: number[]; bytes: number }>((resolve, reject) =>
+  reader.once('message', resolve).once('error', reject),
+);
 reading = false;
-await prober;
+await busy.ended;
+await reader.terminate();
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 console.log(`planted ${opts.entries} requests with a ${opts.kb} KB key-like word in ${ms(planted)} (${cli.replace(ROOT, '')})`);
 console.log(`GET /__mock/requests?limit=${opts.entries}: ${reads.map(ms).join(', ')} (${bytes} bytes)`);
-console.log(
-  `/__mock/health meanwhile: ${health.length} probes, p50 ${ms(pct(health, 50))}, p99 ${ms(pct(health, 99))}, max ${ms(Math.max(...health))}`,
-);
+const health = (label: string, xs: number[]) =>
+  console.log(`/__mock/health ${label}: ${xs.length} probes, p50 ${ms(pct(xs, 50))}, p99 ${ms(pct(xs, 99))}, max ${ms(Math.max(...xs))}`);
+health('alone, before', idle.latencies);
+health('during the reads', busy.latencies);
 console.log(
   `load average ${loadavg()
     .map((x) => x.toFixed(2))

@@ -19,34 +19,25 @@ export function createRedactor(keys: readonly string[]): Redactor {
 export const withoutKey = (text: string, presented: string | undefined): string =>
   presented && presented.length >= 4 ? replaceLiteral(text, presented, REDACTED) : text;
 
-const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isAlnum = (c: number) => isLetter(c) || (c >= 48 && c <= 57);
-/** A word character as `\b` reads it (ASCII letters, digits, `_`). */
-const isWord = (c: number) => isAlnum(c) || c === 95;
-
 /**
  * Whole words of the key's shape: 2 to 10 letters, `_`, then anything wordy ending in at least 16 letters or digits
  * after its last `_` (what `\b[A-Za-z]{2,10}_[A-Za-z0-9_]*[A-Za-z0-9]{16,}\b` matched: its `\b`s make it a whole word).
+ * Found by an expression that cannot backtrack past its prefix (`\w*` runs to the word's end and ends the pattern),
+ * then judged by where the word's last `_` is.
  */
+const KEY_WORD = /\b[A-Za-z]{2,10}_\w*/g;
+
 function withoutKeyLike(text: string): string {
   if (text.indexOf('_') < 0) return text;
+  // exec, not replace: replace copies the text even when every word stays (15 KB of garbage a field at worst).
   let out = '';
   let last = 0;
-  for (let i = 0; i < text.length; ) {
-    if (!isWord(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < text.length && isLetter(text.charCodeAt(i))) i++;
-    const letters = i - start;
-    const prefixed = letters >= 2 && letters <= 10 && text.charCodeAt(i) === 95;
-    let tail = 0; // letters and digits since the word's last `_`
-    for (; i < text.length && isWord(text.charCodeAt(i)); i++) tail = text.charCodeAt(i) === 95 ? 0 : tail + 1;
-    if (prefixed && tail >= 16) {
-      out += text.slice(last, start) + REDACTED;
-      last = i;
-    }
+  KEY_WORD.lastIndex = 0;
+  for (let m = KEY_WORD.exec(text); m; m = KEY_WORD.exec(text)) {
+    const word = m[0];
+    if (word.length - word.lastIndexOf('_') <= 16) continue;
+    out += text.slice(last, m.index) + REDACTED;
+    last = m.index + word.length;
   }
   return last === 0 ? text : out + text.slice(last);
 }
@@ -68,7 +59,6 @@ const isSpace = (c: number) =>
   c === 0x205f ||
   c === 0x3000 ||
   c === 0xfeff;
-const isLineEnd = (c: number) => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 
 /**
  * The values of key-named JSON fields (what `("…key…"\s*:\s*)"(?:[^"\\]|\\.)*"` matched). A value left open (no
@@ -107,15 +97,13 @@ function withoutKeyFields(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
+/** A JSON string's content up to where it closes or breaks: one greedy pass, nothing to backtrack into. */
+const STRING_BODY = /(?:[^"\\]|\\[^\n\r\u2028\u2029])*/y;
+
 /** The index of the quote closing a JSON string from `p`, or minus where it was found left open. */
 function closingQuote(text: string, p: number): number {
-  while (p < text.length) {
-    const c = text.charCodeAt(p);
-    if (c === 34) return p;
-    if (c === 92) {
-      if (p + 1 >= text.length || isLineEnd(text.charCodeAt(p + 1))) return -p;
-      p += 2;
-    } else p++;
-  }
-  return -text.length;
+  STRING_BODY.lastIndex = p;
+  STRING_BODY.exec(text);
+  const end = STRING_BODY.lastIndex;
+  return text.charCodeAt(end) === 34 ? end : -Math.max(end, 1);
 }

@@ -11,7 +11,7 @@ import type { Redactor } from './redact.ts';
 export const DEFAULT_JOURNAL_SIZE = 500;
 export const MAX_JOURNAL_SIZE = 100_000;
 
-interface JournalFilter {
+export interface JournalFilter {
   limit: number;
   status?: { exact: number } | { class: number };
   path?: string;
@@ -28,6 +28,11 @@ export interface RequestJournal {
   list(filter: JournalFilter): JournalEntry[];
   /** list(), redacted, as GET /__mock/requests shows it; other work runs between slices of it (READ_SLICE_MS). */
   read(filter: JournalFilter): Promise<ShownEntry[]>;
+  /**
+   * read() as the JSON text of its array, in pieces, one a slice: the route streams them (one JSON.stringify of 7 MB,
+   * and one write of it, each held the event loop for 20 to 50 ms on this 2-core host).
+   */
+  readJson(filter: JournalFilter): AsyncGenerator<string>;
   /** Attaches Prism's violations to the entry the front forwarded as `frontId`; `answered`: the status the client got. */
   addViolations(frontId: string, violations: Violation[], answered: number): void;
   clear(): void;
@@ -35,9 +40,27 @@ export interface RequestJournal {
   stats(): { recorded: number; kept: number; last_id: number };
 }
 
-/** Longest stretch a read holds the event loop before it lets other requests through. */
+/** Longest stretch a read holds the event loop before it lets other requests through, and most text it writes at once. */
 const READ_SLICE_MS = 5;
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const READ_SLICE_CHARS = 256 * 1024;
+/** After the I/O waiting (setImmediate: no timer's millisecond a slice; a page's runtime has only setTimeout). */
+const nextTurn = () => new Promise<void>((resolve) => (globalThis.setImmediate ?? setTimeout)(resolve));
+
+/** About how much text an entry shows: its path, query, body and error, and the rest's few hundred characters. */
+const shownSize = (e: JournalEntry) =>
+  300 + e.path.length + e.query.length + (e.error?.length ?? 0) + (typeof e.body === 'string' ? e.body.length : (e.body?.byteLength ?? 0));
+
+/** `each` of `items` in turn, letting other work run whenever READ_SLICE_MS have passed. */
+async function inSlices<T>(items: readonly T[], each: (item: T) => void): Promise<void> {
+  let since = performance.now();
+  for (const item of items) {
+    each(item);
+    if (performance.now() - since > READ_SLICE_MS) {
+      await nextTurn();
+      since = performance.now();
+    }
+  }
+}
 
 export function createRequestJournal(capacity: number, redact: Redactor): RequestJournal {
   const ring: Array<RecordedRequest | undefined> = new Array(capacity);
@@ -80,17 +103,34 @@ export function createRequestJournal(capacity: number, redact: Redactor): Reques
       return out;
     },
     async read(f) {
-      const entries = this.list(f);
       const shown: ShownEntry[] = [];
+      await inSlices(this.list(f), (e) => shown.push(showEntry(e, redact)));
+      return shown;
+    },
+    async *readJson(f) {
+      // A slice's entries are written as one text: a text per entry (15 KB each at worst) filled the young generation,
+      // and its scavenges took up to 30 ms to copy them.
+      let first = true;
+      let slice: ShownEntry[] = [];
+      const written = () => {
+        const piece = `${first ? '[' : ','}${JSON.stringify(slice).slice(1, -1)}`;
+        first = false;
+        slice = [];
+        return piece;
+      };
       let since = performance.now();
-      for (const e of entries) {
-        shown.push(showEntry(e, redact));
-        if (performance.now() - since > READ_SLICE_MS) {
+      let size = 0;
+      for (const e of this.list(f)) {
+        slice.push(showEntry(e, redact));
+        size += shownSize(e);
+        if (size > READ_SLICE_CHARS || performance.now() - since > READ_SLICE_MS) {
+          yield written();
           await nextTurn();
           since = performance.now();
+          size = 0;
         }
       }
-      return shown;
+      yield slice.length ? `${written()}]` : first ? '[]' : ']';
     },
     addViolations(frontId, violations, answered) {
       for (const slot of newest()) {
