@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { renderApiReference } from './api-reference.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -18,6 +19,7 @@ const SOURCES = [
   'mock',
   'conformance',
   'scripts/build.ts',
+  'scripts/api-reference.ts',
   'package.json',
   'tsconfig.json',
   'tsconfig.build.json',
@@ -95,37 +97,13 @@ for (const dir of ASSET_DIRS)
     assets++;
   }
 
-// The API reference served at /__mock/docs (mock/features/control/dashboard/api-reference.ts): rendered here, because
-// @redocly/cli is a devDependency. --inlineBundle puts Redoc's script in the page, so it loads nothing from a CDN.
-const redocly = spawnSync(
-  process.execPath,
-  [
-    join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'),
-    'build-docs',
-    join(ROOT, 'generated/openapi.json'),
-    '--inlineBundle',
-    '--title',
-    'External Clinical Records API',
-    '-o',
-    join(DIST, 'api-reference.html'),
-  ],
-  { cwd: ROOT, encoding: 'utf8' },
-);
-if (redocly.error) throw redocly.error;
-if (redocly.status !== 0) {
-  process.stderr.write(`${redocly.stdout}${redocly.stderr}\nbuild failed: redocly build-docs exit ${redocly.status}\n`);
+// The API reference served at /__mock/docs: rendered here (scripts/api-reference.ts: offline, no telemetry).
+try {
+  renderApiReference(ROOT, join(DIST, 'api-reference.html'));
+} catch (e) {
+  process.stderr.write(`${(e as Error).message}\nbuild failed: the API reference\n`);
   process.exit(1);
 }
-// Redoc still names a few hosts of its own (its logo, icon sets, telemetry): they point at this origin instead, where
-// they answer 404 (the logo hides itself), so the page asks no other host for anything, even for an image.
-const reference = join(DIST, 'api-reference.html');
-writeFileSync(
-  reference,
-  readFileSync(reference, 'utf8').replace(
-    /https:\/\/(cdn\.redoc\.ly|cdn\.redocly\.com|otel\.cloud\.redocly\.com)\//g,
-    '/__mock/docs/offline/',
-  ),
-);
 
 // Binaries: run by node (the sources' #! line runs them through tsx), and executable.
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin?: Record<string, string> };

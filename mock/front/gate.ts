@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Refusal } from '../platform/journal-entry.ts';
 import { controlRefusal, isControlPath, isLoopback, isLoopbackHost, PEER_HEADER } from '../platform/loopback.ts';
 import type { FrontRefusal } from '../platform/record-refusals.ts';
-import { hostAllowance, hostnameOf, hostRefusalText } from './host-check.ts';
+import { hostAllowance, hostnameOf, hostRefusalReason } from './host-check.ts';
 import { normalizeTarget } from './target.ts';
 
 export interface GateOptions {
@@ -135,9 +135,17 @@ export function createGate(opts: GateOptions = {}): Gate {
       if (refused) return refuse(req, res, 403, { error: refused }, controlRefused(refused, peer, host.lower, origin, opts.boundHost));
     } else if (!host.allowed) {
       // A Host the API does not answer (DNS rebinding): the control API has its own, stricter rule above.
-      const error = hostRefusalText(req.headers.host, host.name);
-      const refusal: Refusal = { by: 'host', reason: error, allow: `--allowed-host ${host.name}`, subject: host.name };
-      return refuse(req, res, 403, { error }, refusal, opts.rateHeaders?.(peer));
+      const reason = hostRefusalReason(req.headers.host);
+      const allow = `--allowed-host ${host.name}`;
+      const refusal: Refusal = { by: 'host', reason, allow, subject: host.name };
+      return refuse(
+        req,
+        res,
+        403,
+        { error: `${reason}; start it with ${allow} (or --allowed-host all)` },
+        refusal,
+        opts.rateHeaders?.(peer),
+      );
     }
     return { path: target.path, control, peer };
   };

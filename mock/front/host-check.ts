@@ -45,7 +45,6 @@ export function hostAllowance(o: { boundHost?: string; allowed?: readonly string
     suffixes.some((s) => name === s.slice(1) || name.endsWith(s));
 }
 
-/** The 403's body for a Host the API does not answer: what was refused and the flag that allows it. */
-export function hostRefusalText(host: string, name: string): string {
-  return `Host ${JSON.stringify(host)} is not allowed: the mock answers localhost, IP addresses and its --host value (DNS rebinding protection); start it with --allowed-host ${name} (or --allowed-host all)`;
-}
+/** Why a Host the API does not answer is refused (the journal's reason; the 403 adds the flag). */
+export const hostRefusalReason = (host: string) =>
+  `Host ${JSON.stringify(host)} is not allowed: the mock answers localhost, IP addresses and its --host value (DNS rebinding protection)`;

@@ -101,9 +101,9 @@ export async function screenshot(url: string, o: { width?: number; height?: numb
  * A Chromium driven by playwright-core (for tests that click and type): the same executable and flags as above, never
  * a browser Playwright downloads (`playwright install` is not used). Close it in the test's afterAll.
  */
-export async function launchBrowser(o: { timeoutMs?: number } = {}): Promise<import('playwright-core').Browser> {
+export async function launchBrowser(o: { timeoutMs?: number; args?: readonly string[] } = {}): Promise<import('playwright-core').Browser> {
   const { chromium } = await import('playwright-core');
-  // Playwright adds --headless and its own temporary profile itself.
-  const args = LAUNCH_FLAGS.filter((f) => f !== '--headless');
+  // Playwright adds --headless and its own temporary profile itself. `args` adds flags (--host-resolver-rules, ...).
+  const args = [...LAUNCH_FLAGS.filter((f) => f !== '--headless'), ...(o.args ?? [])];
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args, timeout: o.timeoutMs ?? 30_000 });
 }

@@ -1,5 +1,6 @@
 // The dashboard's one script: polls the control API (same origin, loopback only) and fills the tables. Every value
-// goes in through textContent, never as HTML: request bodies are whatever a client sent.
+// goes in through textContent, never as HTML: request bodies are whatever a client sent. Control and bidi characters
+// are shown escaped (`\u202e`), so that `invoice-\u202efdp.exe` cannot pass for `invoice-exe.pdf`.
 (() => {
   const CONTROL = '/__mock';
   const MAX_ROWS = 500;
@@ -7,19 +8,26 @@
   const $ = (id) => document.getElementById(id);
   let lastId = 0;
 
+  // C0 and C1 controls, DEL, bidi marks, embeddings, overrides and isolates, zero-width and line separators; in a
+  // block of text (a body) line breaks and tabs stay.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its job
+  const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+  const escaped = (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const visible = (value, block) => String(value).replace(INVISIBLE, (ch) => (block && (ch === '\n' || ch === '\t') ? ch : escaped(ch)));
+
   function el(tag, props, ...children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(props || {})) {
-      if (k === 'text') node.textContent = v;
+      if (k === 'text') node.textContent = visible(v, tag === 'pre');
       else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
       else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? '' : String(v));
     }
-    for (const c of children) if (c !== undefined && c !== null) node.append(c);
+    for (const c of children) if (c !== undefined && c !== null) node.append(typeof c === 'string' ? visible(c) : c);
     return node;
   }
   const td = (value, cls) => el('td', { text: value === undefined || value === null ? '' : String(value), class: cls });
   const statusClass = (s) => (s >= 500 ? 's5' : s >= 400 ? 's4' : 's2');
-  const say = (message) => ($('status').textContent = message);
+  const say = (message) => ($('status').textContent = visible(message));
 
   async function call(method, path, body) {
     const init = { method, headers: {} };
@@ -80,6 +88,22 @@
         el('pre', { text: pretty(e.request.body) }),
       );
     else if (e.request.note) box.append(el('p', { text: `Request body ${e.request.note} (${e.request.bytes} bytes).` }));
+    if (e.refused) {
+      box.append(el('h3', { text: e.refused.by === 'cors' ? 'Refused by CORS: the page could not read this answer' : 'Refused' }));
+      box.append(el('p', { text: e.refused.reason }));
+      if (e.refused.allow)
+        box.append(
+          el(
+            'p',
+            {},
+            'Start the mock with ',
+            el('code', { text: e.refused.allow }),
+            ' to allow it. ',
+            el('button', { type: 'button', text: 'Copy the flag', onclick: () => copy(e.refused.allow, 'the flag') }),
+          ),
+        );
+      else box.append(el('p', { class: 'muted', text: 'No flag allows it.' }));
+    }
     const details = e.error && typeof e.error === 'object' ? e.error.details : undefined;
     if (details && typeof details === 'object') {
       const dl = el('dl', { class: 'details', 'aria-label': 'details' });
@@ -107,23 +131,33 @@
     return box;
   }
 
+  /** The error column: the refusal and its flag when refused, else the error's message. */
+  function problemCell(e) {
+    if (e.refused)
+      return el(
+        'td',
+        { class: 'refused' },
+        el('strong', { class: 's5', text: 'refused' }),
+        ` ${e.refused.reason}`,
+        e.refused.allow ? el('span', { class: 'allow' }, ' · allow with ', el('code', { text: e.refused.allow })) : undefined,
+      );
+    return td(e.error && typeof e.error === 'object' && e.error.error ? e.error.error : '');
+  }
+
   function journalRow(e) {
-    const open = el('button', {
-      type: 'button',
-      class: 'row',
-      'aria-expanded': 'false',
-      text: `${e.method} ${e.path}${e.query ? `?${e.query}` : ''}`,
-    });
+    const target = `${e.path}${e.query ? `?${e.query}` : ''}`;
+    const open = el('button', { type: 'button', class: 'row', 'aria-expanded': 'false', text: `${e.method} ${target}` });
     const row = el(
       'tr',
-      { 'data-id': e.id, 'data-status': e.status },
-      td(e.time.slice(11, 23), 'mono'),
+      { 'data-id': e.id, 'data-status': e.status, 'data-method': e.method, 'data-refused': e.refused ? e.refused.by : undefined },
+      td(e.time.slice(11, 23), 'mono time'),
       el('td', {}, open),
       td(e.status, statusClass(e.status)),
       td(e.duration_ms),
       td(e.key),
-      td(e.error && typeof e.error === 'object' && e.error.error ? e.error.error : ''),
+      problemCell(e),
     );
+    row.dataset.target = target;
     let shown;
     open.addEventListener('click', () => {
       if (shown) {
@@ -133,11 +167,41 @@
         return;
       }
       shown = el('tr', { class: 'detail' }, el('td', { colspan: 6 }, detailsOf(e)));
+      shown.hidden = row.hidden;
       row.after(shown);
       open.setAttribute('aria-expanded', 'true');
     });
     return row;
   }
+
+  // The log's filter (status class or refused, method, part of the path): rows that do not match are hidden, with
+  // their open details.
+  const filterForm = $('journal-filter');
+  function matches(row, { status, method, path }) {
+    if (status === 'refused' ? !row.dataset.refused : status && row.dataset.status[0] !== status[0]) return false;
+    if (method && row.dataset.method !== method) return false;
+    return !path || row.dataset.target.toLowerCase().includes(path);
+  }
+  function filterLog() {
+    const f = new FormData(filterForm);
+    const wanted = {
+      status: String(f.get('status') || ''),
+      method: String(f.get('method') || ''),
+      path: String(f.get('path') || '')
+        .trim()
+        .toLowerCase(),
+    };
+    const rows = $('journal-rows').querySelectorAll('tr:not(.detail)');
+    for (const row of rows) {
+      row.hidden = !matches(row, wanted);
+      const next = row.nextElementSibling;
+      if (next?.classList.contains('detail')) next.hidden = row.hidden;
+    }
+    const shown = [...rows].filter((r) => !r.hidden).length;
+    $('journal-shown').textContent = shown === rows.length ? '' : `${shown} of ${rows.length} rows match the filter`;
+  }
+  filterForm.addEventListener('input', filterLog);
+  filterForm.addEventListener('submit', (ev) => ev.preventDefault());
 
   async function pollJournal() {
     const { data, meta } = await call('GET', `/requests?since=${lastId}&limit=${LIMIT}`);
@@ -146,8 +210,12 @@
     for (const e of data.reverse()) body.prepend(journalRow(e));
     if (data.length) lastId = data[data.length - 1].id;
     while (body.querySelectorAll('tr:not(.detail)').length > MAX_ROWS) body.lastElementChild.remove();
+    if (data.length) filterLog();
     $('journal-count').textContent = `${meta.kept} kept of the last ${meta.capacity}`;
   }
+
+  /** A date-time as `2026-11-02 10:15:00` (UTC, as the column says), the exact value in its title. */
+  const timeCell = (iso) => el('td', { class: 'mono date', title: iso || undefined, text: iso ? iso.replace('T', ' ').slice(0, 19) : '' });
 
   function fill(id, rows, build) {
     const body = $(id);
@@ -176,12 +244,12 @@
       el(
         'tr',
         {},
-        td(d.filename),
+        td(d.filename, 'name'),
         td(d.patient_id, 'mono'),
-        td(d.status, d.status === 'failed' ? 's5' : d.status === 'completed' ? 's2' : 's4'),
-        td(d.extraction_error || ''),
-        td(d.upload_date),
-        td(d.extracted_date || ''),
+        td(d.status, `nowrap ${d.status === 'failed' ? 's5' : d.status === 'completed' ? 's2' : 's4'}`),
+        td(d.extraction_error || '', 'name'),
+        timeCell(d.upload_date),
+        timeCell(d.extracted_date),
       ),
     );
     fill('session-rows', sessions.data, (s) =>

@@ -48,8 +48,10 @@ function keyRows(keys: SeedFile['keys']): string {
     .join('\n');
 }
 
-const table = (id: string, heads: string[]) =>
-  `<div class="scroll"><table><thead><tr>${heads.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody id="${id}"></tbody></table></div>`;
+const table = (id: string, heads: string[], cls?: string) =>
+  `<div class="scroll"><table${cls ? ` class="${cls}"` : ''}><thead><tr>${heads.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody id="${id}"></tbody></table></div>`;
+
+const JOURNAL_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'];
 
 export function dashboardHtml(v: DashboardView): string {
   const kinds = FAULT_KINDS.map((k) => `<option value="${k}">${k}</option>`).join('');
@@ -74,8 +76,19 @@ export function dashboardHtml(v: DashboardView): string {
 <main>
 <section class="wide" aria-labelledby="h-journal">
 <h2 id="h-journal">Requests <span id="journal-count" class="muted"></span> <button type="button" id="journal-clear">Clear</button></h2>
-<p id="journal-note" class="muted">Newest first; open a row for its bodies, the error's <code>details</code> and a curl command (the key as <code>$CLINICAL_RECORDS_KEY</code>).</p>
+<a class="skip" href="#h-documents">Skip past the request log</a>
+<p id="journal-note" class="muted">Newest first; open a row for its bodies, the error's <code>details</code> and a curl command (the key as <code>$CLINICAL_RECORDS_KEY</code>). Requests refused before an answer could be read (CORS, Host) show why and the flag that allows them.</p>
+<form id="journal-filter" class="filter" role="search" aria-label="Filter the request log">
+<label>status<select name="status"><option value="">any</option>${['2xx', '3xx', '4xx', '5xx'].map((c) => `<option>${c}</option>`).join('')}<option value="refused">refused</option></select></label>
+<label>method<select name="method"><option value="">any</option>${JOURNAL_METHODS.map((m) => `<option>${m}</option>`).join('')}</select></label>
+<label>path<input name="path" type="search" placeholder="path or query" autocomplete="off"></label>
+<span id="journal-shown" class="muted" role="status" aria-live="polite"></span>
+</form>
 ${table('journal-rows', ['time', 'request', 'status', 'ms', 'key', 'error'])}
+</section>
+<section aria-labelledby="h-documents">
+<h2 id="h-documents" tabindex="-1">Documents</h2>
+${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded (UTC)', 'extracted (UTC)'], 'documents')}
 </section>
 <section aria-labelledby="h-faults">
 <h2 id="h-faults">Faults</h2>
@@ -90,10 +103,6 @@ ${table('journal-rows', ['time', 'request', 'status', 'ms', 'key', 'error'])}
 <button type="button" id="faults-clear">Clear faults</button>
 </form>
 ${table('fault-rows', ['kind', 'target', 'left', 'scope'])}
-</section>
-<section aria-labelledby="h-documents">
-<h2 id="h-documents">Documents</h2>
-${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded', 'extracted'])}
 </section>
 <section class="wide" aria-labelledby="h-sessions">
 <h2 id="h-sessions">Sessions</h2>
