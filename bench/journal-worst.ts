@@ -6,24 +6,37 @@
 // The mock runs in its own process: the built binary (`npm run build` first), or `--cli mock/cli.ts` for the sources
 // (through tsx).
 // Usage: npm run build && npx tsx bench/journal-worst.ts [--entries <n>] [--kb <n>] [--reads <n>] [--cli <path>]
+//        [--mode default|engine-only]
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readFlags } from './flags.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const opts = readFlags(
-  'Usage: npx tsx bench/journal-worst.ts [--entries <n>] [--kb <n>] [--reads <n>] [--cli <path>]',
+  'Usage: npx tsx bench/journal-worst.ts [--entries <n>] [--kb <n>] [--reads <n>] [--cli <path>] [--mode default|engine-only]',
   {
     entries: { fallback: 500, min: 1, max: 100_000, whole: true },
     kb: { fallback: 15, min: 1, max: 15, whole: true },
     reads: { fallback: 3, min: 1, whole: true },
   },
-  ['cli'],
+  ['cli', 'mode'],
 );
-const cli = join(ROOT, opts.cli ?? 'dist/mock/cli.js');
-const args = ['--port', '0', '--journal-size', String(Math.max(500, opts.entries)), '--rate-limit', '1000000/60'];
+if (opts.mode !== undefined && opts.mode !== 'default' && opts.mode !== 'engine-only') {
+  console.error('--mode must be default or engine-only');
+  process.exit(2);
+}
+const cli = resolve(ROOT, opts.cli ?? 'dist/mock/cli.js');
+const args = [
+  ...(opts.mode === 'engine-only' ? ['--engine-only'] : []),
+  '--port',
+  '0',
+  '--journal-size',
+  String(Math.max(500, opts.entries)),
+  '--rate-limit',
+  '1000000/60',
+];
 const proc = spawn(process.execPath, [...(cli.endsWith('.ts') ? ['--import', 'tsx'] : []), cli, ...args], {
   cwd: ROOT,
   stdio: ['ignore', 'pipe', 'pipe'],
@@ -101,7 +114,9 @@ await busy.ended;
 await reader.terminate();
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
-console.log(`planted ${opts.entries} requests with a ${opts.kb} KB key-like word in ${ms(planted)} (${cli.replace(ROOT, '')})`);
+console.log(
+  `planted ${opts.entries} requests with a ${opts.kb} KB key-like word in ${ms(planted)} (${cli.replace(ROOT, '')}, ${opts.mode ?? 'default'} mode)`,
+);
 console.log(`GET /__mock/requests?limit=${opts.entries}: ${reads.map(ms).join(', ')} (${bytes} bytes)`);
 const health = (label: string, xs: number[]) =>
   console.log(`/__mock/health ${label}: ${xs.length} probes, p50 ${ms(pct(xs, 50))}, p99 ${ms(pct(xs, 99))}, max ${ms(Math.max(...xs))}`);

@@ -46,6 +46,9 @@ describe('flags', () => {
     expect(parseFlags(['--static']).mode).toBe('static');
     expect(parseFlags(['--journal-size', '0']).journalSize).toBe(0);
     expect(parseFlags(['--journal-size', '2000']).journalSize).toBe(2000);
+    expect(parseFlags(['--allowed-host', 'App.Example.Test', '--allowed-host', '.dev.test', '--allowed-host', 'all']).allowedHosts).toEqual(
+      ['app.example.test', '.dev.test', 'all'],
+    );
   });
   it('refuses bad flags with a clear message', () => {
     for (const argv of [
@@ -65,6 +68,9 @@ describe('flags', () => {
       ['--journal-size', '100001'],
       ['--journal-size', ''],
       ['--static', '--journal-size', '10'],
+      ['--allowed-host', 'app.test:8080'],
+      ['--allowed-host', 'http://app.test'],
+      ['--allowed-host', ''],
     ])
       expect(() => parseFlags(argv), argv.join(' ')).toThrow(UsageError);
   });
