@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createJsonCache } from './json-cache.ts';
+import { createJsonCache, MAX_CACHED_TEXT } from './json-cache.ts';
 
 describe('JSON cache', () => {
   it('serializes a row once and answers its text after', () => {
@@ -27,5 +27,22 @@ describe('JSON cache', () => {
     for (const r of rows.slice(3)) cache.json(r); // 3 fills; 4 drops the generation holding 1
     cache.json(rows[1]!);
     expect(calls).toBe(6);
+  });
+  it('a generation also ends at its characters, and a text past MAX_CACHED_TEXT is never kept', () => {
+    let calls = 0;
+    const cache = createJsonCache<{ text: string }>((r) => (calls++, r.text), 100, 10);
+    const rows = ['aaaa', 'bbbb', 'cccc', 'dddd', 'eeee'].map((text) => ({ text }));
+    // 10 characters a generation: a and b fill one, c starts the next, e a third (a and b dropped), by characters
+    // alone (100 rows would fit).
+    for (const r of rows) cache.json(r);
+    cache.json(rows[3]!);
+    expect(calls).toBe(5);
+    cache.json(rows[0]!);
+    expect(calls).toBe(6);
+    const huge = { text: 'x'.repeat(MAX_CACHED_TEXT + 1) };
+    const big = createJsonCache<{ text: string }>((r) => (calls++, r.text));
+    big.json(huge);
+    big.json(huge);
+    expect(calls).toBe(8);
   });
 });

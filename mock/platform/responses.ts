@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { adapterOf } from './adapter.ts';
 import { jsonText } from './http.ts';
 import type { EngineContext, Responses, Validator } from './deps.ts';
-import { inexactIntegers } from './exact-numbers.ts';
+import { outOfBounds } from './value-bounds.ts';
 import { requestHeader } from './request-header.ts';
 
 /** Largest JSON body accepted (uploads are multipart and have their own 10 MB limit). */
@@ -51,8 +51,8 @@ export function createResponses(validator: Validator): Responses {
       }
       const checked = validator.body(operationId, body);
       if (!checked.ok) return validation(c, checked.details);
-      const inexact = inexactIntegers(text, body);
-      return inexact ? validation(c, inexact) : { body: checked.value };
+      const refused = outOfBounds(text, body);
+      return refused ? validation(c, refused) : { body: checked.value };
     },
   };
 }
