@@ -46,6 +46,8 @@ describe('flags', () => {
     expect(parseFlags(['--static']).mode).toBe('static');
     expect(parseFlags(['--journal-size', '0']).journalSize).toBe(0);
     expect(parseFlags(['--journal-size', '2000']).journalSize).toBe(2000);
+    expect(parseFlags(['--latency', '200']).latency).toBe(200);
+    expect(parseFlags(['--latency', '100-400']).latency).toEqual([100, 400]);
     expect(parseFlags(['--allowed-host', 'App.Example.Test', '--allowed-host', '.dev.test', '--allowed-host', 'all']).allowedHosts).toEqual(
       ['app.example.test', '.dev.test', 'all'],
     );
@@ -68,6 +70,11 @@ describe('flags', () => {
       ['--journal-size', '100001'],
       ['--journal-size', ''],
       ['--static', '--journal-size', '10'],
+      ['--latency', 'slow'],
+      ['--latency', '400-100'],
+      ['--latency', '120001'],
+      ['--latency', '-5'],
+      ['--static', '--latency', '200'],
       ['--allowed-host', 'app.test:8080'],
       ['--allowed-host', 'http://app.test'],
       ['--allowed-host', ''],

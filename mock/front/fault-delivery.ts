@@ -17,44 +17,47 @@ import { FAULT_HEADER, readFaultMark, type TransportFault } from '../platform/ne
 const RESET_AFTER_MS = 50;
 
 type Callback = (err?: Error | null) => void;
-const callbackOf = (args: readonly unknown[]) => args.find((a): a is Callback => typeof a === 'function');
 
+// Every response of the public servers passes these: no array or closure is made for one that carries no mark.
 export class FaultingResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   #fault: TransportFault | undefined;
   /** A reset's body, as written, until end(). */
   #body: Buffer[] = [];
 
-  override writeHead(statusCode: number, ...rest: unknown[]): this {
-    const headers = rest.find((a): a is OutgoingHttpHeaders => typeof a === 'object' && a !== null && !Array.isArray(a));
-    const fault = readFaultMark(String(headers?.[FAULT_HEADER] ?? this.getHeader(FAULT_HEADER) ?? ''));
-    if (!fault) return ServerResponse.prototype.writeHead.apply(this, [statusCode, ...rest] as never) as this;
+  /** The mark comes with the answer's own headers (what @hono/node-server and the front's writeUpstream pass here). */
+  override writeHead(statusCode: number, a?: unknown, b?: unknown): this {
+    const headers = (typeof a === 'object' && a !== null ? a : b) as OutgoingHttpHeaders | readonly unknown[] | undefined;
+    const mark = headers && !Array.isArray(headers) ? (headers as OutgoingHttpHeaders)[FAULT_HEADER] : undefined;
+    const fault = mark === undefined ? undefined : readFaultMark(String(mark));
+    if (!fault) return super.writeHead(statusCode, a as never, b as never);
     this.#fault = fault;
     const socket = this.req.socket;
     if (fault.kind === 'drop') socket.destroy();
     else if (fault.kind === 'timeout') holdThenClose(socket, fault.holdMs);
-    else ServerResponse.prototype.writeHead.apply(this, [statusCode, ...rest] as never);
+    else super.writeHead(statusCode, a as never, b as never);
     return this;
   }
 
-  override write(chunk: unknown, ...rest: unknown[]): boolean {
-    if (!this.#fault) return ServerResponse.prototype.write.apply(this, [chunk, ...rest] as never);
-    this.#keep(chunk, rest);
-    queueMicrotask(() => callbackOf(rest)?.());
+  override write(chunk: unknown, a?: unknown, b?: unknown): boolean {
+    if (!this.#fault) return super.write(chunk, a as never, b as never);
+    this.#keep(chunk, a);
+    const done = typeof a === 'function' ? a : b;
+    if (typeof done === 'function') queueMicrotask(() => (done as Callback)());
     return true;
   }
 
-  override end(...args: unknown[]): this {
-    if (!this.#fault) return ServerResponse.prototype.end.apply(this, args as never) as this;
-    const chunk = typeof args[0] === 'function' ? undefined : args[0];
-    if (chunk !== undefined && chunk !== null) this.#keep(chunk, args.slice(1));
+  override end(chunk?: unknown, a?: unknown, b?: unknown): this {
+    if (!this.#fault) return super.end(chunk as never, a as never, b as never);
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') this.#keep(chunk, a);
     if (this.#fault.kind === 'reset') this.#resetMidway();
-    queueMicrotask(() => callbackOf(args)?.());
+    const done = [chunk, a, b].find((x) => typeof x === 'function');
+    if (done) queueMicrotask(() => (done as Callback)());
     return this;
   }
 
-  #keep(chunk: unknown, rest: readonly unknown[]) {
+  #keep(chunk: unknown, encodingArg: unknown) {
     if (this.#fault?.kind !== 'reset') return;
-    const encoding = typeof rest[0] === 'string' ? (rest[0] as BufferEncoding) : 'utf8';
+    const encoding = typeof encodingArg === 'string' ? (encodingArg as BufferEncoding) : 'utf8';
     this.#body.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk as Uint8Array));
   }
 
@@ -65,7 +68,7 @@ export class FaultingResponse<Request extends IncomingMessage = IncomingMessage>
     this.#body = [];
     const reset = () => void setTimeout(() => socket.resetAndDestroy(), RESET_AFTER_MS).unref();
     const half = body.subarray(0, Math.floor(body.length / 2));
-    if (half.length) ServerResponse.prototype.write.apply(this, [half, reset] as never);
+    if (half.length) super.write(half, reset);
     else {
       this.flushHeaders();
       reset();

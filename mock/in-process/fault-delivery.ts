@@ -8,7 +8,7 @@
 import { readFaultMark } from '../platform/network-faults.ts';
 
 /** What fetch rejects with when the network fails (Chromium's words; Node's fetch says "fetch failed"). */
-export const networkError = (why: string) => new TypeError('Failed to fetch', { cause: new Error(`mock network fault: ${why}`) });
+const networkError = (why: string) => new TypeError('Failed to fetch', { cause: new Error(`mock network fault: ${why}`) });
 
 /** The answer as the network delivers it, for a marked answer (`mark`: its FAULT_HEADER value). */
 export function deliverFault(mark: string, response: Response, request: Request): Response | Promise<Response> {

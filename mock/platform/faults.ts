@@ -12,7 +12,7 @@ const FAULT_SCOPE_HEADER = 'x-mock-fault-scope';
 /** The fault scope a request carries, if any. */
 export const faultScope = (c: Parameters<typeof requestHeader>[0]) => requestHeader(c, FAULT_SCOPE_HEADER) || undefined;
 
-export const NETWORK_FAULT_KINDS: readonly NetworkFaultKind[] = ['latency', 'timeout', 'drop', 'reset', 'malformed'];
+const NETWORK_FAULT_KINDS: readonly NetworkFaultKind[] = ['latency', 'timeout', 'drop', 'reset', 'malformed'];
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   'extraction-fails',

@@ -116,7 +116,7 @@ async function malformed(res: Response): Promise<Response> {
 }
 
 /** The first half of a JSON text, never itself valid JSON (an object or array cut before its end never is). */
-export function cutJson(text: string): string {
+function cutJson(text: string): string {
   const half = text.slice(0, Math.floor(text.length / 2));
   return /^\s*[[{]/.test(half) ? half : '{"data":';
 }
