@@ -307,11 +307,22 @@
     b.addEventListener('click', () => copy(b.dataset.copy, b.dataset.what || 'it'));
 
   const kind = $('fault-kind');
-  const showHttp = () => {
+  const aimed = () => kind.selectedOptions[0]?.hasAttribute('data-aimed');
+  const timed = () => kind.value === 'latency' || kind.value === 'timeout';
+  const showFields = () => {
     for (const f of document.querySelectorAll('.http-only')) f.hidden = kind.value !== 'http';
+    for (const f of document.querySelectorAll('.aimed-only')) f.hidden = !aimed();
+    for (const f of document.querySelectorAll('.ms-only')) f.hidden = !timed();
   };
-  kind.addEventListener('change', showHttp);
-  showHttp();
+  kind.addEventListener('change', showFields);
+  showFields();
+  /** "300" → 300, "100-800" → [100, 800]; empty → undefined (a timeout then holds for its longest). */
+  const msOf = (text) => {
+    const t = String(text || '').trim();
+    if (!t) return undefined;
+    const range = /^(\d+)\s*-\s*(\d+)$/.exec(t);
+    return range ? [Number(range[1]), Number(range[2])] : Number(t);
+  };
   $('fault-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const form = new FormData(ev.target);
@@ -319,8 +330,9 @@
     const count = String(form.get('count') || '').trim();
     body.count = count === '' ? null : Number(count);
     if (form.get('scope')) body.scope = form.get('scope');
-    if (body.kind === 'http')
-      Object.assign(body, { method: form.get('method'), path: form.get('path'), status: Number(form.get('status')) });
+    if (aimed()) Object.assign(body, { method: form.get('method'), path: form.get('path') });
+    if (body.kind === 'http') body.status = Number(form.get('status'));
+    if (timed() && msOf(form.get('ms')) !== undefined) body.ms = msOf(form.get('ms'));
     try {
       const { data } = await call('POST', '/faults', body);
       say(`Armed fault ${data.id}: ${data.kind}.`);

@@ -85,6 +85,22 @@ describe.skipIf(skip !== undefined)(`the dashboard in headless Chromium${skip ? 
     await page.locator('#fault-rows', { hasText: 'none' }).waitFor(WAIT); // the fault was used up
   });
 
+  it('arms a latency fault with a range through the form, aimed at one method and path', async () => {
+    await page.selectOption('#fault-kind', 'latency');
+    await page.getByLabel('ms (300, or a range 100-800)').fill('150-250');
+    const form = page.locator('#fault-form');
+    await form.getByLabel('method').selectOption('GET');
+    await form.getByLabel('path').fill('/providers');
+    await page.getByRole('button', { name: 'Arm fault' }).click();
+    await page.locator('#fault-rows', { hasText: 'latency' }).waitFor(WAIT);
+    const armed = ((await (await control('/faults')).json()) as { data: Array<Record<string, unknown>> }).data;
+    expect(armed).toEqual([expect.objectContaining({ kind: 'latency', method: 'GET', path: '/providers', ms: [150, 250] })]);
+    const t0 = performance.now();
+    expect((await api('GET', '/providers')).status).toBe(200);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(145);
+    await fetch(`${mock.controlUrl}/faults`, { method: 'DELETE' });
+  });
+
   it("shows a loopback receiver's delivery with its attempt", async () => {
     const reg = await control('/webhooks', { name: 'browser test', url: rcv.url, event: 'NOTE_CREATED' });
     expect(reg.status, await reg.clone().text()).toBe(201);

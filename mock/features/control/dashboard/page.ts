@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { SeedFile } from '../../../platform/deps.ts';
-import { FAULT_KINDS } from '../../../platform/faults.ts';
+import { FAULT_KINDS, isAimed } from '../../../platform/faults.ts';
 
 const asset = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
 const SCRIPT = asset('client.js');
@@ -54,7 +54,8 @@ const table = (id: string, heads: string[], cls?: string) =>
 const JOURNAL_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'];
 
 export function dashboardHtml(v: DashboardView): string {
-  const kinds = FAULT_KINDS.map((k) => `<option value="${k}">${k}</option>`).join('');
+  // Aimed kinds (http and the network faults) take a method and a path; the form shows those fields for them only.
+  const kinds = FAULT_KINDS.map((k) => `<option value="${k}"${isAimed(k) ? ' data-aimed' : ''}>${k}</option>`).join('');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -96,9 +97,10 @@ ${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded (UTC)'
 <label>kind<select id="fault-kind" name="kind">${kinds}</select></label>
 <label>count (empty: until cleared)<input name="count" type="number" min="1" value="1" inputmode="numeric"></label>
 <label>scope (optional)<input name="scope" type="text" maxlength="200"></label>
-<label class="http-only">method<select name="method">${['*', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD'].map((m) => `<option>${m}</option>`).join('')}</select></label>
-<label class="http-only">path<input name="path" type="text" value="/patients/**"></label>
+<label class="aimed-only">method<select name="method">${['*', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD'].map((m) => `<option>${m}</option>`).join('')}</select></label>
+<label class="aimed-only">path<input name="path" type="text" value="/patients/**"></label>
 <label class="http-only">status<input name="status" type="number" min="400" max="599" value="503"></label>
+<label class="ms-only">ms (300, or a range 100-800)<input name="ms" type="text" value="500"></label>
 <button type="submit">Arm fault</button>
 <button type="button" id="faults-clear">Clear faults</button>
 </form>
