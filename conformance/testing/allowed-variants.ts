@@ -21,13 +21,6 @@ function addFields(body: Obj, status: number): void {
   }
 }
 
-/** What a create without visit_type answers: the document gives the enum but no default, so it may be null. */
-function visitTypeNull(body: Obj, req: ProxyRequest): void {
-  const sent = jsonOf(req.body) as Obj | undefined;
-  if (req.method === 'POST' && apiPath(req) === '/appointments' && isObj(body.data) && sent && !('visit_type' in sent))
-    body.data.visit_type = null;
-}
-
 /**
  * How often a reading below changed an exchange (the test asserts every one was met). anyAddress is not counted: the
  * documented profile sends no address of another shape (the wrong-type case of address.line1 is the kit's reading).
@@ -174,7 +167,6 @@ export const allowedVariant: Variant = {
         extractDataOnly(body, req, res.status);
         laterThanPending(body);
         addFields(body, res.status);
-        visitTypeNull(body, req);
         setJson(res, body);
       }
     }
