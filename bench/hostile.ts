@@ -40,22 +40,8 @@ try {
   row(['mode', 'exit', 'seconds', 'peak RSS (MB)', 'key seen', 'raw escape lines', 'note']);
   row(['---', '---', '---', '---', '---', '---', '---']);
   const key = hostileKey();
-  for (const mode of HOSTILE_MODES) {
-    const r = await runHostile({ label: mode, mode }, [key]);
-    row([
-      mode,
-      r.exit ?? `killed (${r.signal})`,
-      r.seconds.toFixed(1),
-      r.peakRssMb,
-      r.keySeen.join(', ') || 'none',
-      rawEscapes(r),
-      noteOf(r),
-    ]);
-  }
-  const origin = new URL(mock.url).origin;
-  for (const mode of ['redirect', 'huge', 'endless', 'silent', 'escapes', 'echo-key'] as const) {
-    const r = await runHostile({ label: `${mode} after the probes`, mode, args: ['--mock'], upstream: origin, spareApi: 2 }, mockKeys);
-    const label = `${mode} after the probes (--mock)`;
+  /** One table row for a run of the suite against a mode. */
+  const report = (label: string, r: Awaited<ReturnType<typeof runHostile>>) =>
     row([
       label,
       r.exit ?? `killed (${r.signal})`,
@@ -65,6 +51,11 @@ try {
       rawEscapes(r),
       noteOf(r),
     ]);
+  for (const mode of HOSTILE_MODES) report(mode, await runHostile({ label: mode, mode }, [key]));
+  const origin = new URL(mock.url).origin;
+  for (const mode of ['redirect', 'huge', 'endless', 'silent', 'escapes', 'echo-key'] as const) {
+    const r = await runHostile({ label: `${mode} after the probes`, mode, args: ['--mock'], upstream: origin, spareApi: 2 }, mockKeys);
+    report(`${mode} after the probes (--mock)`, r);
   }
   const f = await runReceiverFlood(mock.url, mockKeys[0]!);
   const answered = `receiver answered ${f.post.status ?? f.post.error} after ${(f.post.sent / 1024 / 1024).toFixed(1)} MB sent`;
