@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../mock/server.ts';
 import { applyBaseline, BaselineError, baselineFile, failsRun, loadBaseline } from './baseline.ts';
-import { causesOf } from './causes.ts';
 import { main } from './cli.ts';
 import type { CheckResult, Failure, RunReport } from './model.ts';
 import { renderConsole } from './reporters/console.ts';
 import { renderJunit } from './reporters/junit.ts';
 import { answer, is, startBrokenProxy } from './testing/broken-proxy.ts';
 import { startTestMock } from './testing/check-file.ts';
+import { runReport } from './testing/run-report.ts';
 
 const providers404 = (): Failure => ({
   ruleId: 'AUTH-001',
@@ -43,20 +43,7 @@ const result = (name: string, ruleId: string, outcome: CheckResult['outcome'], f
   assertions: 1,
   ms: 1,
 });
-const report = (results: CheckResult[]): RunReport => ({
-  target: 'http://127.0.0.1:1/ext-api/v1',
-  runId: 'r1',
-  profile: 'documented',
-  startedAt: '2026-11-23T00:00:00.000Z',
-  seconds: 1,
-  results,
-  causes: causesOf(results),
-  notChecked: [],
-  coveredBySchemas: [],
-  cleanup: { created: 0, removed: 0, leftovers: [] },
-  interrupted: false,
-  pacing: { pauses: 0, seconds: 0 },
-});
+const report = (results: CheckResult[]): RunReport => runReport(results);
 const dir = mkdtempSync(join(tmpdir(), 'crc-baseline-'));
 const file = (name: string, content: unknown) => {
   const path = join(dir, name);

@@ -4,12 +4,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { causesOf } from './causes.ts';
 import type { CheckResult, RunReport } from './model.ts';
 import { Redactor } from './redact.ts';
 import { renderConsole } from './reporters/console.ts';
 import { prepareOutDir } from './reporters/out-dir.ts';
 import { writeReports } from './reporters/write.ts';
+import { runReport } from './testing/run-report.ts';
 
 const KEY = 'crk_full_access_0123456789abcdef0123';
 const OTHER = 'crk_full_access_fedcba9876543210fedc';
@@ -66,20 +66,7 @@ describe('Redactor', () => {
         ms: 1,
       },
     ];
-    const report = redactor.deep<RunReport>({
-      target: 't',
-      runId: 'r',
-      profile: 'documented',
-      startedAt: '',
-      seconds: 1,
-      results,
-      causes: causesOf(results),
-      notChecked: [],
-      coveredBySchemas: [],
-      cleanup: { created: 0, removed: 0, leftovers: [] },
-      interrupted: false,
-      pacing: { pauses: 0, seconds: 0 },
-    });
+    const report = redactor.deep<RunReport>(runReport(results, 't'));
     const dir = prepareOutDir(mkdtempSync(join(tmpdir(), 'crc-redact-')));
     const { files } = writeReports(report, ['junit', 'json', 'html'], dir);
     for (const text of [renderConsole(report), ...files.map((f) => readFileSync(f, 'utf8'))])

@@ -6,7 +6,8 @@ import { causeGroups } from '../causes.ts';
 import type { CheckResult, Failure, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
 
-const x = (v: unknown) =>
+/** Text for XML content and attributes. */
+export const x = (v: unknown) =>
   // printable spells out the control characters XML 1.0 cannot carry.
   printable(String(v ?? ''))
     .replace(/&/g, '&amp;')

@@ -2,9 +2,8 @@
 // main key): CI still finds a junit.xml with one errored test case and a report.json saying why, not a missing file.
 import type { ReporterName } from '../args.ts';
 import { writeInto } from './out-dir.ts';
+import { x } from './junit.ts';
 import { printable } from './printable.ts';
-
-const x = (v: string) => printable(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Writes junit.xml and report.json (the ones chosen) into `dir`; returns the files written and what could not be. */
 export function writeNotStarted(
