@@ -19,6 +19,7 @@ import { resolveKeys, type KeyInputs } from './keys.ts';
 import { allChecks, responseChecks } from './checks/index.ts';
 import { LEGACY_AREAS } from './legacy-areas.ts';
 import { coverage } from './coverage.ts';
+import { judgeExchange } from './judge/exchange.ts';
 import { areaOf, type Area, type CheckDef, type CheckResult, type Failure, type Keys, type RunReport } from './model.ts';
 
 export interface RunOptions extends KeyInputs {
@@ -111,23 +112,19 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     cleanup.observeDelete(ex);
     if (!ex.operation) return;
     inspected++;
-    for (const rc of responseChecks) {
-      let f: ReturnType<typeof rc.inspect>;
-      try {
-        f = rc.inspect(ex as Exchange & { operation: NonNullable<Exchange['operation']> }, { contract, schemas, profile: opts.profile });
-      } catch (err) {
-        f = { expected: 'a response the check can read', actual: `${(err as Error).name}: ${(err as Error).message}` };
-      }
-      if (f)
-        responseFindings.get(rc.name)!.push({
-          ruleId: rc.rule,
-          message: `${ex.request.method} ${ex.request.path} (sent by ${ex.check})`,
-          expected: f.expected,
-          actual: f.actual,
-          curl: toCurl(ex.request),
-          ...evidenceOf(ex),
-        });
-    }
+    for (const v of judgeExchange(ex as Exchange & { operation: NonNullable<Exchange['operation']> }, {
+      contract,
+      schemas,
+      profile: opts.profile,
+    }))
+      responseFindings.get(v.check)!.push({
+        ruleId: v.ruleId,
+        message: `${ex.request.method} ${ex.request.path} (sent by ${ex.check})`,
+        expected: v.expected,
+        actual: v.actual,
+        curl: toCurl(ex.request),
+        ...evidenceOf(ex),
+      });
   });
 
   let receiver: Receiver | undefined;

@@ -1,0 +1,29 @@
+// The one judge of a single exchange (request + response) against the contract and every documented rule one
+// exchange can show. Its callers keep no copy of any rule: the suite's runner (every exchange its checks make),
+// --explore (generated exchanges), and traffic made by others (the mock's --upstream proxy, --har files).
+import { responseChecks } from '../checks/index.ts';
+import type { Finding, InspectEnv, InspectedExchange, ResponseCheckDef } from '../checks/support/define.ts';
+
+export interface Violation extends Finding {
+  /** The response check's name, as reports show it. */
+  check: string;
+  ruleId: string;
+}
+
+/**
+ * Every violation the response checks find on one exchange. A check that throws on an answer it cannot read is a
+ * finding of that check, never a crash of the caller.
+ */
+export function judgeExchange(ex: InspectedExchange, env: InspectEnv, checks: readonly ResponseCheckDef[] = responseChecks): Violation[] {
+  const found: Violation[] = [];
+  for (const rc of checks) {
+    let f: Finding | undefined;
+    try {
+      f = rc.inspect(ex, env);
+    } catch (err) {
+      f = { expected: 'a response the check can read', actual: `${(err as Error).name}: ${(err as Error).message}` };
+    }
+    if (f) found.push({ check: rc.name, ruleId: rc.rule, ...f });
+  }
+  return found;
+}
