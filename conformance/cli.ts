@@ -13,6 +13,7 @@ import { applyBaseline, BaselineError, failsRun, loadBaseline, type Baseline } f
 import { howToSet, keyFileText, variablesIn } from './curl.ts';
 import type { RunReport } from './model.ts';
 import type { Redactor } from './redact.ts';
+import { isMainModule } from '../spec/runtime/main-module.ts';
 
 /** The variables the report's curl lines read, how to set them; with --mock, the mock's keys in <out>/keys.env (0600). */
 function withVariables(report: RunReport, redactor: Redactor, keyDir: string | undefined): RunReport {
@@ -101,6 +102,6 @@ export async function main(
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMainModule(import.meta.url)) {
   main(process.argv.slice(2)).then((code) => process.exit(code));
 }

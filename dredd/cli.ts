@@ -5,6 +5,7 @@ import { exitWhenFlushed } from './exit.ts';
 import { VERDICT_PREFIX } from './process-input.ts';
 import { runDredd, Unreachable } from './runner.ts';
 import { escapeControls } from './sanitize.ts';
+import { isMainModule } from '../spec/runtime/main-module.ts';
 
 type Write = (s: string) => void;
 
@@ -34,6 +35,6 @@ export async function main(
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMainModule(import.meta.url)) {
   main(process.argv.slice(2)).then(exitWhenFlushed);
 }

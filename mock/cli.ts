@@ -10,6 +10,7 @@ import { MAX_JOURNAL_SIZE } from './platform/request-journal.ts';
 import { SeedError } from './seed/load.ts';
 import { StateFileError } from './platform/journal.ts';
 import type { MockMode, MockOptions, RunningMock } from './server.ts';
+import { isMainModule } from '../spec/runtime/main-module.ts';
 
 const USAGE = `Usage: clinical-records-mock [options]
 
@@ -202,7 +203,7 @@ export async function main(argv: string[]): Promise<number> {
   return -1; // keep running
 }
 
-if (process.argv[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
+if (isMainModule(import.meta.url)) {
   const code = await main(process.argv.slice(2));
   if (code >= 0) process.exit(code);
 }

@@ -1,4 +1,4 @@
-// `clinical-records-api/msw`: MSW request handlers answered by an in-process mock (createMock), for setupServer in
+// `clinical-records-mock/msw`: MSW request handlers answered by an in-process mock (createMock), for setupServer in
 // Node and setupWorker in a page. MSW only routes: every answer, error and header is the engine's, exactly what
 // mock.fetch gives. msw ^2 is an optional peer dependency: only this entry imports it.
 import { http, type HttpHandler } from 'msw';

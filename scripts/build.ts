@@ -21,6 +21,7 @@ const SOURCES = [
   'scripts/build.ts',
   'scripts/api-reference.ts',
   'package.json',
+  'packages',
   'tsconfig.json',
   'tsconfig.build.json',
 ];
@@ -106,8 +107,13 @@ try {
 }
 
 // Binaries: run by node (the sources' #! line runs them through tsx), and executable.
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
-for (const [name, target] of Object.entries(pkg.bin ?? {})) {
+// The commands are the packages' (packages/<name>.json).
+const bins = readdirSync(join(ROOT, 'packages'))
+  .filter((f) => f.endsWith('.json'))
+  .flatMap((f) =>
+    Object.entries((JSON.parse(readFileSync(join(ROOT, 'packages', f), 'utf8')) as { bin?: Record<string, string> }).bin ?? {}),
+  );
+for (const [name, target] of bins) {
   const p = join(ROOT, target);
   if (!existsSync(p)) {
     process.stderr.write(`build: WARNING bin ${name} -> ${target} was not built (its source is missing or did not compile)\n`);

@@ -31,7 +31,7 @@ beforeAll(async () => {
   writeFileSync(
     `${OUT}index.html`,
     `<!doctype html><meta charset="utf-8"><title>in-process mock</title><style>body{font:14px sans-serif;margin:2em}th{text-align:left;padding-right:1em}pre{white-space:pre-wrap;word-break:break-all;color:#555}</style>` +
-      `<body data-pdf="${pdf}"><h1>clinical-records-api/mock in the page</h1><table id="steps"></table><pre id="result"></pre><script src="page.js"></script></body>`,
+      `<body data-pdf="${pdf}"><h1>clinical-records-mock in the page</h1><table id="steps"></table><pre id="result"></pre><script src="page.js"></script></body>`,
   );
 }, 60_000);
 

@@ -1,4 +1,4 @@
-// `clinical-records-api/mock` in a page (the `browser` and `default` conditions): createMock() on the web runtime
+// `clinical-records-mock` in a page (the `browser` and `default` conditions): createMock() on the web runtime
 // (mock/runtime/web.ts), the default seed and the spec inside the bundle. No Node built-in in its import graph
 // (mock/in-process/browser.test.ts bundles it for the browser and checks).
 import { webRuntime } from '../runtime/web.ts';

@@ -1,4 +1,4 @@
-// `clinical-records-api/mock` in Node (the `node` condition): createMock() on the node runtime (node:crypto key
+// `clinical-records-mock` in Node (the `node` condition): createMock() on the node runtime (node:crypto key
 // hashing, busboy uploads, extraction in a worker thread), with webhooks delivered through a fetch, so a test's MSW
 // server or its own `webhookFetch` sees them. A seed may also be a file path here.
 import { systemResolver } from '../features/events/resolve-node.ts';

@@ -58,7 +58,7 @@ beforeAll(async () => {
   const pdf = Buffer.from(makePdf(TEXT)).toString('base64');
   const html =
     `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>setupWorker</title><style>body{font:14px sans-serif;margin:2em}th{text-align:left;padding-right:1em}pre{white-space:pre-wrap;word-break:break-all;color:#555}</style>` +
-    `<body data-pdf="${pdf}"><h1>clinical-records-api/msw: setupWorker in the page</h1><table id="steps"></table><pre id="result"></pre><script src="/page.js"></script></body>`;
+    `<body data-pdf="${pdf}"><h1>clinical-records-mock/msw: setupWorker in the page</h1><table id="steps"></table><pre id="result"></pre><script src="/page.js"></script></body>`;
   const js = 'text/javascript; charset=utf-8';
   files = new Map([
     ['/', { type: 'text/html; charset=utf-8', body: Buffer.from(html) }],

@@ -1,0 +1,55 @@
+// `npm run pack -- <dir>`: writes the three packages' tarballs into <dir> (made if missing): clinical-records-api (types,
+// client, webhooks, spec), clinical-records-mock and clinical-records-conformance, each from packages/<name>.json and the
+// one build in dist/ (built first when stale). Each tarball is built: installing it builds nothing and needs no dev
+// dependency. Prints one line per tarball: its path, its size, and its dependencies.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Manifest, manifestPath, readJson, type RootPackage } from './packing/manifest.ts';
+import { stagePackage } from './packing/stage.ts';
+
+const PACKAGES = ['clinical-records-api', 'clinical-records-mock', 'clinical-records-conformance'] as const;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function run(cmd: string, args: string[], cwd: string): string {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status}):\n${r.stderr || r.stdout}`);
+  return r.stdout;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length !== 1 || argv[0]!.startsWith('-')) {
+    console.error('usage: npm run pack -- <dir>   (writes the three tarballs into <dir>)');
+    return 2;
+  }
+  const out = resolve(argv[0]!);
+  mkdirSync(out, { recursive: true });
+  run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build.ts'), '--if-stale'], ROOT);
+  const pkg = readJson<RootPackage>(join(ROOT, 'package.json'));
+  const work = mkdtempSync(join(tmpdir(), 'crc-stage-'));
+  try {
+    for (const name of PACKAGES) {
+      const stage = join(work, name);
+      const shipped = await stagePackage(ROOT, stage, readJson<Manifest>(manifestPath(ROOT, name)), pkg);
+      const [packed] = JSON.parse(run('npm', ['pack', stage, '--pack-destination', out, '--json'], work)) as Array<{
+        filename: string;
+        size: number;
+        unpackedSize: number;
+      }>;
+      const deps = Object.keys((shipped.dependencies as object | undefined) ?? {});
+      console.log(
+        `${join(out, packed!.filename)}  ${(packed!.size / 1e6).toFixed(2)} MB packed, ${(packed!.unpackedSize / 1e6).toFixed(2)} MB unpacked; depends on ${deps.join(', ') || 'nothing'}`,
+      );
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2)).catch((e: Error) => {
+  console.error(`pack: ${e.message}`);
+  return 1;
+});
