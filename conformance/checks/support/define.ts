@@ -22,6 +22,8 @@ export interface InspectEnv {
 export interface Finding {
   expected: string;
   actual: string;
+  /** Where in the exchange the finding is (`response.body/data/0/id`), when the check can tell. */
+  where?: string;
 }
 
 /** A check applied to every response the suite receives, whatever check caused it (Schemathesis' response checks). */

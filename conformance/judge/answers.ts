@@ -1,0 +1,67 @@
+// Rules one exchange shows beyond the response checks of conformance/checks (which judge status, media type, schema,
+// error shape and rate-limit headers of every answer): what the answer must say about the request it answers.
+// Judged on traffic made by others, where the request is not the suite's own.
+import type { Finding, InspectedExchange, ResponseCheckDef } from '../checks/support/define.ts';
+import { responseCheck } from '../checks/support/define.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+const queryOf = (ex: InspectedExchange) => new URL(ex.request.url, 'http://judge.invalid').searchParams;
+const requestJson = (ex: InspectedExchange): unknown => {
+  try {
+    return ex.request.bodyText ? JSON.parse(ex.request.bodyText) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** LIM-005: a list answered without page and limit in the query says meta.page 1 and meta.limit 20. */
+export function list_meta_defaults(ex: InspectedExchange): Finding | undefined {
+  const q = queryOf(ex);
+  const body = ex.response.json;
+  // A lookup bypasses pagination (XID-009); its meta is the kit's reading (XID-014), judged elsewhere.
+  if (ex.response.status !== 200 || q.has('page') || q.has('limit') || q.has('external_id') || q.has('npi')) return;
+  if (!isObj(body) || !isObj(body.meta) || !('page' in body.meta || 'limit' in body.meta)) return;
+  const { page, limit } = body.meta;
+  if (page === 1 && limit === 20) return;
+  return {
+    expected: 'meta.page 1 and meta.limit 20 (no page or limit asked)',
+    actual: `page ${String(page)}, limit ${String(limit)}`,
+    where: 'response.body/meta',
+  };
+}
+
+/** XID-008: an external_id lookup that hits answers one item, the one with that external_id. */
+export function external_id_lookup_one_item(ex: InspectedExchange): Finding | undefined {
+  const wanted = queryOf(ex).get('external_id');
+  const body = ex.response.json;
+  if (ex.request.method !== 'GET' || wanted === null || ex.response.status !== 200 || !isObj(body) || !Array.isArray(body.data)) return;
+  const [item] = body.data as unknown[];
+  if (body.data.length === 1 && isObj(item) && item.external_id === wanted) return;
+  return {
+    expected: `a one-item data array holding external_id ${JSON.stringify(wanted)}`,
+    actual: `${body.data.length} item(s)${isObj(item) ? `, the first with external_id ${JSON.stringify(item.external_id)}` : ''}`,
+    where: 'response.body/data',
+  };
+}
+
+/** XID-006: a create refused 409 for its external_id names the record that holds it, `existing: {id, external_id}`. */
+export function conflict_names_existing(ex: InspectedExchange): Finding | undefined {
+  const sent = requestJson(ex);
+  const body = ex.response.json;
+  if (ex.request.method !== 'POST' || ex.response.status !== 409 || !isObj(sent) || typeof sent.external_id !== 'string') return;
+  const existing = isObj(body) ? body.existing : undefined;
+  if (isObj(existing) && existing.external_id === sent.external_id && (typeof existing.id === 'string' || typeof existing.id === 'number'))
+    return;
+  return {
+    expected: `existing: {id, external_id: ${JSON.stringify(sent.external_id)}}`,
+    actual: JSON.stringify(existing ?? null).slice(0, 200),
+    where: 'response.body/existing',
+  };
+}
+
+export const answerChecks: ResponseCheckDef[] = [
+  responseCheck(list_meta_defaults, { rule: 'LIM-005' }),
+  responseCheck(external_id_lookup_one_item, { rule: 'XID-008' }),
+  responseCheck(conflict_names_existing, { rule: 'XID-006' }),
+];
