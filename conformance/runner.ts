@@ -20,6 +20,7 @@ import { allChecks, responseChecks } from './checks/index.ts';
 import { LEGACY_AREAS } from './legacy-areas.ts';
 import { coverage } from './coverage.ts';
 import { judgeExchange } from './judge/exchange.ts';
+import { ASSUMED_SKIP, skippedAsAssumed } from './judge/profile.ts';
 import { areaOf, type Area, type CheckDef, type CheckResult, type Failure, type Keys, type RunReport } from './model.ts';
 
 export interface RunOptions extends KeyInputs {
@@ -48,10 +49,6 @@ export class BadInput extends Error {}
 export { KeyRefused, UnreachableTarget };
 
 const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
-
-const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
-/** The documented profile runs documented rules only: a check (named or response-level) of an assumed rule is skipped. */
-const skippedAsAssumed = (provenance: string, profile: Profile) => provenance === 'assumed' && profile === 'documented';
 
 function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
@@ -289,7 +286,7 @@ function nameBlockers(results: CheckResult[], all: CheckDef[]): void {
   }
 }
 
-function sortResults(results: CheckResult[], register: Register): CheckResult[] {
+export function sortResults(results: CheckResult[], register: Register): CheckResult[] {
   const order = [...new Set(register.rules.map((r) => areaOf(r.id)))];
   const rank = (a: string) => (order.includes(a) ? order.indexOf(a) : order.length);
   return results.slice().sort((a, b) => rank(a.area) - rank(b.area) || a.area.localeCompare(b.area) || a.name.localeCompare(b.name));

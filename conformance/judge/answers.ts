@@ -1,7 +1,7 @@
 // Rules one exchange shows beyond the response checks of conformance/checks (which judge status, media type, schema,
 // error shape and rate-limit headers of every answer): what the answer must say about the request it answers.
 // Judged on traffic made by others, where the request is not the suite's own.
-import type { Finding, InspectedExchange, ResponseCheckDef } from '../checks/support/define.ts';
+import type { Finding, InspectEnv, InspectedExchange, ResponseCheckDef } from '../checks/support/define.ts';
 import { responseCheck } from '../checks/support/define.ts';
 
 type Obj = Record<string, unknown>;
@@ -15,24 +15,25 @@ const requestJson = (ex: InspectedExchange): unknown => {
   }
 };
 
-/** LIM-005: a list answered without page and limit in the query says meta.page 1 and meta.limit 20. */
-export function list_meta_defaults(ex: InspectedExchange): Finding | undefined {
+/** LIM-005: a list answered without page and limit in the query says the defaults the contract gives them in meta. */
+function meta_shows_default_page_and_limit(ex: InspectedExchange, { contract }: InspectEnv): Finding | undefined {
   const q = queryOf(ex);
   const body = ex.response.json;
+  const page = contract.paramDefault(ex.operation, 'page');
+  const limit = contract.paramDefault(ex.operation, 'limit');
   // A lookup bypasses pagination (XID-009); its meta is the kit's reading (XID-014), judged elsewhere.
-  if (ex.response.status !== 200 || q.has('page') || q.has('limit') || q.has('external_id') || q.has('npi')) return;
-  if (!isObj(body) || !isObj(body.meta) || !('page' in body.meta || 'limit' in body.meta)) return;
-  const { page, limit } = body.meta;
-  if (page === 1 && limit === 20) return;
+  if (ex.response.status !== 200 || page === undefined || limit === undefined) return;
+  if (q.has('page') || q.has('limit') || q.has('external_id') || q.has('npi') || !isObj(body) || !isObj(body.meta)) return;
+  if (body.meta.page === page && body.meta.limit === limit) return;
   return {
-    expected: 'meta.page 1 and meta.limit 20 (no page or limit asked)',
-    actual: `page ${String(page)}, limit ${String(limit)}`,
+    expected: `meta.page ${page} and meta.limit ${limit} (no page or limit asked)`,
+    actual: `page ${String(body.meta.page)}, limit ${String(body.meta.limit)}`,
     where: 'response.body/meta',
   };
 }
 
 /** XID-008: an external_id lookup that hits answers one item, the one with that external_id. */
-export function external_id_lookup_one_item(ex: InspectedExchange): Finding | undefined {
+function external_id_lookup_one_item(ex: InspectedExchange): Finding | undefined {
   const wanted = queryOf(ex).get('external_id');
   const body = ex.response.json;
   if (ex.request.method !== 'GET' || wanted === null || ex.response.status !== 200 || !isObj(body) || !Array.isArray(body.data)) return;
@@ -46,7 +47,7 @@ export function external_id_lookup_one_item(ex: InspectedExchange): Finding | un
 }
 
 /** XID-006: a create refused 409 for its external_id names the record that holds it, `existing: {id, external_id}`. */
-export function conflict_names_existing(ex: InspectedExchange): Finding | undefined {
+function conflict_names_existing(ex: InspectedExchange): Finding | undefined {
   const sent = requestJson(ex);
   const body = ex.response.json;
   if (ex.request.method !== 'POST' || ex.response.status !== 409 || !isObj(sent) || typeof sent.external_id !== 'string') return;
@@ -61,7 +62,7 @@ export function conflict_names_existing(ex: InspectedExchange): Finding | undefi
 }
 
 export const answerChecks: ResponseCheckDef[] = [
-  responseCheck(list_meta_defaults, { rule: 'LIM-005' }),
-  responseCheck(external_id_lookup_one_item, { rule: 'XID-008' }),
-  responseCheck(conflict_names_existing, { rule: 'XID-006' }),
+  responseCheck(meta_shows_default_page_and_limit, { rule: 'LIM-005', reads: ['response.body'] }),
+  responseCheck(external_id_lookup_one_item, { rule: 'XID-008', reads: ['response.body'] }),
+  responseCheck(conflict_names_existing, { rule: 'XID-006', reads: ['request.body', 'response.body'] }),
 ];

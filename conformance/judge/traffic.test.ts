@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Contract } from '../contract.ts';
 import { Register } from '../register.ts';
-import { apiPath, judgeTraffic, toExchange, trafficJudge, type RecordedExchange } from './traffic.ts';
+import { apiPath, judgeTraffic, trafficJudge, type RecordedExchange } from './traffic.ts';
 
 const contract = new Contract();
 const register = Register.load();
@@ -22,7 +22,7 @@ const exchange = (over: Partial<RecordedExchange>): RecordedExchange => ({
   ...over,
 });
 const found = (rec: RecordedExchange, judge = documented) =>
-  judgeTraffic(toExchange(rec, contract), judge).violations.map((v) => `${v.side} ${v.ruleId} ${v.check} ${v.where}`);
+  judgeTraffic(rec, judge).violations.map((v) => `${v.side} ${v.ruleId} ${v.check} ${v.where}`);
 
 describe('judging one recorded exchange', () => {
   it('finds nothing on a clean list answer, and places a path under the base path', () => {
@@ -54,7 +54,7 @@ describe('judging one recorded exchange', () => {
 
   it('an answer that contradicts its request: list defaults, a lookup, a 409 without the holder', () => {
     const meta = JSON.stringify({ data: [], meta: { page: 2, limit: 20, total_pages: 3 } });
-    expect(found(exchange({ responseBody: meta }))).toEqual(['response LIM-005 list_meta_defaults response.body/meta']);
+    expect(found(exchange({ responseBody: meta }))).toEqual(['response LIM-005 meta_shows_default_page_and_limit response.body/meta']);
     expect(found(exchange({ url: '/ext-api/v1/patients?page=2', responseBody: meta }))).toEqual([]);
     const two = JSON.stringify({ data: [{ external_id: 'a' }, { external_id: 'b' }], meta: { page: 1, limit: 20, total_pages: 1 } });
     expect(found(exchange({ url: '/ext-api/v1/patients?external_id=a', responseBody: two }))).toContain(
@@ -79,6 +79,14 @@ describe('judging one recorded exchange', () => {
   });
 
   it('a request outside the contract is not judged', () => {
-    expect(judgeTraffic(toExchange(exchange({ url: '/app.js' }), contract), documented)).toEqual({ violations: [] });
+    expect(judgeTraffic(exchange({ url: '/app.js' }), documented)).toMatchObject({ judged: [], violations: [] });
+  });
+
+  it('a part the recorder did not keep is not judged: no headers, no body', () => {
+    const bare = exchange({ requestHeaders: undefined, responseHeaders: undefined, responseBody: undefined });
+    const verdict = judgeTraffic({ ...bare, status: 200 }, all);
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.judged.sort()).toEqual(['not_a_server_error', 'status_code_conformance']);
+    expect(found({ ...bare, status: 201 }, all)).toEqual(['response ERR-017 status_code_conformance response.status']);
   });
 });
