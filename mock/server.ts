@@ -24,12 +24,27 @@ import { ENGINE_KEEP_ALIVE_MS } from './prism/raw-forward.ts';
 import type { Profile } from './upstream/judge.ts';
 import type { UpstreamProxy } from './upstream/proxy.ts';
 
+/**
+ * Lines written together once per turn of the event loop: under load, one write per exchange (console.log's, to a
+ * pipe) cost the proxy about a tenth of its time.
+ */
+function batchedLines(write: (text: string) => void): (line: string) => void {
+  let pending: string[] = [];
+  const flush = () => {
+    write(`${pending.join('\n')}\n`);
+    pending = [];
+  };
+  return (line) => {
+    if (pending.push(line) === 1) setImmediate(flush);
+  };
+}
+
 /** The proxy in front of `options.upstream`: its forwarder, the judge for the profile, and what it prints. */
 async function upstreamProxy(options: MockOptions): Promise<{ proxy: UpstreamProxy; close(): void }> {
   const [{ createForward }, { createJudge }] = await Promise.all([import('./upstream/forward.ts'), import('./upstream/judge.ts')]);
   const base = options.upstream!;
   const { forward, close } = createForward(new URL(base));
-  const onExchange = options.onExchange ?? (options.quiet ? undefined : (l: string) => console.log(l));
+  const onExchange = options.onExchange ?? (options.quiet ? undefined : batchedLines((text) => process.stdout.write(text)));
   const proxy = { base, forward, judge: createJudge(options.profile ?? 'documented'), errors: options.upstreamErrors ?? false, onExchange };
   return { proxy, close };
 }

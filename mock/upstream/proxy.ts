@@ -131,8 +131,9 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
         },
         502,
       );
-    const out = new Headers();
-    for (const [k, v] of Object.entries(answer.headers)) if (!dropped(k)) out.set(k, v);
+    // A plain record, not web Headers: @hono/node-server writes it as is (Headers it converts first, per request).
+    const out: Record<string, string> = {};
+    for (const k in answer.headers) if (!dropped(k)) out[k] = answer.headers[k]!;
     const empty = answer.body.byteLength === 0 || c.req.method === 'HEAD' || answer.status === 204 || answer.status === 304;
     return new Response(empty ? null : (answer.body as Uint8Array<ArrayBuffer>), { status: answer.status, headers: out });
   };
