@@ -253,21 +253,34 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const src = { register, contract, checks: all, responseChecks };
   const { notChecked, coveredBySchemas } = coverage({ ...src, selected, results, profile: opts.profile });
 
-  const report: RunReport = {
-    target: opts.url,
-    runId,
-    profile: opts.profile,
-    startedAt: new Date(started).toISOString(),
-    seconds: (Date.now() - started) / 1000,
-    results: sortResults(results, register),
-    causes: causesOf(results),
-    notChecked,
-    coveredBySchemas,
-    cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
-    interrupted: !!opts.signal?.aborted,
-    pacing: { ...http.pacing },
-  };
+  const report = finishedReport(
+    {
+      target: opts.url,
+      runId,
+      profile: opts.profile,
+      notChecked,
+      coveredBySchemas,
+      cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
+      interrupted: !!opts.signal?.aborted,
+      pacing: { ...http.pacing },
+    },
+    { started, results, register },
+  );
   return { report: redactor.deep(report), redactor };
+}
+
+/** A run's report once it is over: its times, its results in the register's order and their causes. */
+export function finishedReport(
+  parts: Omit<RunReport, 'startedAt' | 'seconds' | 'results' | 'causes'>,
+  run: { started: number; results: CheckResult[]; register: Register },
+): RunReport {
+  return {
+    ...parts,
+    startedAt: new Date(run.started).toISOString(),
+    seconds: (Date.now() - run.started) / 1000,
+    results: sortResults(run.results, run.register),
+    causes: causesOf(run.results),
+  };
 }
 
 /** Areas in the register's order, checks by name within an area. */
@@ -286,7 +299,7 @@ function nameBlockers(results: CheckResult[], all: CheckDef[]): void {
   }
 }
 
-export function sortResults(results: CheckResult[], register: Register): CheckResult[] {
+function sortResults(results: CheckResult[], register: Register): CheckResult[] {
   const order = [...new Set(register.rules.map((r) => areaOf(r.id)))];
   const rank = (a: string) => (order.includes(a) ? order.indexOf(a) : order.length);
   return results.slice().sort((a, b) => rank(a.area) - rank(b.area) || a.area.localeCompare(b.area) || a.name.localeCompare(b.name));

@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto';
 import { allChecks, responseChecks } from '../checks/index.ts';
 import { Contract } from '../contract.ts';
-import { causesOf } from '../causes.ts';
 import { coverage } from '../coverage.ts';
 import { answerChecks } from '../judge/answers.ts';
 import { ASSUMED_SKIP, skippedAsAssumed } from '../judge/profile.ts';
@@ -12,7 +11,7 @@ import { requestChecks } from '../judge/request.ts';
 import { judgeTraffic, trafficJudge, type Verdict } from '../judge/traffic.ts';
 import { areaOf, type CheckResult, type Failure, type RunReport } from '../model.ts';
 import { Register } from '../register.ts';
-import { sortResults } from '../runner.ts';
+import { finishedReport } from '../runner.ts';
 import type { Profile } from '../schemas.ts';
 import { readHar } from './read.ts';
 
@@ -90,18 +89,17 @@ export function runHar(opts: HarRunOptions): RunReport {
     profile: opts.profile,
   });
   const outside = verdicts.filter((v) => !v.exchange.operation).length;
-  return {
-    target: `${opts.har} (recorded: ${exchanges.length} exchanges, ${outside} outside the contract's operations, ${unanswered} unanswered)`,
-    runId: `har${randomBytes(3).toString('hex')}`,
-    profile: opts.profile,
-    startedAt: new Date(started).toISOString(),
-    seconds: (Date.now() - started) / 1000,
-    results: sortResults(results, register),
-    causes: causesOf(results),
-    notChecked,
-    coveredBySchemas,
-    cleanup: { created: 0, removed: 0, leftovers: [] },
-    interrupted: false,
-    pacing: { pauses: 0, seconds: 0 },
-  };
+  return finishedReport(
+    {
+      target: `${opts.har} (recorded: ${exchanges.length} exchanges, ${outside} outside the contract's operations, ${unanswered} unanswered)`,
+      runId: `har${randomBytes(3).toString('hex')}`,
+      profile: opts.profile,
+      notChecked,
+      coveredBySchemas,
+      cleanup: { created: 0, removed: 0, leftovers: [] },
+      interrupted: false,
+      pacing: { pauses: 0, seconds: 0 },
+    },
+    { started, results, register },
+  );
 }
