@@ -6,6 +6,7 @@ import type { RecordedExchange, TrafficViolation } from '../../conformance/judge
 import type { EngineContext, RouteHandler } from '../platform/deps.ts';
 import { HOP_BY_HOP } from '../prism/raw-forward.ts';
 import { cut, type Exchanged, type Violation } from '../platform/journal-entry.ts';
+import { createRedactor, withoutKey } from '../platform/redact.ts';
 import { answerError, readBody } from '../platform/responses.ts';
 import { API_BASE } from '../platform/spec.ts';
 
@@ -48,6 +49,8 @@ const UPSTREAM_BODY_CHARS = 256 * 1024;
 const dropped = (name: string) => HOP_BY_HOP.includes(name) || name === 'content-length' || name.startsWith('access-control-');
 const SECRET_HEADERS = ['x-api-key', 'authorization', 'cookie', 'proxy-authorization'];
 const SHOWN_SECRET = '[redacted]';
+/** Key-shaped strings and key-named JSON fields, whatever the key (the seed's mean nothing to an upstream). */
+const redactKeyLike = createRedactor([]);
 
 function requestHeaders(c: EngineContext): Record<string, string> {
   const h: Record<string, string> = {};
@@ -97,7 +100,7 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       return answerError(c, { error: `The upstream ${proxy.base} did not answer: ${e.message}` }, 502);
     }
     const text = answer.text();
-    const violations = proxy.judge({
+    const judged = proxy.judge({
       method: c.req.method,
       url: `${url.pathname}${url.search}`,
       requestHeaders: headers,
@@ -106,10 +109,15 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       responseHeaders: answer.headers,
       responseBody: text,
     });
+    // A finding quotes what was sent or answered: the client's key, or anything shaped like one, never leaves in it
+    // (the terminal, the 502, the journal).
+    const key = headers['x-api-key'];
+    const hide = (t: string) => redactKeyLike(withoutKey(t, key));
+    const violations = judged.length ? judged.map((v) => ({ ...v, expected: hide(v.expected), actual: hide(v.actual) })) : judged;
     const shownHeaders = { ...headers };
     for (const k of SECRET_HEADERS) if (k in shownHeaders) shownHeaders[k] = SHOWN_SECRET;
     const exchanged: Exchanged = {
-      key: headers['x-api-key'],
+      key,
       requestHeaders: shownHeaders,
       response: {
         status: answer.status,

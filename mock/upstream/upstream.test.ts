@@ -134,6 +134,17 @@ describe('--upstream', () => {
     expect((await refused.json()).details.kind).toMatch(/needs the mock's engine/);
   });
 
+  it("never shows the client's key, even where a finding quotes what the client sent", async () => {
+    const { m, lines } = await proxy(upstream.url);
+    const key = client(m).key('all');
+    const r = await client(m).call('POST', '/patients', { raw: `{"first_name": "${key}`, headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(400);
+    expect(lines[0]).toMatch(/app GEN-010 request_body_conformance at request\.body: malformed JSON/);
+    const shown = JSON.stringify(await journal(m));
+    expect(shown).toContain('malformed JSON');
+    for (const text of [lines[0]!, shown]) expect(text).not.toContain(key);
+  });
+
   it('an upstream that does not answer is a 502 naming it', async () => {
     const { m } = await proxy('http://127.0.0.1:9/ext-api/v1');
     const r = await client(m).call('GET', '/patients');
