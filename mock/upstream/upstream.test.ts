@@ -126,8 +126,10 @@ describe('--upstream', () => {
     const arm = (body: object) => fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) });
     expect((await arm({ kind: 'rate-limited', count: 1 })).status).toBe(201);
     expect((await arm({ kind: 'http', method: 'GET', path: '/providers', status: 503, count: 1 })).status).toBe(201);
+    expect((await arm({ kind: 'drop', method: 'GET', path: '/appointments', count: 1 })).status).toBe(201);
     expect((await client(m).call('GET', '/patients')).status).toBe(429);
     expect((await client(m).call('GET', '/providers')).status).toBe(503);
+    await expect(client(m).call('GET', '/appointments')).rejects.toThrow(/fetch failed/);
     expect(await upstreamSeen()).toBe(before);
     const refused = await arm({ kind: 'extraction-fails' });
     expect(refused.status).toBe(400);
