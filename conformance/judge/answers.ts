@@ -32,6 +32,29 @@ function meta_shows_default_page_and_limit(ex: InspectedExchange, { contract }: 
   };
 }
 
+/** A positive integer query value, or undefined (absent, or a value the contract may refuse: judged elsewhere). */
+const positive = (raw: string | null) => (raw !== null && /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : undefined);
+
+/** PAG-001: a list page asked for by `page` says that page in meta (a page past total_pages is the kit's reading, PAG-008). */
+function meta_page_matches_query(ex: InspectedExchange): Finding | undefined {
+  const asked = positive(queryOf(ex).get('page'));
+  const body = ex.response.json;
+  if (asked === undefined || ex.response.status !== 200 || !isObj(body) || !isObj(body.meta)) return;
+  const { page, total_pages } = body.meta;
+  if (typeof total_pages !== 'number' || asked > total_pages || page === asked) return;
+  return { expected: `meta.page ${asked} (the page asked for)`, actual: `meta.page ${String(page)}`, where: 'response.body/meta/page' };
+}
+
+/** PAG-002: a page holds at most the limit asked for (or the contract's default when none was). */
+function page_within_limit(ex: InspectedExchange, { contract }: InspectEnv): Finding | undefined {
+  const q = queryOf(ex);
+  const body = ex.response.json;
+  const limit = positive(q.get('limit')) ?? (contract.paramDefault(ex.operation, 'limit') as number | undefined);
+  if (limit === undefined || q.has('external_id') || q.has('npi') || ex.response.status !== 200) return;
+  if (!isObj(body) || !isObj(body.meta) || !Array.isArray(body.data) || body.data.length <= limit) return;
+  return { expected: `at most ${limit} items (limit)`, actual: `${body.data.length} items`, where: 'response.body/data' };
+}
+
 /** XID-008: an external_id lookup that hits answers one item, the one with that external_id. */
 function external_id_lookup_one_item(ex: InspectedExchange): Finding | undefined {
   const wanted = queryOf(ex).get('external_id');
@@ -63,6 +86,8 @@ function conflict_names_existing(ex: InspectedExchange): Finding | undefined {
 
 export const answerChecks: ResponseCheckDef[] = [
   responseCheck(meta_shows_default_page_and_limit, { rule: 'LIM-005', reads: ['response.body'] }),
+  responseCheck(meta_page_matches_query, { rule: 'PAG-001', reads: ['response.body'] }),
+  responseCheck(page_within_limit, { rule: 'PAG-002', reads: ['response.body'] }),
   responseCheck(external_id_lookup_one_item, { rule: 'XID-008', reads: ['response.body'] }),
   responseCheck(conflict_names_existing, { rule: 'XID-006', reads: ['request.body', 'response.body'] }),
 ];

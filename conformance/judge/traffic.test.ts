@@ -56,6 +56,15 @@ describe('judging one recorded exchange', () => {
     const meta = JSON.stringify({ data: [], meta: { page: 2, limit: 20, total_pages: 3 } });
     expect(found(exchange({ responseBody: meta }))).toEqual(['response LIM-005 meta_shows_default_page_and_limit response.body/meta']);
     expect(found(exchange({ url: '/ext-api/v1/patients?page=2', responseBody: meta }))).toEqual([]);
+    expect(found(exchange({ url: '/ext-api/v1/patients?page=3', responseBody: meta }))).toEqual([
+      'response PAG-001 meta_page_matches_query response.body/meta/page',
+    ]);
+    // A page past the last is the kit's reading (PAG-008): not judged here.
+    expect(found(exchange({ url: '/ext-api/v1/patients?page=9', responseBody: meta }))).toEqual([]);
+    const three = JSON.stringify({ data: [{}, {}, {}], meta: { page: 1, limit: 2, total_pages: 2 } });
+    expect(found(exchange({ url: '/ext-api/v1/patients?limit=2&page=1', responseBody: three }))).toEqual([
+      'response PAG-002 page_within_limit response.body/data',
+    ]);
     const two = JSON.stringify({ data: [{ external_id: 'a' }, { external_id: 'b' }], meta: { page: 1, limit: 20, total_pages: 1 } });
     expect(found(exchange({ url: '/ext-api/v1/patients?external_id=a', responseBody: two }))).toContain(
       'response XID-008 external_id_lookup_one_item response.body/data',
