@@ -3,6 +3,7 @@
 // finds goes to the journal entry, the terminal (one line an exchange) and, with --upstream-errors, to the client as
 // a 502 in place of the violating answer. Nothing of the exchange is kept but the journal's entry: no state.
 import type { RecordedExchange, TrafficViolation } from '../../conformance/judge/traffic.ts';
+import { adapterOf } from '../platform/adapter.ts';
 import type { EngineContext, RouteHandler } from '../platform/deps.ts';
 import { HOP_BY_HOP } from '../prism/raw-forward.ts';
 import { cut, type Exchanged, type Violation } from '../platform/journal-entry.ts';
@@ -52,7 +53,10 @@ const SHOWN_SECRET = '[redacted]';
 /** Key-shaped strings and key-named JSON fields, whatever the key (the seed's mean nothing to an upstream). */
 const redactKeyLike = createRedactor([]);
 
+/** The request's headers, through the adapter when it reads them without building web Headers (node-env.ts). */
 function requestHeaders(c: EngineContext): Record<string, string> {
+  const fast = adapterOf(c)?.allHeaders?.();
+  if (fast) return fast;
   const h: Record<string, string> = {};
   c.req.raw.headers.forEach((v, k) => {
     h[k] = v;
