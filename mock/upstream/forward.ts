@@ -8,9 +8,9 @@ import { FAULT_SCOPE_HEADER } from '../platform/faults.ts';
 import { PEER_HEADER } from '../platform/loopback.ts';
 import { REQUEST_ID_HEADER } from '../platform/record-requests.ts';
 import { HOP_BY_HOP } from '../prism/raw-forward.ts';
-import { UpstreamUnreachable, type Forward } from './proxy.ts';
+import { UpstreamUnreachable, type Forward, type UpstreamAnswer } from './proxy.ts';
 
-/** An upstream answer slower than this is cut off: the client gets a 504 instead of a hang. */
+/** An upstream answer slower than this is cut off: the client gets a 502 naming the upstream instead of a hang. */
 const UPSTREAM_TIMEOUT_MS = 60_000;
 /** Headers of the mock itself, never sent on. */
 const OWN = ['host', FAULT_SCOPE_HEADER, REQUEST_ID_HEADER, PEER_HEADER];
@@ -36,8 +36,10 @@ export function createForward(base: URL): { forward: Forward; close(): void } {
   const secure = base.protocol === 'https:';
   const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 256 }) : new http.Agent({ keepAlive: true, maxSockets: 256 });
   const prefix = base.pathname.replace(/\/$/, '');
-  const forward: Forward = (method, target, headers, body) =>
-    new Promise((resolve, reject) => {
+  const unreachable = (e: Error) =>
+    e instanceof UpstreamUnreachable ? e : new UpstreamUnreachable((e as NodeJS.ErrnoException).code ?? e.message);
+  const sendOnce = (method: string, target: string, headers: Record<string, string>, body: Uint8Array | undefined) =>
+    new Promise<UpstreamAnswer>((resolve, reject) => {
       const out: http.OutgoingHttpHeaders = {};
       for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.includes(k) && !OWN.includes(k)) out[k] = v;
       if (body) out['content-length'] = String(body.byteLength);
@@ -54,7 +56,7 @@ export function createForward(base: URL): { forward: Forward; close(): void } {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', reject);
+          res.on('error', (e) => reject(unreachable(e)));
           res.on('end', () => {
             const raw = Buffer.concat(chunks);
             const h: Record<string, string> = {};
@@ -65,10 +67,17 @@ export function createForward(base: URL): { forward: Forward; close(): void } {
         },
       );
       req.setTimeout(UPSTREAM_TIMEOUT_MS, () => req.destroy(new UpstreamUnreachable(`no answer within ${UPSTREAM_TIMEOUT_MS / 1000} s`)));
-      req.on('error', (e) =>
-        reject(e instanceof UpstreamUnreachable ? e : new UpstreamUnreachable((e as NodeJS.ErrnoException).code ?? e.message)),
+      // A pooled socket the upstream closed while idle fails before any answer: marked for the one retry.
+      req.on('error', (e: NodeJS.ErrnoException) =>
+        reject(Object.assign(unreachable(e), { reusedSocket: req.reusedSocket && e.code === 'ECONNRESET' })),
       );
       req.end(body);
+    });
+  // Retried once on a fresh socket, as Node's documentation advises (raw-forward.ts's send does the same).
+  const forward: Forward = (method, target, headers, body) =>
+    sendOnce(method, target, headers, body).catch((e: UpstreamUnreachable & { reusedSocket?: boolean }) => {
+      if (!e.reusedSocket) throw e;
+      return sendOnce(method, target, headers, body);
     });
   return { forward, close: () => agent.destroy() };
 }

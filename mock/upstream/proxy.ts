@@ -11,7 +11,7 @@ import { createRedactor, withoutKey } from '../platform/redact.ts';
 import { answerError, readBody } from '../platform/responses.ts';
 import { API_BASE } from '../platform/spec.ts';
 
-interface UpstreamAnswer {
+export interface UpstreamAnswer {
   status: number;
   /** Lower-case names; repeated fields joined with ", ". */
   headers: Record<string, string>;
