@@ -98,6 +98,18 @@ describe('reading HAR', () => {
     expect(parseHar(JSON.stringify({ log: { entries: [posted] } })).exchanges[0]!.requestBody).toBe('{"name":"A"}');
   });
 
+  it('reads a real capture of `redocly proxy` (2.77, in front of an engine-only mock; the key replaced)', async () => {
+    const file = new URL('./redocly-proxy.har', import.meta.url).pathname;
+    const out = join(dir, 'redocly');
+    expect((await run(['--har', file, '--reporter', 'json', '--out', out])).code).toBe(1);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.target).toMatch(/4 exchanges, 0 outside/);
+    const failed = report.results.filter((r: any) => r.outcome === 'failed').map((r: any) => `${r.ruleId} ${r.failures[0].operation}`);
+    // The app's two bugs in that session: a request without a key, a create with an unknown field.
+    expect(failed.sort()).toEqual(['AUTH-003 GET /providers', 'GEN-010 POST /patients']);
+    expect(report.results.find((r: any) => r.name === 'rate_limit_headers')).toMatchObject({ outcome: 'passed', assertions: 4 });
+  });
+
   it('says what is wrong with a file that is not HAR', () => {
     expect(() => parseHar('nope', 'x.har')).toThrow(HarError);
     expect(() => parseHar('{"log":{}}', 'x.har')).toThrow(/x.har is not a HAR file: no log.entries array/);
