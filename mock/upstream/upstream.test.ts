@@ -111,6 +111,29 @@ describe('--upstream', () => {
     });
   });
 
+  it('shows a broken 409 (no existing) on the conflicting create only, and the HAR judges the same', async () => {
+    const noExisting = variants({ main: '', scoped: [], otherOrg: '', expired: '' }).find((v) => v.rule === 'XID-006')!;
+    const conflictBroken = await startBrokenProxy(new URL(upstream.url).origin, noExisting);
+    try {
+      const { m } = await proxy(`${conflictBroken.origin}/ext-api/v1`);
+      const body = { first_name: 'Ada', external_id: `dup-${Date.now()}` };
+      expect((await client(m).call('POST', '/patients', { body })).status).toBe(201);
+      expect((await client(m).call('POST', '/patients', { body })).status).toBe(409);
+      const [conflict, created] = await journal(m);
+      expect(created.violations).toBeUndefined();
+      expect(conflict.violations).toEqual([
+        expect.objectContaining({ rule_id: 'XID-006', check: 'conflict_names_existing', location: 'response.body/existing' }),
+      ]);
+      expect(await harRoundTrip(m, 'conflict')).toEqual({
+        code: 1,
+        failed: ['conflict_names_existing XID-006 x1'],
+        journal: ['conflict_names_existing XID-006 x1'],
+      });
+    } finally {
+      await conflictBroken.close();
+    }
+  });
+
   it('--upstream-errors answers a violating response with 502 and the violations', async () => {
     const { m } = await proxy(`${broken.origin}/ext-api/v1`, true);
     const r = await client(m).call('GET', '/providers');
