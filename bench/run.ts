@@ -13,15 +13,25 @@
 // start-up and RSS are also measured for the built binary (`node dist/mock/cli.js`), which is what
 // `clinical-records-mock` runs and what the start-up and memory targets are judged on.
 // Usage: npx tsx bench/run.ts [--duration <seconds>]   (no timed tests anywhere else)
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-// @ts-expect-error autocannon ships no type declarations
-import autocannon from 'autocannon';
 import { generateSeed } from '../mock/seed/generate.ts';
 import { readFlags } from './flags.ts';
-import { median } from './median.ts';
+import {
+  type LoadOptions,
+  type Measured,
+  measureInTurn as measureRounds,
+  POST_BODY,
+  ROUTES,
+  type RouteKey,
+  target,
+  paired,
+  run as load,
+  type Server,
+  startProcess,
+  stop,
+} from './load.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const { duration: DURATION } = readFlags('Usage: npx tsx bench/run.ts [--duration <seconds>]', { duration: { fallback: 5, min: 0.5 } });
@@ -33,68 +43,12 @@ const loadNow = () =>
     .join(' ');
 const LOAD_AT_START = loadNow();
 
-interface Server {
-  url: string;
-  proc: ChildProcess;
-  startedMs: number;
-}
-
 const DIST_CLI = join(ROOT, 'dist/mock/cli.js');
-
-function startProcess(args: string[], ready: RegExp, opts: { built?: boolean } = {}): Promise<Server> {
-  const t0 = performance.now();
-  const argv = opts.built ? args : ['--import', 'tsx', ...args];
-  const proc = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready: ${out}`)), 120_000);
-    const onData = (d: Buffer) => {
-      out += d;
-      const m = out.match(ready);
-      if (m) clearTimeout(timer), resolve({ url: m[1]!, proc, startedMs: performance.now() - t0 });
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.once('exit', () => (clearTimeout(timer), reject(new Error(`exited: ${out}`))));
-  });
-}
 
 const startMock = (flags: string[], built = false) =>
   startProcess([built ? DIST_CLI : 'mock/cli.ts', '--port', '0', '--rate-limit', '1000000000/1', ...flags], /API\s+(http:\/\/\S+)/, {
     built,
   });
-
-function stop(s: Server): Promise<void> {
-  return new Promise((r) => {
-    s.proc.once('exit', () => r());
-    s.proc.kill('SIGKILL');
-  });
-}
-
-type LoadOptions = { method?: string; body?: string; headers?: Record<string, string> };
-interface Run {
-  requests: { total: number; average: number };
-  latency: { p50: number; p99: number };
-  duration: number;
-  '2xx': number;
-}
-const run = (url: string, opts: LoadOptions, duration: number): Promise<Run> =>
-  autocannon({ url, connections: CONNECTIONS, duration, method: (opts.method ?? 'GET') as 'GET', body: opts.body, headers: opts.headers });
-
-/** Runs of one server and route as one figure: req/s over all of them (and each run's), the median round's p50 and p99, the worst p99. */
-function combine(runs: Run[]) {
-  const total = runs.reduce((n, r) => n + r.requests.total, 0);
-  return {
-    rps: total / runs.reduce((t, r) => t + r.duration, 0),
-    rounds: runs.map((r) => r.requests.total / r.duration),
-    p50: median(runs.map((r) => r.latency.p50)),
-    p99: median(runs.map((r) => r.latency.p99)),
-    worstP99: Math.max(...runs.map((r) => r.latency.p99)),
-    ok: runs.reduce((n, r) => n + r['2xx'], 0) / Math.max(1, total),
-  };
-}
-
-const POST_BODY = JSON.stringify({ first_name: 'Bench', last_name: 'Mark' });
 
 /** The engine's answer to each benchmarked route: status, headers that matter to a client, body. */
 async function captureBodies(key: string, patient: string) {
@@ -118,22 +72,6 @@ const rows: string[][] = [];
 const row = (...cells: Array<string | number>) => rows.push(cells.map(String));
 const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
-const ROUTES = [
-  ['list', 'GET list'],
-  ['byId', 'GET by id'],
-  ['post', 'POST patient'],
-] as const;
-type RouteKey = (typeof ROUTES)[number][0];
-type Measured = ReturnType<typeof combine>;
-
-/** One route of one server: its URL and request. */
-function target(route: RouteKey, s: Server, key: string, patient: string): [string, LoadOptions] {
-  const h = { 'x-api-key': key };
-  if (route === 'list') return [`${s.url}/patients`, { headers: h }];
-  if (route === 'byId') return [`${s.url}/patients/${patient}`, { headers: h }];
-  return [`${s.url}/patients`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: POST_BODY }];
-}
-
 /**
  * One route on every server: a WARM_UP s warm-up each, then ROUNDS rounds of DURATION / ROUNDS seconds that take the servers
  * in turn, so that a burst of load from elsewhere on the machine falls on every server alike instead of on one row.
@@ -145,8 +83,6 @@ const ROUNDS = 5;
  * warm-up, not the server, and its share of the noise.
  */
 const WARM_UP = 3;
-/** `a` over `b`: the median of the ratios of their rounds (each pair measured one after the other). */
-const paired = (a: Measured, b: Measured) => median(a.rounds.map((x, i) => x / b.rounds[i]!));
 
 async function measureRoute(route: RouteKey, servers: Array<{ server: Server; patient: string }>, key: string): Promise<Measured[]> {
   const targets = servers.map(({ server, patient }) => target(route, server, key, patient));
@@ -154,13 +90,9 @@ async function measureRoute(route: RouteKey, servers: Array<{ server: Server; pa
 }
 
 /** Each target warmed, then measured in ROUNDS rounds that take the targets in turn. */
-async function measureInTurn(targets: Array<[string, LoadOptions]>): Promise<Measured[]> {
-  for (const [url, opts] of targets) await run(url, opts, WARM_UP);
-  const runs: Run[][] = targets.map(() => []);
-  for (let round = 0; round < ROUNDS; round++)
-    for (const [i, [url, opts]] of targets.entries()) runs[i]!.push(await run(url, opts, DURATION / ROUNDS));
-  return runs.map(combine);
-}
+const measureInTurn = (targets: Array<[string, LoadOptions]>) =>
+  measureRounds(targets, { warmUp: WARM_UP, rounds: ROUNDS, seconds: DURATION / ROUNDS, connections: CONNECTIONS });
+const run = (url: string, opts: LoadOptions, duration: number) => load(url, opts, duration, CONNECTIONS);
 
 async function main() {
   const seed = JSON.parse(readFileSync(join(ROOT, 'mock/seed/default.json'), 'utf8'));

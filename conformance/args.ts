@@ -60,9 +60,12 @@ export interface CliOptions {
   regenerableSession?: string;
   /** --not-ready-session: a session not ready for regeneration (the 409 check). */
   notReadySession?: string;
+  /** --har <file>: judge recorded traffic offline instead of a live target. */
+  har?: string;
 }
 
 export const USAGE = `Usage: clinical-records-conformance --url <base_url> --key <key> [options]
+       clinical-records-conformance --har <file> [--profile ...] [--reporter ...] [--out <dir>] [--baseline ...]
        npm run conformance -- --url <base_url> --key <key> [options]
 
 Replays every rule of spec/rules.yaml that is testable from outside against a deployment of the
@@ -90,6 +93,12 @@ Sessions the suite may use (no API route lists sessions; without --mock it regen
   --regenerable-session <id>       a ready session with notes the suite may regenerate (its note is rewritten):
                                    Idempotency-Key, 202, 400 and timing checks of regeneration
   --not-ready-session <id>         a session not ready for regeneration: the 409 check (nothing is regenerated)
+
+Recorded traffic (no target is reached):
+  --har <file>                     judge a HAR 1.2 file offline (the mock's /__mock/requests.har, a browser's
+                                   devtools export, redocly proxy's capture) with the same judge: each request,
+                                   response and answer check over every exchange; checks that send requests of
+                                   their own are listed as not applicable
 
 Selection and profile:
   --profile documented|all         documented (default): assumed rules never fail a run; all: check them too
@@ -144,31 +153,35 @@ function positiveSeconds(flag: string, raw: string | undefined, fallback: number
   return Number(raw);
 }
 
+const FLAGS = {
+  url: { type: 'string' },
+  key: { type: 'string' },
+  'scoped-key': { type: 'string', multiple: true },
+  'other-org-key': { type: 'string' },
+  'expired-key': { type: 'string' },
+  'revoked-key': { type: 'string' },
+  mock: { type: 'boolean' },
+  'webhook-receiver': { type: 'string' },
+  'webhook-port': { type: 'string' },
+  'webhook-host': { type: 'string' },
+  profile: { type: 'string' },
+  only: { type: 'string' },
+  reporter: { type: 'string' },
+  out: { type: 'string' },
+  concurrency: { type: 'string' },
+  timeout: { type: 'string' },
+  'check-timeout': { type: 'string' },
+  'read-only': { type: 'boolean' },
+  baseline: { type: 'string' },
+  'regenerable-session': { type: 'string' },
+  'not-ready-session': { type: 'string' },
+  har: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+type Flags = ParsedFlags<typeof FLAGS>;
+
 export function parseCli(argv: string[], env: Env = process.env): CliOptions {
-  const v = parseFlags(argv, {
-    url: { type: 'string' },
-    key: { type: 'string' },
-    'scoped-key': { type: 'string', multiple: true },
-    'other-org-key': { type: 'string' },
-    'expired-key': { type: 'string' },
-    'revoked-key': { type: 'string' },
-    mock: { type: 'boolean' },
-    'webhook-receiver': { type: 'string' },
-    'webhook-port': { type: 'string' },
-    'webhook-host': { type: 'string' },
-    profile: { type: 'string' },
-    only: { type: 'string' },
-    reporter: { type: 'string' },
-    out: { type: 'string' },
-    concurrency: { type: 'string' },
-    timeout: { type: 'string' },
-    'check-timeout': { type: 'string' },
-    'read-only': { type: 'boolean' },
-    baseline: { type: 'string' },
-    'regenerable-session': { type: 'string' },
-    'not-ready-session': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const v = parseFlags(argv, FLAGS);
   const help = !!v.help;
   if (help)
     return {
@@ -185,6 +198,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
       checkTimeoutMs: 30_000,
       readOnly: false,
     };
+  if (v.har !== undefined) return harOptions(v);
   const url = baseUrlFlag(v.url);
   const key = v.key ?? fromEnv(env, KEY_VARS.main);
   if (!key && !v.mock) throw new UsageError(`--key <key> is required (or $${KEY_VARS.main}, or --mock, which reads keys from the mock)`);
@@ -204,14 +218,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     return { scopes, key };
   });
   for (const k of scopedKeysFromEnv(env)) if (!scopedKeys.some((s) => s.key === k.key)) scopedKeys.push(k);
-  const profile = (v.profile ?? 'documented') as Profile;
-  if (profile !== 'documented' && profile !== 'all') throw new UsageError(`--profile must be documented or all, got "${v.profile}"`);
-  const reporters = (v.reporter ?? 'console')
-    .split(',')
-    .map((r) => r.trim())
-    .filter(Boolean) as ReporterName[];
-  for (const r of reporters)
-    if (!REPORTERS.includes(r)) throw new UsageError(`--reporter: unknown "${r}" (choose from ${REPORTERS.join(', ')})`);
+  const { profile, reporters, out, baseline } = outputFlags(v);
   let webhookReceiver: CliOptions['webhookReceiver'];
   if (v['webhook-receiver'] || v['webhook-port']) {
     if (!v['webhook-receiver'] || !v['webhook-port'])
@@ -238,18 +245,73 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     mock: !!v.mock,
     webhookReceiver,
     profile,
+    reporters,
+    out,
+    baseline,
     only: (v.only ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    reporters,
-    out: v.out ?? 'conformance-report',
     concurrency: positiveInt('--concurrency', v.concurrency, 4),
     timeoutMs: positiveInt('--timeout', v.timeout, 10_000),
     checkTimeoutMs: positiveSeconds('--check-timeout', v['check-timeout'], 30) * 1000,
     readOnly: !!v['read-only'],
-    baseline: v.baseline,
     ...sessionFlags(v['regenerable-session'], v['not-ready-session']),
+  };
+}
+
+/** Flags of a live run that mean nothing for a recorded file. */
+const LIVE_ONLY = [
+  'url',
+  'key',
+  'scoped-key',
+  'other-org-key',
+  'expired-key',
+  'revoked-key',
+  'mock',
+  'webhook-receiver',
+  'webhook-port',
+  'webhook-host',
+  'only',
+  'concurrency',
+  'timeout',
+  'check-timeout',
+  'read-only',
+  'regenerable-session',
+  'not-ready-session',
+] as const;
+
+/** --har <file>: the flags a recorded run takes (profile, reporters, out, baseline); a live run's flag is refused. */
+/** --profile, --reporter, --out and --baseline: what a live run and a recorded one share. */
+function outputFlags(v: Flags): Pick<CliOptions, 'profile' | 'reporters' | 'out' | 'baseline'> {
+  const profile = (v.profile ?? 'documented') as Profile;
+  if (profile !== 'documented' && profile !== 'all') throw new UsageError(`--profile must be documented or all, got "${v.profile}"`);
+  const reporters = (v.reporter ?? 'console')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean) as ReporterName[];
+  for (const r of reporters)
+    if (!REPORTERS.includes(r)) throw new UsageError(`--reporter: unknown "${r}" (choose from ${REPORTERS.join(', ')})`);
+  return { profile, reporters, out: v.out ?? 'conformance-report', baseline: v.baseline };
+}
+
+function harOptions(v: Flags): CliOptions {
+  const given = LIVE_ONLY.filter((f) => v[f] !== undefined);
+  if (given.length)
+    throw new UsageError(`--har judges a recorded file: --${given.join(', --')} ${given.length > 1 ? 'are' : 'is'} for a live run`);
+  if (!v.har) throw new UsageError('--har needs a file: --har <file.har>');
+  return {
+    ...outputFlags(v),
+    help: false,
+    url: '',
+    har: v.har,
+    scopedKeys: [],
+    mock: false,
+    only: [],
+    concurrency: 1,
+    timeoutMs: 10_000,
+    checkTimeoutMs: 30_000,
+    readOnly: true,
   };
 }
 

@@ -12,7 +12,9 @@ import { printable } from './reporters/printable.ts';
 import { applyBaseline, BaselineError, failsRun, loadBaseline, type Baseline } from './baseline.ts';
 import { howToSet, keyFileText, variablesIn } from './curl.ts';
 import type { RunReport } from './model.ts';
-import type { Redactor } from './redact.ts';
+import { Redactor } from './redact.ts';
+import { HarError } from './har/read.ts';
+import { runHar } from './har/run.ts';
 import { isMainModule } from '../spec/runtime/main-module.ts';
 
 /** The variables the report's curl lines read, how to set them; with --mock, the mock's keys in <out>/keys.env (0600). */
@@ -71,11 +73,15 @@ export async function main(
     if (consoleOn)
       out(
         printable(
-          `clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`,
+          opts.har
+            ? `clinical-records-conformance → recorded traffic ${opts.har} (profile ${opts.profile})`
+            : `clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`,
         ),
       );
     const progress = progressCounter();
-    const run = await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (_a, rs) => out(progress(rs)) : undefined });
+    const run = opts.har
+      ? { report: runHar({ har: opts.har, profile: opts.profile }), redactor: new Redactor() }
+      : await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (_a, rs) => out(progress(rs)) : undefined });
     const errors: string[] = [];
     let report = baseline ? applyBaseline(run.report, baseline) : run.report;
     try {
@@ -92,10 +98,10 @@ export async function main(
   } catch (e) {
     // Nothing ran: the chosen reports still say why, so CI shows the reason rather than a missing file.
     if (outDir) {
-      const { errors } = writeNotStarted(outDir, opts.reporters, { target: opts.url, reason: (e as Error).message });
+      const { errors } = writeNotStarted(outDir, opts.reporters, { target: opts.har ?? opts.url, reason: (e as Error).message });
       for (const m of errors) err(printable(`clinical-records-conformance: ${m}`));
     }
-    if (e instanceof UnreachableTarget || e instanceof BadInput || e instanceof KeyRefused) return fail(e.message);
+    if (e instanceof UnreachableTarget || e instanceof BadInput || e instanceof KeyRefused || e instanceof HarError) return fail(e.message);
     return fail((e as Error).message);
   } finally {
     process.off('SIGINT', onSigint);

@@ -91,6 +91,11 @@ export class Contract {
     return op.parameters.find((p) => p.in === 'query' && p.name === name);
   }
 
+  /** A query parameter's default (page 1, limit 20), when the spec gives one. */
+  paramDefault(op: Operation, name: string): unknown {
+    return (this.queryParam(op, name)?.schema as { default?: unknown } | undefined)?.default;
+  }
+
   /** All scopes the spec uses, from x-required-scopes. */
   allScopes(): string[] {
     return [...new Set(this.operations.flatMap((o) => o.scopes))].sort();

@@ -4,7 +4,18 @@
 
 /** JSON.parse, except that integer literals beyond Number.MAX_SAFE_INTEGER come back as strings of their digits. */
 export function parseJson(text: string): unknown {
-  return JSON.parse(quoteUnsafeIntegers(text));
+  // Parsed once as is; scanned and parsed again only when a number came out unsafe (ids sent as strings, the usual
+  // case, need no scan: the scan costs several times JSON.parse on a list page).
+  const value: unknown = JSON.parse(text);
+  return hasUnsafeNumber(value) ? JSON.parse(quoteUnsafeIntegers(text)) : value;
+}
+
+function hasUnsafeNumber(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v);
+  if (!v || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.some(hasUnsafeNumber);
+  for (const k in v) if (hasUnsafeNumber((v as Record<string, unknown>)[k])) return true;
+  return false;
 }
 
 const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;

@@ -20,6 +20,7 @@ import { allChecks, responseChecks } from './checks/index.ts';
 import { LEGACY_AREAS } from './legacy-areas.ts';
 import { coverage } from './coverage.ts';
 import { judgeExchange } from './judge/exchange.ts';
+import { ASSUMED_SKIP, skippedAsAssumed } from './judge/profile.ts';
 import { areaOf, type Area, type CheckDef, type CheckResult, type Failure, type Keys, type RunReport } from './model.ts';
 
 export interface RunOptions extends KeyInputs {
@@ -48,10 +49,6 @@ export class BadInput extends Error {}
 export { KeyRefused, UnreachableTarget };
 
 const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
-
-const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
-/** The documented profile runs documented rules only: a check (named or response-level) of an assumed rule is skipped. */
-const skippedAsAssumed = (provenance: string, profile: Profile) => provenance === 'assumed' && profile === 'documented';
 
 function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
@@ -256,21 +253,34 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const src = { register, contract, checks: all, responseChecks };
   const { notChecked, coveredBySchemas } = coverage({ ...src, selected, results, profile: opts.profile });
 
-  const report: RunReport = {
-    target: opts.url,
-    runId,
-    profile: opts.profile,
-    startedAt: new Date(started).toISOString(),
-    seconds: (Date.now() - started) / 1000,
-    results: sortResults(results, register),
-    causes: causesOf(results),
-    notChecked,
-    coveredBySchemas,
-    cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
-    interrupted: !!opts.signal?.aborted,
-    pacing: { ...http.pacing },
-  };
+  const report = finishedReport(
+    {
+      target: opts.url,
+      runId,
+      profile: opts.profile,
+      notChecked,
+      coveredBySchemas,
+      cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
+      interrupted: !!opts.signal?.aborted,
+      pacing: { ...http.pacing },
+    },
+    { started, results, register },
+  );
   return { report: redactor.deep(report), redactor };
+}
+
+/** A run's report once it is over: its times, its results in the register's order and their causes. */
+export function finishedReport(
+  parts: Omit<RunReport, 'startedAt' | 'seconds' | 'results' | 'causes'>,
+  run: { started: number; results: CheckResult[]; register: Register },
+): RunReport {
+  return {
+    ...parts,
+    startedAt: new Date(run.started).toISOString(),
+    seconds: (Date.now() - run.started) / 1000,
+    results: sortResults(run.results, run.register),
+    causes: causesOf(run.results),
+  };
 }
 
 /** Areas in the register's order, checks by name within an area. */

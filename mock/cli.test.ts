@@ -47,6 +47,11 @@ describe('flags', () => {
     expect(parseFlags(['--journal-size', '0']).journalSize).toBe(0);
     expect(parseFlags(['--journal-size', '2000']).journalSize).toBe(2000);
     expect(parseFlags(['--latency', '200']).latency).toBe(200);
+    expect(parseFlags(['--upstream', 'https://staging.example.org/ext-api/v1/', '--upstream-errors', '--profile', 'all'])).toMatchObject({
+      upstream: 'https://staging.example.org/ext-api/v1',
+      upstreamErrors: true,
+      profile: 'all',
+    });
     expect(parseFlags(['--latency', '100-400']).latency).toEqual([100, 400]);
     expect(parseFlags(['--allowed-host', 'App.Example.Test', '--allowed-host', '.dev.test', '--allowed-host', 'all']).allowedHosts).toEqual(
       ['app.example.test', '.dev.test', 'all'],
@@ -75,6 +80,14 @@ describe('flags', () => {
       ['--latency', '120001'],
       ['--latency', '-5'],
       ['--static', '--latency', '200'],
+      ['--upstream', 'staging.example.org'],
+      ['--upstream', 'ftp://staging.example.org/ext-api/v1'],
+      ['--upstream', 'https://user:pw@staging.example.org/ext-api/v1'],
+      ['--upstream', 'https://staging.example.org/ext-api/v1', '--engine-only'],
+      ['--upstream', 'https://staging.example.org/ext-api/v1', '--state', 'x.jsonl'],
+      ['--upstream', 'https://staging.example.org/ext-api/v1', '--profile', 'strictest'],
+      ['--upstream-errors'],
+      ['--profile', 'all'],
       ['--allowed-host', 'app.test:8080'],
       ['--allowed-host', 'http://app.test'],
       ['--allowed-host', ''],

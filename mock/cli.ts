@@ -30,6 +30,12 @@ const USAGE = `Usage: clinical-records-mock [options]
                            subdomains; 'all' for any): IP addresses, localhost, *.localhost and --host always pass
   --journal-size <n>       API requests the request journal keeps (default 500; 0 = none)
   --latency <ms>           every API answer waits this long: 200, or a range 100-400 (drawn per request)
+  --upstream <base_url>    a validation proxy: every API request goes to this service (with /ext-api/v1), with
+                           the client's own headers and key; each exchange is judged rule by rule (journal,
+                           dashboard, one terminal line each); faults still apply in front of it
+  --upstream-errors        with --upstream: a response that breaks a rule is answered 502 with the violations
+  --profile <name>         with --upstream: documented (default) judges the document's rules; all adds the kit's
+                           assumptions
   --quiet                  print nothing but errors
   --help                   this text`;
 
@@ -57,6 +63,9 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
         'allowed-host': { type: 'string', multiple: true },
         'journal-size': { type: 'string' },
         latency: { type: 'string' },
+        upstream: { type: 'string' },
+        'upstream-errors': { type: 'boolean' },
+        profile: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -116,6 +125,7 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
       throw new UsageError(`--latency must be milliseconds from 0 to ${MAX_FAULT_MS}, e.g. 200 or 100-400; got "${values.latency}"`);
   }
   if (values.static && values['engine-only']) throw new UsageError('--static and --engine-only exclude each other');
+  Object.assign(opts, upstreamFlags(values));
   const mode: MockMode = values.static ? 'static' : values['engine-only'] ? 'engine-only' : 'default';
   if (mode === 'static' && (values.state || values['rate-limit'] || values['time-scale'] || values['journal-size'] || values.latency))
     throw new UsageError('--static runs Prism alone: --state, --rate-limit, --time-scale, --journal-size and --latency need the engine');
@@ -129,14 +139,42 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
   return opts;
 }
 
+const ENGINE_FLAGS = ['static', 'engine-only', 'strict', 'seed', 'state', 'time-scale', 'rate-limit', 'allow-private-webhooks'] as const;
+
+/** --upstream, --upstream-errors and --profile: the proxy's flags, and what they exclude (the engine's own). */
+function upstreamFlags(values: Record<string, string | boolean | string[] | undefined>): Partial<MockOptions> {
+  const raw = values.upstream as string | undefined;
+  if (raw === undefined) {
+    for (const f of ['upstream-errors', 'profile'])
+      if (values[f] !== undefined) throw new UsageError(`--${f} goes with --upstream <base_url>`);
+    return {};
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--upstream must be an absolute http(s) URL such as https://staging.example.org/ext-api/v1, got "${raw}"`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash)
+    throw new UsageError(`--upstream must be an http(s) base URL without credentials, query or fragment, got "${raw}"`);
+  const clash = ENGINE_FLAGS.filter((f) => values[f] !== undefined);
+  if (clash.length)
+    throw new UsageError(`--upstream sends every API request to the real service: --${clash.join(', --')} need the mock's engine`);
+  const profile = (values.profile as string | undefined) ?? 'documented';
+  if (profile !== 'documented' && profile !== 'all') throw new UsageError(`--profile must be documented or all, got "${profile}"`);
+  return { upstream: url.href.replace(/\/$/, ''), upstreamErrors: !!values['upstream-errors'], profile };
+}
+
 export function banner(m: RunningMock, opts: MockOptions): string {
   const orgName = new Map(m.organizations.map((o) => [o.id, o.name]));
   const mode =
-    m.mode === 'static'
-      ? 'static (Prism plain mock from the spec; no state; any X-API-Key value passes; control API: /health only)'
-      : m.mode === 'engine-only'
-        ? 'engine-only (no Prism in front)'
-        : `default (Prism validation proxy${opts.strict ? ', strict' : ''} in front of the stateful engine)`;
+    m.mode === 'upstream'
+      ? `upstream: a validation proxy in front of ${opts.upstream} (profile ${opts.profile ?? 'documented'}${opts.upstreamErrors ? '; a violating answer becomes a 502' : ''})`
+      : m.mode === 'static'
+        ? 'static (Prism plain mock from the spec; no state; any X-API-Key value passes; control API: /health only)'
+        : m.mode === 'engine-only'
+          ? 'engine-only (no Prism in front)'
+          : `default (Prism validation proxy${opts.strict ? ', strict' : ''} in front of the stateful engine)`;
   const lines = [
     'clinical-records-mock',
     `  API       ${m.url}`,
@@ -147,15 +185,17 @@ export function banner(m: RunningMock, opts: MockOptions): string {
     `  mode      ${mode}`,
     `  browsers  ${opts.corsOrigins?.includes('*') ? 'pages of every origin may read the API' : `pages of localhost, 127.0.0.1 and [::1]${opts.corsOrigins?.length ? `, ${opts.corsOrigins.join(', ')}` : ''} may read the API (--cors-origin for more)`}`,
     `  hosts     ${opts.allowedHosts?.includes(ANY_HOST) ? 'any Host name' : `localhost, *.localhost, IP addresses, ${opts.host ?? '127.0.0.1'}${opts.allowedHosts?.length ? `, ${opts.allowedHosts.join(', ')}` : ''} (--allowed-host for more)`}`,
-    ...(m.mode === 'static'
+    ...(m.mode === 'static' || m.mode === 'upstream'
       ? []
       : [
           `  limits    ${m.rateLimit.requests} requests / ${m.rateLimit.seconds} s per key; time scale ${opts.timeScale ?? 1}${opts.latency === undefined ? '' : `; latency ${typeof opts.latency === 'number' ? opts.latency : opts.latency.join('-')} ms`}`,
           `  state     ${opts.state ?? 'in memory (reset on restart)'}`,
         ]),
-    '',
-    '  API keys (header X-API-Key):',
   ];
+  // Against an upstream, the client's own keys are the upstream's: the seed's mean nothing there.
+  if (m.mode === 'upstream')
+    return [...lines, '', '  keys      your own: every header is passed to the upstream, never stored or shown'].join('\n');
+  lines.push('', '  API keys (header X-API-Key):');
   for (const k of m.keys)
     lines.push(
       `    ${k.key}  ${(orgName.get(k.organization_id) ?? k.organization_id).padEnd(28)} ${k.state.padEnd(8)} ${k.scopes.join(' ')}`,

@@ -42,6 +42,8 @@ import { createStore } from './platform/store.ts';
 import { createValidator } from './platform/validator.ts';
 import type { EngineRuntime } from './runtime/types.ts';
 import { SeedError } from './seed/check.ts';
+import { forwardRoute, type UpstreamProxy } from './upstream/proxy.ts';
+import { upstreamFaultRefusal, upstreamFaults } from './upstream/faults.ts';
 
 /** The API's features for a runtime, in seeding order (a feature may read rows an earlier one seeded). */
 const apiFeatures = (runtime: EngineRuntime): readonly FeatureFactory[] => [
@@ -84,6 +86,8 @@ export interface EngineOptions {
   onRefusal?: (refusal: Refusal) => void;
   /** Every API answer waits this long first (--latency; the in-process `latency` option). */
   latency?: Latency;
+  /** --upstream: every API request goes to this upstream, judged; no feature answers, no key or rate limit is the engine's. */
+  upstream?: UpstreamProxy;
 }
 
 export interface Engine {
@@ -127,7 +131,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   };
   const events = createEvents({ deps: base, allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false, io: runtime.webhooks });
   const deps: EngineDeps = { ...base, events: events.events };
-  const features = [...(opts.features ?? apiFeatures(runtime)).map((build) => build(deps)), events.feature];
+  const { upstream } = opts;
+  // A proxy holds no state: no resource feature, and the events feature for its control routes only.
+  const features = [...(upstream ? [] : (opts.features ?? apiFeatures(runtime))).map((build) => build(deps)), events.feature];
   const keyring = createKeyring(keys, runtime.sha256Hex);
   const limiter = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
   const journal = createRequestJournal(opts.journalSize ?? DEFAULT_JOURNAL_SIZE, createRedactor(keys.map((k) => k.key)));
@@ -166,26 +172,28 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   // every refusal of the checks.
   const front = apiFront(
     cors,
-    [
-      checkKey(keyring),
-      rateLimit(limiter, faults, peerOf),
-      httpFaults(faults),
-      routeOperation(spec, responses),
-      authenticate(responses),
-      requireScope(responses),
-      checkPathIds(validator, responses),
-    ],
+    upstream
+      ? upstreamFaults(faults)
+      : [
+          checkKey(keyring),
+          rateLimit(limiter, faults, peerOf),
+          httpFaults(faults),
+          routeOperation(spec, responses),
+          authenticate(responses),
+          requireScope(responses),
+          checkPathIds(validator, responses),
+        ],
     journal.capacity > 0 ? recordRequests(journal, opts.behindFront ?? false) : undefined,
     internalError,
     networkDelivery(faults, opts.latency),
   );
   const api = new Hono<EngineEnv>();
   const routes = routeTable(api, front);
-  for (const f of features) f.routes?.(routes);
+  if (!upstream) for (const f of features) f.routes?.(routes);
   // A request under the API that no route matches goes through the same front (its 404, 405 or 501 after the
   // checks) as the app's not-found answer: a catch-all route would match beside every route, and two matched
   // handlers put each request through Hono's compose.
-  const unrouted = front(notImplemented);
+  const unrouted = front(upstream ? forwardRoute(upstream) : notImplemented);
 
   // The control API is an app of its own, reached by prefix (below): its dashboard route (/__mock/ by an optional
   // slash) is a shape Hono's RegExpRouter cannot take, and merged into one router with the API's it made every API
@@ -199,6 +207,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       journal,
       reset,
       mode: opts.mode ?? 'engine-only',
+      upstream: upstream?.base,
+      refuseFault: upstream ? upstreamFaultRefusal : undefined,
+      apiUrl: () => config.publicBaseUrl,
       timeScale: clock.timeScale,
       pages: runtime.controlPages,
     }),

@@ -21,8 +21,35 @@ import type { RateLimitConfig } from './platform/rate-limit.ts';
 import { API_BASE } from './platform/spec.ts';
 import { checkSeed, readSeedFile } from './seed/load.ts';
 import { ENGINE_KEEP_ALIVE_MS } from './prism/raw-forward.ts';
+import type { Profile } from './upstream/judge.ts';
+import type { UpstreamProxy } from './upstream/proxy.ts';
 
-export type MockMode = 'default' | 'engine-only' | 'static';
+/**
+ * Lines written together once per turn of the event loop: under load, one write per exchange (console.log's, to a
+ * pipe) cost the proxy about a tenth of its time.
+ */
+function batchedLines(write: (text: string) => void): (line: string) => void {
+  let pending: string[] = [];
+  const flush = () => {
+    write(`${pending.join('\n')}\n`);
+    pending = [];
+  };
+  return (line) => {
+    if (pending.push(line) === 1) setImmediate(flush);
+  };
+}
+
+/** The proxy in front of `options.upstream`: its forwarder, the judge for the profile, and what it prints. */
+async function upstreamProxy(options: MockOptions): Promise<{ proxy: UpstreamProxy; close(): void }> {
+  const [{ createForward }, { createJudge }] = await Promise.all([import('./upstream/forward.ts'), import('./upstream/judge.ts')]);
+  const base = options.upstream!;
+  const { forward, close } = createForward(new URL(base));
+  const onExchange = options.onExchange ?? (options.quiet ? undefined : batchedLines((text) => process.stdout.write(text)));
+  const proxy = { base, forward, judge: createJudge(options.profile ?? 'documented'), errors: options.upstreamErrors ?? false, onExchange };
+  return { proxy, close };
+}
+
+export type MockMode = 'default' | 'engine-only' | 'static' | 'upstream';
 
 export interface MockOptions {
   port?: number;
@@ -52,6 +79,14 @@ export interface MockOptions {
   onRefusal?: (line: string) => void;
   /** The peer of the public socket (tests inject a non-loopback address here). */
   peerOf?: (req: IncomingMessage) => string | undefined;
+  /** --upstream: the real service's base URL (with /ext-api/v1); every API request goes there, judged (mode `upstream`). */
+  upstream?: string;
+  /** --upstream-errors: a response that breaks a rule is answered 502 with the violations. */
+  upstreamErrors?: boolean;
+  /** --profile: the rules the upstream is judged by (documented by default; all adds the kit's assumptions). */
+  profile?: Profile;
+  /** --upstream: one line per exchange; stdout when omitted, nowhere when quiet. */
+  onExchange?: (line: string) => void;
 }
 
 export interface RunningMock {
@@ -105,7 +140,7 @@ function withSeed(m: Omit<RunningMock, 'seed'>, load: () => SeedFile): RunningMo
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? '127.0.0.1';
-  const mode = options.mode ?? 'default';
+  const mode: MockMode = options.upstream ? 'upstream' : (options.mode ?? 'default');
   const given = options.seed;
   const loadSeed =
     typeof given === 'object'
@@ -140,7 +175,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   }
 
   const config = { publicBaseUrl: '' };
+  const upstream = options.upstream ? await upstreamProxy(options) : undefined;
   const engine = await createEngine({
+    upstream: upstream?.proxy,
     runtime: nodeRuntime,
     seed: loadSeed,
     timeScale: options.timeScale,
@@ -166,7 +203,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const servers: Array<Server | ServerType> = [];
   try {
     let port: number;
-    if (mode === 'engine-only') {
+    if (mode === 'engine-only' || mode === 'upstream') {
       const listener = getRequestListener(nodeFetch(engine.app.fetch));
       // FaultingResponse: an answer marked with a network fault (drop, reset, timeout) is acted out on the socket.
       const pub = createServer({ requireHostHeader: false, ServerResponse: FaultingResponse }, (req, res) => {
@@ -216,6 +253,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         engine,
         async close() {
           for (const s of servers.reverse()) await closeServer(s);
+          upstream?.close();
           await engine.close();
         },
       },
@@ -223,6 +261,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     );
   } catch (e) {
     for (const s of servers) await closeServer(s).catch(() => {});
+    upstream?.close();
     await engine.close();
     throw e;
   }

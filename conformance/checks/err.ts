@@ -354,7 +354,7 @@ export async function rate_limited_429(ctx: CheckContext): Promise<void> {
 export function not_a_server_error(ex: InspectedExchange): Finding | undefined {
   const s = ex.response.status;
   if (s < 500 || documented(ex.operation, s)) return;
-  return { expected: `no 5xx from ${opName(ex.operation)}`, actual: `${s} ${ex.response.text.slice(0, 200)}` };
+  return { expected: `no 5xx from ${opName(ex.operation)}`, actual: `${s} ${ex.response.text.slice(0, 200)}`, where: 'response.status' };
 }
 
 export function status_code_conformance(ex: InspectedExchange): Finding | undefined {
@@ -363,6 +363,7 @@ export function status_code_conformance(ex: InspectedExchange): Finding | undefi
   return {
     expected: `one of ${[...ex.operation.responses.keys()].join(', ')} for ${opName(ex.operation)}`,
     actual: String(s),
+    where: 'response.status',
   };
 }
 
@@ -434,7 +435,7 @@ export function validation_error_details(ex: InspectedExchange, { schemas }: Ins
 }
 
 export const responseChecks: ResponseCheckDef[] = [
-  responseCheck(validation_error_details, { rule: 'ERR-001' }),
-  responseCheck(not_a_server_error, { rule: 'ERR-018' }),
-  responseCheck(status_code_conformance, { rule: 'ERR-017' }),
+  responseCheck(validation_error_details, { rule: 'ERR-001', reads: ['response.headers', 'response.body'] }),
+  responseCheck(not_a_server_error, { rule: 'ERR-018', reads: [] }),
+  responseCheck(status_code_conformance, { rule: 'ERR-017', reads: [] }),
 ];

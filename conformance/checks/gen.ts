@@ -199,7 +199,11 @@ export function content_type_conformance(ex: InspectedExchange): Finding | undef
   if (!content || !ex.response.text) return;
   const types = Object.keys(content);
   if (types.includes(ex.response.mediaType)) return;
-  return { expected: `Content-Type ${types.join(' or ')}`, actual: ex.response.mediaType || '(none)' };
+  return {
+    expected: `Content-Type ${types.join(' or ')}`,
+    actual: ex.response.mediaType || '(none)',
+    where: 'response.headers.content-type',
+  };
 }
 
 export function response_schema_conformance(ex: InspectedExchange, { schemas }: InspectEnv): Finding | undefined {
@@ -276,7 +280,7 @@ export const checks: CheckDef[] = [
 ];
 
 export const responseChecks: ResponseCheckDef[] = [
-  responseCheck(content_type_conformance, { rule: 'GEN-003' }),
-  responseCheck(response_schema_conformance, { rule: 'GEN-003' }),
-  responseCheck(error_body_shape, { rule: 'GEN-005' }),
+  responseCheck(content_type_conformance, { rule: 'GEN-003', reads: ['response.headers'] }),
+  responseCheck(response_schema_conformance, { rule: 'GEN-003', reads: ['response.headers', 'response.body'] }),
+  responseCheck(error_body_shape, { rule: 'GEN-005', reads: ['response.headers', 'response.body'] }),
 ];

@@ -17,8 +17,7 @@ import { regenTarget, regenerateAndWait, noteNow, regenerate, accepted, watchNot
 import { got, limitUploads, uploadDocument, paginated, body, listOf, is2xx } from './support/common.ts';
 import { check } from './support/define.ts';
 
-const paramDefault = (ctx: CheckContext, op: Operation, name: string) =>
-  (ctx.contract.queryParam(op, name)?.schema as { default?: number } | undefined)?.default;
+const paramDefault = (ctx: CheckContext, op: Operation, name: string) => ctx.contract.paramDefault(op, name) as number | undefined;
 
 /** Checks a delivery's gaps: 1 s then 2 s (the second about twice the first). */
 function expectBackoff(ctx: CheckContext, label: string, hs: Hit[]): void {

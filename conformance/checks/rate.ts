@@ -65,11 +65,17 @@ export function rate_limit_headers(ex: InspectedExchange, { contract, schemas }:
     if (errors.length) problems.push(`${name}: ${JSON.stringify(value)} ${errors.join('; ')}`);
   }
   if (!problems.length) return;
-  return { expected: `headers ${Object.keys(headers).join(', ')} present and well-formed`, actual: problems.join('; ') };
+  return {
+    expected: `headers ${Object.keys(headers).join(', ')} present and well-formed`,
+    actual: problems.join('; '),
+    where: 'response.headers',
+  };
 }
 
 export const checks: CheckDef[] = [
   check(rate_limit_counted_per_key, { rule: 'RATE-007', provenance: 'assumed', needs: { mock: true }, exclusive: true }),
 ];
 
-export const responseChecks: ResponseCheckDef[] = [responseCheck(rate_limit_headers, { rule: 'RATE-001', covers: ['LIM-008'] })];
+export const responseChecks: ResponseCheckDef[] = [
+  responseCheck(rate_limit_headers, { rule: 'RATE-001', covers: ['LIM-008'], reads: ['response.headers'] }),
+];

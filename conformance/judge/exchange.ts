@@ -14,7 +14,13 @@ export interface Violation extends Finding {
  * Every violation the response checks find on one exchange. A check that throws on an answer it cannot read is a
  * finding of that check, never a crash of the caller.
  */
-export function judgeExchange(ex: InspectedExchange, env: InspectEnv, checks: readonly ResponseCheckDef[] = responseChecks): Violation[] {
+export function judgeExchange<E extends InspectEnv = InspectEnv>(
+  ex: InspectedExchange,
+  env: E,
+  checks: ReadonlyArray<
+    Pick<ResponseCheckDef, 'name' | 'rule'> & { inspect(ex: InspectedExchange, env: E): Finding | undefined }
+  > = responseChecks,
+): Violation[] {
   const found: Violation[] = [];
   for (const rc of checks) {
     let f: Finding | undefined;

@@ -25,5 +25,7 @@ describe('request headers from the raw list', () => {
     const env = new NodeEnv({ rawHeaders: raw } as unknown as IncomingMessage, {} as ServerResponse);
     expect(env.header('origin')).toBe('http://localhost:5173');
     expect(env.header('x-mock-fault-scope')).toBeUndefined();
+    const web = new Headers(Array.from({ length: raw.length / 2 }, (_, i) => [raw[2 * i]!, raw[2 * i + 1]!] as [string, string]));
+    expect(env.allHeaders()).toEqual(Object.fromEntries(web));
   });
 });

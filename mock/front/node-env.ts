@@ -20,6 +20,16 @@ export class NodeEnv implements AdapterEnv {
     return rawHeader(this.incoming.rawHeaders, name);
   }
 
+  allHeaders(): Record<string, string> {
+    const raw = this.incoming.rawHeaders;
+    const all: Record<string, string> = {};
+    for (let i = 0; i < raw.length; i += 2) {
+      const k = raw[i]!.toLowerCase();
+      all[k] = k in all ? `${all[k]}, ${raw[i + 1]!}` : raw[i + 1]!;
+    }
+    return all;
+  }
+
   readBody(limit: number): Promise<Uint8Array | undefined> | null {
     return this.incoming.readableDidRead ? null : readIncoming(this.incoming, limit);
   }

@@ -14,6 +14,8 @@ export interface AdapterEnv {
    * request without building a web Headers object.
    */
   header?(name: string): string | undefined;
+  /** Every request header (names in lower case, repeated fields joined with ", "), read the same way. */
+  allHeaders?(): Record<string, string>;
   /** Sets headers that every response of this request carries, whatever builds it, on the transport's own response. */
   setHeaders?(headers: Readonly<Record<string, string>>): void;
 }

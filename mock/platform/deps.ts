@@ -3,7 +3,7 @@
 // A feature is built from EngineDeps by its factory, owns its state and never reaches for globals, so tests can build
 // an engine per case.
 import type { Context, Hono } from 'hono';
-import type { Refusal } from './journal-entry.ts';
+import type { Exchanged, Refusal } from './journal-entry.ts';
 import type { KeyCheck } from './keys.ts';
 import type { SpecOperation } from './spec.ts';
 
@@ -41,6 +41,8 @@ export type EngineEnv = {
     errorBody: string;
     /** Set by corsCheck when the page's origin may not read the answer: the request journal shows why. */
     refusal: Refusal;
+    /** --upstream: the exchange with the upstream and its violations (mock/upstream/proxy.ts), for the journal. */
+    upstream: Exchanged;
   };
 };
 export type EngineContext = Context<EngineEnv>;

@@ -8,7 +8,7 @@ import { compileGlob, globMatches, type Glob } from './glob.ts';
 import { requestHeader } from './request-header.ts';
 
 /** The request header a scoped fault matches. */
-const FAULT_SCOPE_HEADER = 'x-mock-fault-scope';
+export const FAULT_SCOPE_HEADER = 'x-mock-fault-scope';
 /** The fault scope a request carries, if any. */
 export const faultScope = (c: Parameters<typeof requestHeader>[0]) => requestHeader(c, FAULT_SCOPE_HEADER) || undefined;
 

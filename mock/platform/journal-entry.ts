@@ -28,6 +28,20 @@ export interface Violation {
   location: string;
   severity: string;
   message: string;
+  /** --upstream: the judge's rule id, check, the rule's sentence, and whose bug it is (the client's request, the server's response). */
+  rule_id?: string;
+  check?: string;
+  rule?: string;
+  side?: 'request' | 'response';
+}
+
+/** --upstream: what the proxy exchanged with the upstream, as the journal shows it (secret headers already replaced). */
+export interface Exchanged {
+  /** The key the client presented, to be removed from what is shown (as `presented`). Never shown. */
+  key: string | undefined;
+  requestHeaders: Record<string, string>;
+  response: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
+  violations: Violation[];
 }
 
 /**
@@ -72,6 +86,8 @@ export interface RecordedRequest {
   frontId: string | undefined;
   /** Refused by CORS, the Host check or the front (record-refusals.ts), with the reason and the flag that allows it. */
   refusal: Refusal | undefined;
+  /** --upstream: the headers sent on and the upstream's answer. */
+  upstream: Exchanged | undefined;
 }
 
 /** An entry as the journal lists it: the request and its times. */
@@ -107,13 +123,17 @@ export interface ShownEntry {
     body: string | null;
     truncated: boolean;
     note?: string;
+    /** --upstream: the headers as sent on (keys and credentials replaced). */
+    headers?: Record<string, string>;
   };
+  /** --upstream: the upstream's answer as the client got it (its body up to UPSTREAM_BODY_CHARS). */
+  response?: Exchanged['response'];
   /** The error body as answered (its `details` included), parsed back; its text when it was cut. */
   error?: unknown;
 }
 
 /** An error's text as kept: its first JOURNAL_BODY_BYTES characters. */
-export const cut = (text: string) => (text.length > JOURNAL_BODY_BYTES ? text.slice(0, JOURNAL_BODY_BYTES) : text);
+export const cut = (text: string, limit = JOURNAL_BODY_BYTES) => (text.length > limit ? text.slice(0, limit) : text);
 
 const UTF8 = new TextDecoder('utf-8');
 const TEXTUAL = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
@@ -130,14 +150,18 @@ function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEn
   return { ...part, body: clean(UTF8.decode(e.body)), truncated: e.bytes !== null && e.bytes > e.body.byteLength };
 }
 
-function keyLabel(check: KeyCheck | undefined, refusal: Refusal | undefined): string {
+function keyLabel(check: KeyCheck | undefined, refusal: Refusal | undefined, upstream: Exchanged | undefined): string {
+  if (upstream) return upstream.key ? 'passed to the upstream' : 'no key';
   if (check?.owner) return check.owner.label;
   if (refusal && refusal.by !== 'cors' && !check) return 'not checked';
   return check?.ok === false && check.reason === 'unknown' ? 'invalid key' : 'no key';
 }
 
+const cleanHeaders = (h: Record<string, string>, clean: (text: string) => string) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k, clean(v)]));
+
 export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
-  const clean = (text: string) => redact(withoutKey(text, e.presented));
+  const clean = (text: string) => redact(withoutKey(withoutKey(text, e.presented), e.upstream?.key));
   // Field by field, in the order GET /__mock/requests has always listed them; optional ones only when set.
   const shown: ShownEntry = {
     id: e.id,
@@ -146,7 +170,7 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
     path: e.path,
     status: e.status,
     duration_ms: e.duration,
-    key: keyLabel(e.check, e.refusal),
+    key: keyLabel(e.check, e.refusal, e.upstream),
     organization_id: e.check?.owner?.organization_id ?? null,
   } as ShownEntry;
   if (e.violations !== undefined) shown.violations = e.violations;
@@ -157,6 +181,11 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   }
   shown.query = e.query && clean(e.query);
   shown.request = requestShown(e, clean);
+  if (e.upstream) {
+    const { requestHeaders, response } = e.upstream;
+    shown.request.headers = cleanHeaders(requestHeaders, clean);
+    shown.response = { ...response, headers: cleanHeaders(response.headers, clean), body: clean(response.body) };
+  }
   if (e.error !== undefined) {
     const text = clean(cut(e.error));
     try {

@@ -40,5 +40,6 @@ export function refusedEntry(r: FrontRefusal): RecordedRequest {
     engine_status: undefined,
     frontId: undefined,
     refusal: r.refusal,
+    upstream: undefined,
   };
 }

@@ -58,7 +58,7 @@ export function createResponses(validator: Validator): Responses {
 }
 
 /** Reads the request body up to `limit` bytes; refuses a larger one with 413 without reading it whole. */
-async function readBody(c: EngineContext, limit: number): Promise<Uint8Array | Response> {
+export async function readBody(c: EngineContext, limit: number): Promise<Uint8Array | Response> {
   const tooLarge = () => answerError(c, { error: 'Request body too large' }, 413);
   const declared = Number(requestHeader(c, 'content-length') ?? NaN);
   if (declared > limit) return tooLarge();

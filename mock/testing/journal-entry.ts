@@ -21,5 +21,6 @@ export const keptEntry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
   engine_status: undefined,
   frontId: undefined,
   refusal: undefined,
+  upstream: undefined,
   ...over,
 });

@@ -22,7 +22,11 @@ export interface InspectEnv {
 export interface Finding {
   expected: string;
   actual: string;
+  /** Where in the exchange the finding is (`response.body/data/0/id`), when the check can tell. */
+  where?: string;
 }
+
+export type ExchangePart = 'request.headers' | 'request.body' | 'response.headers' | 'response.body';
 
 /** A check applied to every response the suite receives, whatever check caused it (Schemathesis' response checks). */
 export interface ResponseCheckDef {
@@ -30,6 +34,11 @@ export interface ResponseCheckDef {
   rule: string;
   /** Further rules the check exercises on every response (reported as covered by it). */
   covers?: string[];
+  /**
+   * What of the exchange the check reads besides the method, path, query and status (undefined: all of it). A recorded
+   * exchange that lacks a part (a HAR without headers, a body not kept) is not judged by the checks that read it.
+   */
+  reads?: ExchangePart[];
   inspect(ex: InspectedExchange, env: InspectEnv): Finding | undefined;
 }
 

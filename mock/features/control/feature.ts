@@ -1,11 +1,12 @@
 // The control API's own routes under /__mock: health, reset, keys, faults, the request journal, the dashboard and the API reference. Other features add theirs (finalize, ...).
 import type { Hono } from 'hono';
-import type { Feature, SeedFile } from '../../platform/deps.ts';
+import type { FaultKind, Feature, SeedFile } from '../../platform/deps.ts';
 import type { EngineFaults } from '../../platform/faults.ts';
 import type { RequestJournal } from '../../platform/request-journal.ts';
 import { API_BASE } from '../../platform/spec.ts';
 import type { DashboardView } from './dashboard/page.ts';
 import { readFaultInput } from './fault-input.ts';
+import { harRoute } from './har.ts';
 import { journalRoutes } from './requests.ts';
 
 export interface ControlTarget {
@@ -18,13 +19,21 @@ export interface ControlTarget {
   timeScale: number;
   /** The dashboard and API reference pages, when the runtime has them (they read files: mock/runtime/node.ts). */
   pages?: ControlPages;
+  /** --upstream: the upstream's base URL. */
+  upstream?: string;
+  /** Why a fault kind cannot be armed in this mode (--upstream: the engine's own kinds), or undefined. */
+  refuseFault?: (kind: FaultKind) => string | undefined;
+  /** The API's public base URL (the HAR's request URLs). */
+  apiUrl: () => string;
 }
 
 /** Mounts the control API's pages (GET /__mock/, GET /__mock/docs) with the view they show. */
 export type ControlPages = (app: Hono, view: () => DashboardView) => void;
 
 function controlRoutes(app: Hono, target: ControlTarget): void {
-  app.get('/health', (c) => c.json({ status: 'ok', mode: target.mode, time_scale: target.timeScale }));
+  app.get('/health', (c) =>
+    c.json({ status: 'ok', mode: target.mode, time_scale: target.timeScale, ...(target.upstream ? { upstream: target.upstream } : {}) }),
+  );
   target.pages?.(app, () => ({ mode: target.mode, keys: target.keys, apiBase: API_BASE, journalSize: target.journal.capacity }));
   app.post('/reset', async (c) => {
     await target.reset();
@@ -42,6 +51,7 @@ function controlRoutes(app: Hono, target: ControlTarget): void {
     }),
   );
   journalRoutes(app, target.journal);
+  harRoute(app, target.journal, target.apiUrl);
   app.get('/faults', (c) => c.json({ data: target.faults.list() }));
   app.delete('/faults', (c) => {
     // ?scope=<s> clears only the faults armed with that scope (one check's), leaving everyone else's.
@@ -58,6 +68,8 @@ function controlRoutes(app: Hono, target: ControlTarget): void {
     }
     const input = readFaultInput(body);
     if (!input.ok) return c.json({ error: 'Validation failed', details: input.details }, 400);
+    const refused = target.refuseFault?.(input.fault.kind);
+    if (refused) return c.json({ error: 'Validation failed', details: { kind: refused } }, 400);
     const fault = target.faults.add(input.fault);
     return c.json({ data: fault }, 201);
   });

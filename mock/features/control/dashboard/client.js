@@ -113,13 +113,30 @@
     }
     if (e.error !== undefined)
       box.append(el('h3', { text: `Error body (${e.status})` }), el('pre', { text: JSON.stringify(e.error, null, 2) }));
-    if (e.violations) {
-      const list = el('ul');
-      for (const v of e.violations) list.append(el('li', { text: `${v.severity} at ${v.location}: ${v.message}` }));
+    if (e.response)
       box.append(
-        el('h3', {
-          text: `Contract violations Prism found in the response${e.engine_status ? ` (the engine said ${e.engine_status})` : ''}`,
-        }),
+        el('h3', { text: `The upstream's answer (${e.response.status})${e.response.truncated ? ', first 256 KB' : ''}` }),
+        el('pre', { text: pretty(e.response.body) }),
+      );
+    if (e.violations) {
+      const list = el('ul', { class: 'violations' });
+      for (const v of e.violations)
+        list.append(
+          v.rule_id
+            ? el(
+                'li',
+                { 'data-rule': v.rule_id },
+                el('strong', { text: v.rule_id }),
+                ` ${v.side === 'request' ? "the app's request" : "the service's response"} at ${v.location} (${v.check}): ${v.message}`,
+                el('br'),
+                el('span', { class: 'muted', text: v.rule }),
+              )
+            : el('li', { text: `${v.severity} at ${v.location}: ${v.message}` }),
+        );
+      const judged = e.violations.some((v) => v.rule_id);
+      const said = e.engine_status ? ` (${judged ? 'the upstream' : 'the engine'} said ${e.engine_status})` : '';
+      box.append(
+        el('h3', { text: `${judged ? 'Contract violations in this exchange' : 'Contract violations Prism found in the response'}${said}` }),
         list,
       );
     }
@@ -144,17 +161,32 @@
     return td(e.error && typeof e.error === 'object' && e.error.error ? e.error.error : '');
   }
 
+  /** The violations column: how many, and their rule ids. */
+  function violationsCell(e) {
+    if (!e.violations) return td('');
+    const ids = [...new Set(e.violations.map((v) => v.rule_id).filter(Boolean))];
+    return td(`${e.violations.length}${ids.length ? ` ${ids.join(' ')}` : ''}`, 's5');
+  }
+  const sidesOf = (e) => (e.violations ? [...new Set(e.violations.map((v) => v.side || 'response'))].join(' ') : undefined);
+
   function journalRow(e) {
     const target = `${e.path}${e.query ? `?${e.query}` : ''}`;
     const open = el('button', { type: 'button', class: 'row', 'aria-expanded': 'false', text: `${e.method} ${target}` });
     const row = el(
       'tr',
-      { 'data-id': e.id, 'data-status': e.status, 'data-method': e.method, 'data-refused': e.refused ? e.refused.by : undefined },
+      {
+        'data-id': e.id,
+        'data-status': e.status,
+        'data-method': e.method,
+        'data-refused': e.refused ? e.refused.by : undefined,
+        'data-violations': sidesOf(e),
+      },
       td(e.time.slice(11, 23), 'mono time'),
       el('td', {}, open),
       td(e.status, statusClass(e.status)),
       td(e.duration_ms),
       td(e.key),
+      violationsCell(e),
       problemCell(e),
     );
     row.dataset.target = target;
@@ -166,7 +198,7 @@
         open.setAttribute('aria-expanded', 'false');
         return;
       }
-      shown = el('tr', { class: 'detail' }, el('td', { colspan: 6 }, detailsOf(e)));
+      shown = el('tr', { class: 'detail' }, el('td', { colspan: 7 }, detailsOf(e)));
       shown.hidden = row.hidden;
       row.after(shown);
       open.setAttribute('aria-expanded', 'true');
@@ -177,9 +209,11 @@
   // The log's filter (status class or refused, method, part of the path): rows that do not match are hidden, with
   // their open details.
   const filterForm = $('journal-filter');
-  function matches(row, { status, method, path }) {
+  function matches(row, { status, method, path, violations }) {
     if (status === 'refused' ? !row.dataset.refused : status && row.dataset.status[0] !== status[0]) return false;
     if (method && row.dataset.method !== method) return false;
+    const sides = row.dataset.violations;
+    if (violations && (!sides || (violations !== 'any' && !sides.split(' ').includes(violations)))) return false;
     return !path || row.dataset.target.toLowerCase().includes(path);
   }
   function filterLog() {
@@ -187,6 +221,7 @@
     const wanted = {
       status: String(f.get('status') || ''),
       method: String(f.get('method') || ''),
+      violations: String(f.get('violations') || ''),
       path: String(f.get('path') || '')
         .trim()
         .toLowerCase(),
@@ -222,13 +257,16 @@
     body.replaceChildren(...(rows.length ? rows.map(build) : [el('tr', {}, el('td', { colspan: 9, class: 'muted', text: 'none' }))]));
   }
 
+  // In front of an upstream (--upstream) the engine holds no documents, sessions or webhooks: only faults are polled.
+  const UPSTREAM = document.body.dataset.mode === 'upstream';
+  const NONE = Promise.resolve({ data: [] });
   async function pollState() {
     const [faults, documents, sessions, webhooks, deliveries] = await Promise.all([
       call('GET', '/faults'),
-      call('GET', '/documents'),
-      call('GET', '/sessions'),
-      call('GET', '/webhooks'),
-      call('GET', '/deliveries'),
+      UPSTREAM ? NONE : call('GET', '/documents'),
+      UPSTREAM ? NONE : call('GET', '/sessions'),
+      UPSTREAM ? NONE : call('GET', '/webhooks'),
+      UPSTREAM ? NONE : call('GET', '/deliveries'),
     ]);
     fill('fault-rows', faults.data, (f) =>
       el(

@@ -55,6 +55,8 @@ const JOURNAL_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HE
 
 export function dashboardHtml(v: DashboardView): string {
   // Aimed kinds (http and the network faults) take a method and a path; the form shows those fields for them only.
+  // In front of an upstream the engine holds no documents, sessions or webhooks, and its seed's keys mean nothing there.
+  const engineOnly = v.mode === 'upstream' ? ' hidden' : '';
   const kinds = FAULT_KINDS.map((k) => `<option value="${k}"${isAimed(k) ? ' data-aimed' : ''}>${k}</option>`).join('');
   return `<!doctype html>
 <html lang="en">
@@ -64,7 +66,7 @@ export function dashboardHtml(v: DashboardView): string {
 <title>clinical-records-mock · dashboard</title>
 <style>${STYLE}</style>
 </head>
-<body data-api="${escapeHtml(v.apiBase)}" data-journal="${v.journalSize}">
+<body data-api="${escapeHtml(v.apiBase)}" data-journal="${v.journalSize}" data-mode="${escapeHtml(v.mode)}">
 <header>
 <h1>clinical-records-mock</h1>
 <span class="muted">mode ${escapeHtml(v.mode)} · API <code>${escapeHtml(v.apiBase)}</code></span>
@@ -83,11 +85,13 @@ export function dashboardHtml(v: DashboardView): string {
 <label>status<select name="status"><option value="">any</option>${['2xx', '3xx', '4xx', '5xx'].map((c) => `<option>${c}</option>`).join('')}<option value="refused">refused</option></select></label>
 <label>method<select name="method"><option value="">any</option>${JOURNAL_METHODS.map((m) => `<option>${m}</option>`).join('')}</select></label>
 <label>path<input name="path" type="search" placeholder="path or query" autocomplete="off"></label>
+<label>violations<select name="violations"><option value="">any</option><option value="any">with violations</option><option value="request">of the request (the app's)</option><option value="response">of the response (the service's)</option></select></label>
 <span id="journal-shown" class="muted" role="status" aria-live="polite"></span>
+<a id="journal-har" href="/__mock/requests.har" download="clinical-records-mock.har">Download as HAR</a>
 </form>
-${table('journal-rows', ['time', 'request', 'status', 'ms', 'key', 'error'])}
+${table('journal-rows', ['time', 'request', 'status', 'ms', 'key', 'violations', 'error'])}
 </section>
-<section aria-labelledby="h-documents">
+<section aria-labelledby="h-documents"${engineOnly}>
 <h2 id="h-documents" tabindex="-1">Documents</h2>
 ${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded (UTC)', 'extracted (UTC)'], 'documents')}
 </section>
@@ -106,15 +110,15 @@ ${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded (UTC)'
 </form>
 ${table('fault-rows', ['kind', 'target', 'left', 'scope'])}
 </section>
-<section class="wide" aria-labelledby="h-sessions">
+<section class="wide" aria-labelledby="h-sessions"${engineOnly}>
 <h2 id="h-sessions">Sessions</h2>
 ${table('session-rows', ['session', 'patient', 'transcript', 'ready', 'regeneration'])}
 </section>
-<section class="wide" aria-labelledby="h-webhooks">
+<section class="wide" aria-labelledby="h-webhooks"${engineOnly}>
 <h2 id="h-webhooks">Webhooks and deliveries</h2>
 ${table('webhook-rows', ['name', 'url', 'event', 'format', 'deliveries (newest first)'])}
 </section>
-<section class="wide" aria-labelledby="h-keys">
+<section class="wide" aria-labelledby="h-keys"${engineOnly}>
 <h2 id="h-keys">API keys</h2>
 <div class="scroll"><table><thead><tr><th scope="col">label</th><th scope="col">key (header X-API-Key)</th><th scope="col">scopes</th><th scope="col">state</th><th scope="col">organization</th></tr></thead>
 <tbody>

@@ -1,0 +1,74 @@
+// Request-side judging: what the contract forbids a client to send. On traffic made by others (the mock's --upstream
+// proxy, a --har file) such a request is the app's bug, not the server's: each finding says so through its rule.
+import type { ExchangePart, Finding, InspectEnv, InspectedExchange } from '../checks/support/define.ts';
+import type { SchemaValidator } from '../schemas.ts';
+
+/**
+ * What request checks read besides the profile's schemas: the contract's schemas unrelaxed. A documented rule can
+ * sit on a node the documented profile relaxes for another reason (a create body closed, GEN-010, whose variants are
+ * the kit's reading): that rule's own keyword is read from these.
+ */
+interface RequestEnv extends InspectEnv {
+  exact: SchemaValidator;
+}
+
+/** A check of the request of one exchange; a finding is the client's violation of `rule`. */
+export interface RequestCheckDef {
+  name: string;
+  rule: string;
+  reads: ExchangePart[];
+  inspect(ex: InspectedExchange, env: RequestEnv): Finding | undefined;
+}
+
+const requestCheck = (inspect: RequestCheckDef['inspect'], rule: string, reads: ExchangePart[]): RequestCheckDef => ({
+  name: inspect.name,
+  rule,
+  reads,
+  inspect,
+});
+
+const header = (ex: InspectedExchange, name: string) => Object.entries(ex.request.headers).find(([k]) => k.toLowerCase() === name)?.[1];
+/** The media type of a Content-Type value, lower case, without parameters. */
+export const mediaTypeOf = (contentType: string | undefined) => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** AUTH-003: every request carries X-API-Key (a recorded one shows it redacted, which still counts). */
+function request_carries_key(ex: InspectedExchange): Finding | undefined {
+  if (header(ex, 'x-api-key')) return;
+  return { expected: 'the request carries the header X-API-Key', actual: 'no X-API-Key header', where: 'request.headers' };
+}
+
+/** GEN-006: a write with a JSON body sends Content-Type application/json (the upload, GEN-007, multipart/form-data). */
+function write_request_content_type(ex: InspectedExchange, { contract }: InspectEnv): Finding | undefined {
+  if (!ex.operation.hasRequestBody || ex.request.bodyText === undefined || ex.request.bodyText === '') return;
+  const rb = contract.deref(contract.resolve(`${ex.operation.pointer}/requestBody`)) as { content?: Record<string, unknown> } | undefined;
+  const types = Object.keys(rb?.content ?? {});
+  const sent = mediaTypeOf(header(ex, 'content-type'));
+  if (types.includes(sent)) return;
+  return { expected: `Content-Type ${types.join(' or ')}`, actual: sent || '(none)', where: 'request.headers.content-type' };
+}
+
+/** GEN-010: a JSON request body holds only the listed fields, each of its documented type (the request schema). */
+function request_body_conformance(ex: InspectedExchange, { schemas, exact }: RequestEnv): Finding | undefined {
+  const pointer = ex.operation.jsonBodyPointer;
+  const text = ex.request.bodyText;
+  if (!pointer || !text || mediaTypeOf(header(ex, 'content-type')) !== 'application/json') return;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { expected: 'a JSON request body', actual: `malformed JSON: ${text.slice(0, 120)}`, where: 'request.body' };
+  }
+  const unknown = exact.validate(pointer, body, ['additionalProperties']);
+  const errors = [...unknown, ...schemas.validate(pointer, body).filter((e) => !unknown.includes(e))];
+  if (!errors.length) return;
+  return { expected: `request body valid against ${pointer}`, actual: errors.join('; '), where: `request.body${pathOf(errors[0]!)}` };
+}
+
+/** The instance path a schema error line starts with ('' for the root). */
+export const pathOf = (line: string) => (line.startsWith('/') ? line.split(' ')[0]! : '');
+
+export const requestChecks: RequestCheckDef[] = [
+  requestCheck(request_carries_key, 'AUTH-003', ['request.headers']),
+  requestCheck(write_request_content_type, 'GEN-006', ['request.headers', 'request.body']),
+  requestCheck(request_body_conformance, 'GEN-010', ['request.headers', 'request.body']),
+];

@@ -1,0 +1,101 @@
+// The judge of recorded traffic, on exchanges written by hand: each request-side and answer check fires on the
+// exchange that breaks its rule and on no other, and the profile picks the rules as a suite run does.
+import { describe, expect, it } from 'vitest';
+import { Contract } from '../contract.ts';
+import { Register } from '../register.ts';
+import { apiPath, judgeTraffic, trafficJudge, type RecordedExchange } from './traffic.ts';
+
+const contract = new Contract();
+const register = Register.load();
+const documented = trafficJudge(contract, register, 'documented');
+const all = trafficJudge(contract, register, 'all');
+const RATE = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '1795713368' };
+const json = { 'content-type': 'application/json', ...RATE };
+
+const exchange = (over: Partial<RecordedExchange>): RecordedExchange => ({
+  method: 'GET',
+  url: 'http://127.0.0.1:4010/ext-api/v1/patients',
+  requestHeaders: { 'X-API-Key': '[redacted]' },
+  status: 200,
+  responseHeaders: json,
+  responseBody: JSON.stringify({ data: [], meta: { page: 1, limit: 20, total_pages: 1 } }),
+  ...over,
+});
+const found = (rec: RecordedExchange, judge = documented) =>
+  judgeTraffic(rec, judge).violations.map((v) => `${v.side} ${v.ruleId} ${v.check} ${v.where}`);
+
+describe('judging one recorded exchange', () => {
+  it('finds nothing on a clean list answer, and places a path under the base path', () => {
+    expect(found(exchange({}))).toEqual([]);
+    expect(apiPath('https://staging.example.org/prefix/ext-api/v1/patients/12?x=1', '/ext-api/v1')).toBe('/patients/12');
+    expect(apiPath('/patients', '/ext-api/v1')).toBe('/patients');
+  });
+
+  it("a request the contract forbids is the client's violation: no key, an unknown field, a JSON body sent as text", () => {
+    expect(found(exchange({ requestHeaders: {} }))).toEqual(['request AUTH-003 request_carries_key request.headers']);
+    const create = {
+      method: 'POST',
+      status: 400,
+      responseBody: JSON.stringify({ error: 'Validation failed', details: { extra: 'unknown field' } }),
+    };
+    expect(
+      found(
+        exchange({
+          ...create,
+          requestHeaders: { 'x-api-key': 'k', 'content-type': 'application/json' },
+          requestBody: '{"first_name":"A","extra":1}',
+        }),
+      ),
+    ).toEqual(['request GEN-010 request_body_conformance request.body']);
+    expect(
+      found(exchange({ ...create, requestHeaders: { 'x-api-key': 'k', 'content-type': 'text/plain' }, requestBody: '{"first_name":"A"}' })),
+    ).toEqual(['request GEN-006 write_request_content_type request.headers.content-type']);
+  });
+
+  it('an answer that contradicts its request: list defaults, a lookup, a 409 without the holder', () => {
+    const meta = JSON.stringify({ data: [], meta: { page: 2, limit: 20, total_pages: 3 } });
+    expect(found(exchange({ responseBody: meta }))).toEqual(['response LIM-005 meta_shows_default_page_and_limit response.body/meta']);
+    expect(found(exchange({ url: '/ext-api/v1/patients?page=2', responseBody: meta }))).toEqual([]);
+    expect(found(exchange({ url: '/ext-api/v1/patients?page=3', responseBody: meta }))).toEqual([
+      'response PAG-001 meta_page_matches_query response.body/meta/page',
+    ]);
+    // A page past the last is the kit's reading (PAG-008): not judged here.
+    expect(found(exchange({ url: '/ext-api/v1/patients?page=9', responseBody: meta }))).toEqual([]);
+    const three = JSON.stringify({ data: [{}, {}, {}], meta: { page: 1, limit: 2, total_pages: 2 } });
+    expect(found(exchange({ url: '/ext-api/v1/patients?limit=2&page=1', responseBody: three }))).toEqual([
+      'response PAG-002 page_within_limit response.body/data',
+    ]);
+    const two = JSON.stringify({ data: [{ external_id: 'a' }, { external_id: 'b' }], meta: { page: 1, limit: 20, total_pages: 1 } });
+    expect(found(exchange({ url: '/ext-api/v1/patients?external_id=a', responseBody: two }))).toContain(
+      'response XID-008 external_id_lookup_one_item response.body/data',
+    );
+    const conflict = (existing: unknown) =>
+      exchange({
+        method: 'POST',
+        requestHeaders: { 'x-api-key': 'k', 'content-type': 'application/json' },
+        requestBody: '{"first_name":"A","external_id":"e-1"}',
+        status: 409,
+        responseBody: JSON.stringify({ error: 'external_id already in use', existing }),
+      });
+    expect(found(conflict({ id: '7', external_id: 'e-1' }))).toEqual([]);
+    expect(found(conflict({ id: '7', external_id: 'other' }))).toContain('response XID-006 conflict_names_existing response.body/existing');
+  });
+
+  it('the documented profile leaves assumed rules out; all judges them (a 5xx: ERR-018)', () => {
+    const failing = exchange({ status: 500, responseBody: JSON.stringify({ error: 'boom' }) });
+    expect(found(failing).some((v) => v.includes('ERR-018'))).toBe(false);
+    expect(found(failing, all).some((v) => v.includes('response ERR-018 not_a_server_error'))).toBe(true);
+  });
+
+  it('a request outside the contract is not judged', () => {
+    expect(judgeTraffic(exchange({ url: '/app.js' }), documented)).toMatchObject({ judged: [], violations: [] });
+  });
+
+  it('a part the recorder did not keep is not judged: no headers, no body', () => {
+    const bare = exchange({ requestHeaders: undefined, responseHeaders: undefined, responseBody: undefined });
+    const verdict = judgeTraffic({ ...bare, status: 200 }, all);
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.judged.sort()).toEqual(['not_a_server_error', 'status_code_conformance']);
+    expect(found({ ...bare, status: 201 }, all)).toEqual(['response ERR-017 status_code_conformance response.status']);
+  });
+});

@@ -1,0 +1,148 @@
+// Judging traffic made by others, one exchange at a time: a request and its answer as recorded (by the mock's
+// --upstream proxy, in a HAR file) become the suite's Exchange, and the one judge runs on them: the request checks
+// (the client's bugs), the response checks of conformance/checks (judgeExchange) and the answer checks. The profile
+// picks the rules as in a suite run: documented ones only, or with --profile all the kit's assumptions too.
+import type { Contract } from '../contract.ts';
+import type { Exchange } from '../http.ts';
+import { parseJson } from '../json-text.ts';
+import type { Register } from '../register.ts';
+import { SchemaValidator, type Profile } from '../schemas.ts';
+import { responseChecks } from '../checks/index.ts';
+import type { ExchangePart, InspectedExchange, ResponseCheckDef } from '../checks/support/define.ts';
+import { answerChecks } from './answers.ts';
+import { judgeExchange } from './exchange.ts';
+import { skippedAsAssumed } from './profile.ts';
+import { mediaTypeOf, pathOf, requestChecks, type RequestCheckDef } from './request.ts';
+
+/**
+ * One exchange as a recorder kept it. Header names in any case; bodies as text. A part left undefined was not
+ * recorded (a journal entry of the default mode keeps no headers): the checks that read it do not judge the exchange.
+ */
+export interface RecordedExchange {
+  method: string;
+  /** The request URL (absolute, or a path with its query). */
+  url: string;
+  requestHeaders?: Record<string, string>;
+  requestBody?: string;
+  status: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+}
+
+export interface TrafficViolation {
+  /** `request`: the client sent what the contract forbids; `response`: the server answered outside it. */
+  side: 'request' | 'response';
+  check: string;
+  ruleId: string;
+  /** The rule's sentence, from the register. */
+  rule: string;
+  expected: string;
+  actual: string;
+  /** Where in the exchange (`response.body/data/0/id`, `request.headers.content-type`). */
+  where: string;
+}
+
+export interface TrafficJudge {
+  contract: Contract;
+  schemas: SchemaValidator;
+  /** The contract's schemas unrelaxed (request checks: RequestEnv). */
+  exact: SchemaValidator;
+  register: Register;
+  profile: Profile;
+  request: RequestCheckDef[];
+  response: ResponseCheckDef[];
+}
+
+/** The checks a profile runs: every one of a documented rule; with `all`, the assumed ones too (as the suite skips them). */
+export function trafficJudge(contract: Contract, register: Register, profile: Profile): TrafficJudge {
+  const runs = (c: { rule: string }) => !skippedAsAssumed(register.resolve(c.rule).provenance, profile);
+  const exact = new SchemaValidator(contract.doc, 'all');
+  return {
+    contract,
+    schemas: profile === 'all' ? exact : new SchemaValidator(contract.doc, profile),
+    exact,
+    register,
+    profile,
+    request: requestChecks.filter(runs),
+    response: [...responseChecks, ...answerChecks].filter(runs),
+  };
+}
+
+const lower = (h: Record<string, string> = {}) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+
+/** The path of `url` under the contract's base path (`/ext-api/v1/patients?x` → `/patients`); the whole path when it has none. */
+export function apiPath(url: string, basePath: string): string {
+  const { pathname } = new URL(url, 'http://judge.invalid');
+  const at = basePath ? pathname.indexOf(`${basePath}/`) : -1;
+  return at >= 0 ? pathname.slice(at + basePath.length) : pathname;
+}
+
+/** The recorded exchange as the suite's Exchange, with the operation it hits (undefined: not an operation of the contract). */
+function toExchange(rec: RecordedExchange, contract: Contract, seq = 0): Exchange {
+  const path = apiPath(rec.url, contract.basePath());
+  const headers = lower(rec.responseHeaders);
+  const mediaType = mediaTypeOf(headers['content-type']);
+  const text = rec.responseBody ?? '';
+  let json: unknown;
+  if ((mediaType === 'application/json' || mediaType.endsWith('+json')) && text)
+    try {
+      json = parseJson(text);
+    } catch {
+      json = undefined;
+    }
+  return {
+    seq,
+    check: 'recorded traffic',
+    operation: contract.match(rec.method, path),
+    request: { method: rec.method.toUpperCase(), url: rec.url, path, headers: lower(rec.requestHeaders), bodyText: rec.requestBody },
+    response: { status: rec.status, headers, text, json, mediaType },
+    ms: 0,
+  };
+}
+
+/** Where a finding points: the check's own `where`, else the instance path its first schema error names. */
+const whereOf = (side: 'request' | 'response', f: { where?: string; actual: string }) => f.where ?? `${side}.body${pathOf(f.actual)}`;
+
+/** The parts of the exchange the recorder kept (a request body absent is one not sent). */
+function recordedParts(rec: RecordedExchange): Set<ExchangePart> {
+  const parts = new Set<ExchangePart>(['request.body']);
+  if (rec.requestHeaders) parts.add('request.headers');
+  if (rec.responseHeaders) parts.add('response.headers');
+  if (rec.responseBody !== undefined) parts.add('response.body');
+  return parts;
+}
+
+export interface Verdict {
+  exchange: Exchange;
+  /** The checks that judged it (those whose parts were recorded); none outside the contract's operations. */
+  judged: string[];
+  violations: TrafficViolation[];
+}
+
+/** Every violation of one recorded exchange; none for a request outside the contract's operations (nothing to judge it by). */
+export function judgeTraffic(rec: RecordedExchange, judge: TrafficJudge, seq = 0): Verdict {
+  const ex = toExchange(rec, judge.contract, seq);
+  if (!ex.operation) return { exchange: ex, judged: [], violations: [] };
+  const parts = recordedParts(rec);
+  const can = <C extends { reads?: ExchangePart[] }>(c: C) => (c.reads ?? [...parts]).every((p) => parts.has(p));
+  const requestChecks = judge.request.filter(can);
+  const responseChecks = judge.response.filter(can);
+  const inspected = ex as InspectedExchange;
+  const env = { contract: judge.contract, schemas: judge.schemas, exact: judge.exact, profile: judge.profile };
+  const rule = (id: string) => judge.register.resolve(id).rule;
+  const onRequest = judgeExchange(inspected, env, requestChecks).map((v) => ({ side: 'request' as const, ...v }));
+  const onResponse = judgeExchange(inspected, env, responseChecks).map((v) => ({ side: 'response' as const, ...v }));
+  return {
+    exchange: ex,
+    judged: [...requestChecks, ...responseChecks].map((c) => c.name),
+    violations: [...onRequest, ...onResponse].map((v) => ({
+      side: v.side,
+      check: v.check,
+      ruleId: v.ruleId,
+      rule: rule(v.ruleId),
+      expected: v.expected,
+      actual: v.actual,
+      where: whereOf(v.side, v),
+    })),
+  };
+}

@@ -1,0 +1,77 @@
+// GET /__mock/requests.har: the request journal as HAR 1.2 (what browsers' devtools export and `redocly proxy`
+// writes), filtered like GET /__mock/requests, oldest first. Bodies and headers as the journal keeps them, redacted
+// as it shows them (showEntry): in --upstream mode the headers sent on and the upstream's whole answer; in the other
+// modes the request body and an error's body. `conformance --har` reads it back.
+import type { Hono } from 'hono';
+import type { ShownEntry } from '../../platform/journal-entry.ts';
+import { parseJournalQuery, type RequestJournal } from '../../platform/request-journal.ts';
+
+const pairs = (h: Record<string, string> | undefined) => Object.entries(h ?? {}).map(([name, value]) => ({ name, value }));
+
+function harResponse(e: ShownEntry) {
+  if (e.response) {
+    const { status, headers, body, truncated } = e.response;
+    return {
+      status,
+      headers: pairs(headers),
+      content: {
+        size: body.length,
+        mimeType: headers['content-type'] ?? '',
+        text: body,
+        ...(truncated ? { comment: 'cut: the journal keeps the first 256 KB of an answer' } : {}),
+      },
+    };
+  }
+  const text = e.error === undefined ? undefined : typeof e.error === 'string' ? e.error : JSON.stringify(e.error);
+  return {
+    status: e.status,
+    headers: [],
+    content: { size: text?.length ?? 0, mimeType: text ? 'application/json' : '', ...(text ? { text } : {}) },
+  };
+}
+
+/** One journal entry as a HAR entry; `_`-fields are the mock's own (HAR allows custom fields so prefixed). */
+function harEntry(e: ShownEntry, origin: string) {
+  const query = new URLSearchParams(e.query);
+  const r = e.request;
+  const response = harResponse(e);
+  return {
+    startedDateTime: e.time,
+    time: e.duration_ms,
+    request: {
+      method: e.method,
+      url: `${origin}${e.path}${e.query ? `?${e.query}` : ''}`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(r.headers),
+      queryString: [...query].map(([name, value]) => ({ name, value })),
+      ...(r.body !== null ? { postData: { mimeType: r.content_type ?? '', text: r.body } } : {}),
+      headersSize: -1,
+      bodySize: r.bytes ?? 0,
+      ...(r.note ? { comment: r.note } : {}),
+    },
+    response: { ...response, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], redirectURL: '', headersSize: -1, bodySize: -1 },
+    cache: {},
+    timings: { send: 0, wait: e.duration_ms, receive: 0 },
+    _key: e.key,
+    ...(response.status !== e.status ? { _answered: e.status } : {}),
+    ...(e.violations ? { _violations: e.violations } : {}),
+    ...(e.refused ? { _refused: e.refused } : {}),
+  };
+}
+
+export function harRoute(app: Hono, journal: RequestJournal, apiUrl: () => string): void {
+  app.get('/requests.har', async (c) => {
+    // Every kept entry unless a limit is given.
+    const query = { limit: String(Math.max(1, journal.capacity)), ...c.req.query() };
+    const parsed = parseJournalQuery(query, journal.capacity);
+    if (!parsed.ok) return c.json({ error: 'Validation failed', details: parsed.details }, 400);
+    const origin = new URL(apiUrl()).origin;
+    const entries = (await journal.read(parsed.filter)).reverse().map((e) => harEntry(e, origin));
+    const har = { log: { version: '1.2', creator: { name: 'clinical-records-mock', version: '1' }, pages: [], entries } };
+    return c.body(JSON.stringify(har, null, 1), 200, {
+      'Content-Type': 'application/json',
+      'Content-Disposition': 'attachment; filename="clinical-records-mock.har"',
+    });
+  });
+}
