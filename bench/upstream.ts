@@ -2,7 +2,8 @@
 // upstream (an engine-only mock): the same requests sent one at a time, alternating between the upstream directly and
 // the proxy in front of it, each exchange's time taken on a keep-alive connection; target: p50 at most 2 ms more;
 // (2) its throughput beside the default mock's (Prism's proxy and the engine) on the same routes, in rounds that take
-// the two in turn; target: at least 0.8x. The proxy prints its line per exchange, as a user runs it.
+// the two in turn; target: at least 0.8x. Beside them the ceiling of any proxy that makes the real hop: a bare
+// node:http forwarder to the same upstream. The proxy prints its line per exchange, as a user runs it.
 // Usage: npx tsx bench/upstream.ts [--duration <seconds per row>] [--exchanges <timed exchanges per side and route>]
 import http from 'node:http';
 import { loadavg } from 'node:os';
@@ -24,6 +25,22 @@ const load = () =>
 const LOAD_AT_START = load();
 
 const mock = (flags: string[]) => startProcess(['mock/cli.ts', '--port', '0', ...flags], /API\s+(http:\/\/\S+)/);
+
+/** The ceiling of any proxy that makes the real hop: node:http piping each request to the upstream on keep-alive
+ * sockets and the answer back, nothing else (no journal, no judge, no front). */
+const BARE_FORWARDER = `
+const http = require('node:http');
+const up = new URL(process.argv[1]);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+http.createServer((req, res) => {
+  const out = http.request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
+    res.writeHead(answer.statusCode, answer.headers);
+    answer.pipe(res);
+  });
+  out.on('error', () => res.writeHead(502).end());
+  req.pipe(out);
+}).listen(0, '127.0.0.1', function () { console.log('API http://127.0.0.1:' + this.address().port + up.pathname); });`;
+const bareForwarder = (upstream: string) => startProcess(['-e', BARE_FORWARDER, upstream], /API\s+(http:\/\/\S+)/, { built: true });
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 /** One exchange, timed from the request's start to its body's end, in ms. */
@@ -64,6 +81,8 @@ async function main() {
     servers.push(proxy);
     const dflt = await mock(['--rate-limit', '1000000000/1']);
     servers.push(dflt);
+    const bare = await bareForwarder(upstream.url);
+    servers.push(bare);
 
     const lines = ['| route | upstream p50 ms | through the proxy p50 ms | added | met (<= 2 ms) |', '| --- | --- | --- | --- | --- |'];
     for (const [route, name] of ROUTES) {
@@ -73,19 +92,19 @@ async function main() {
     }
     lines.push(
       '',
-      '| route | proxy req/s | default mock req/s | ratio (median of rounds) | p50 / p99 ms proxy, default | upstream alone req/s | met (>= 0.8x) |',
-      '| --- | --- | --- | --- | --- | --- | --- |',
+      '| route | proxy req/s | default mock req/s | ratio (median of rounds) | p50 / p99 ms proxy, default | upstream alone req/s | ceiling: bare forwarder req/s, ratio to the default mock | met (>= 0.8x) |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
     );
     const rounds = { warmUp: 3, rounds: ROUNDS, seconds: DURATION / ROUNDS, connections: CONNECTIONS };
     for (const [route, name] of ROUTES) {
       // The upstream alone, for context: each exchange of the proxy costs the upstream's work as well as its own.
-      const [p, d, u] = await measureInTurn(
-        [proxy, dflt, upstream].map((server) => target(route, server, key, patient)),
+      const [p, d, u, b] = await measureInTurn(
+        [proxy, dflt, upstream, bare].map((server) => target(route, server, key, patient)),
         rounds,
       );
       const ratio = paired(p!, d!);
       lines.push(
-        `| ${name} | ${p!.rps.toFixed(0)} | ${d!.rps.toFixed(0)} | ${ratio.toFixed(2)}x | ${p!.p50} / ${p!.p99}, ${d!.p50} / ${d!.p99} | ${u!.rps.toFixed(0)} | ${ratio >= 0.8 ? 'yes' : 'NO'} |`,
+        `| ${name} | ${p!.rps.toFixed(0)} | ${d!.rps.toFixed(0)} | ${ratio.toFixed(2)}x | ${p!.p50} / ${p!.p99}, ${d!.p50} / ${d!.p99} | ${u!.rps.toFixed(0)} | ${b!.rps.toFixed(0)}, ${paired(b!, d!).toFixed(2)}x | ${ratio >= 0.8 ? 'yes' : 'NO'} |`,
       );
     }
     lines.push(
