@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Profile } from './schemas.ts';
 import { KEY_VARS, scopedVar, scopesOfVar } from './keys.ts';
+import { BadReplayId, parseReplayId, type ReplayId } from './explore/replay-id.ts';
+import { BadShard, parseShard, type Shard } from './explore/shard.ts';
 
 export class UsageError extends Error {}
 
@@ -60,7 +62,14 @@ export interface CliOptions {
   regenerableSession?: string;
   /** --not-ready-session: a session not ready for regeneration (the 409 check). */
   notReadySession?: string;
+  /** --explore (with --seed, --explore-budget, or --replay <id>, which implies it). */
+  explore?: { seed: number; budget: number; replay?: ReplayId };
+  /** --shard k/n. */
+  shard?: Shard;
 }
+
+/** Requests the generated cases of --explore make unless told (about 25 s against the mock on a 2-core machine). */
+export const DEFAULT_EXPLORE_BUDGET = 2000;
 
 export const USAGE = `Usage: clinical-records-conformance --url <base_url> --key <key> [options]
        npm run conformance -- --url <base_url> --key <key> [options]
@@ -98,6 +107,16 @@ Selection and profile:
                                    known (reported, not failing the run), matched by rule, check, operation,
                                    status and fingerprint; entries may expire; the run lists those now fixed
   --read-only                      no writes at all (safe against production): write checks are skipped
+
+Exploration (cases generated from the contract: positive, negative, stateful, without or with a wrong key):
+  --explore                        explore after the rule checks (--only explore: explore alone)
+  --seed <n>                       the seed of the generated cases (default: a random one, printed); the same seed
+                                   and budget send the same cases in the same order
+  --explore-budget <requests>      requests the generated cases may make (default ${DEFAULT_EXPLORE_BUDGET}); shrinking failures
+                                   and re-checking them may make half as many more
+  --replay <id>                    send the one case a failure names (its replay id, e.g. 7-42-3.0) and judge it
+  --shard <k>/<n>                  run the k-th of n shares of the rule checks and of the exploration (CI matrix);
+                                   join the shards' report.json files with: clinical-records-conformance merge <files>
 
 Output and pacing:
   --reporter console,junit,json,html   one or several (default console)
@@ -167,6 +186,11 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     baseline: { type: 'string' },
     'regenerable-session': { type: 'string' },
     'not-ready-session': { type: 'string' },
+    explore: { type: 'boolean' },
+    seed: { type: 'string' },
+    'explore-budget': { type: 'string' },
+    replay: { type: 'string' },
+    shard: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   const help = !!v.help;
@@ -250,7 +274,38 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     readOnly: !!v['read-only'],
     baseline: v.baseline,
     ...sessionFlags(v['regenerable-session'], v['not-ready-session']),
+    ...exploreFlags(v),
   };
+}
+
+/** --explore, --seed, --explore-budget, --replay and --shard (a seed, budget or replay without exploration is a mistake). */
+function exploreFlags(v: {
+  explore?: boolean;
+  seed?: string;
+  'explore-budget'?: string;
+  replay?: string;
+  shard?: string;
+}): Pick<CliOptions, 'explore' | 'shard'> {
+  let shard: Shard | undefined;
+  let replay: ReplayId | undefined;
+  try {
+    shard = v.shard === undefined ? undefined : parseShard(v.shard);
+    replay = v.replay === undefined ? undefined : parseReplayId(v.replay);
+  } catch (e) {
+    if (e instanceof BadShard || e instanceof BadReplayId) throw new UsageError(e.message);
+    throw e;
+  }
+  const on = !!v.explore || !!replay;
+  if (!on && (v.seed !== undefined || v['explore-budget'] !== undefined))
+    throw new UsageError('--seed and --explore-budget go with --explore');
+  if (replay && v.seed !== undefined) throw new UsageError('--replay <id> names its seed: leave out --seed');
+  if (replay && shard) throw new UsageError('--replay <id> sends one case: leave out --shard');
+  if (v.seed !== undefined && (!/^\d{1,10}$/.test(v.seed) || Number(v.seed) > 0xffffffff))
+    throw new UsageError(`--seed must be an integer from 0 to ${0xffffffff}, got "${v.seed}"`);
+  const budget = positiveInt('--explore-budget', v['explore-budget'], DEFAULT_EXPLORE_BUDGET);
+  if (budget > 1_000_000) throw new UsageError('--explore-budget must be at most 1000000 requests');
+  const seed = replay?.seed ?? (v.seed === undefined ? Math.floor(Math.random() * 0xffffffff) : Number(v.seed));
+  return { explore: on ? { seed, budget, replay } : undefined, shard };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

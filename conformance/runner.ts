@@ -20,6 +20,9 @@ import { allChecks, responseChecks } from './checks/index.ts';
 import { LEGACY_AREAS } from './legacy-areas.ts';
 import { coverage } from './coverage.ts';
 import { judgeExchange } from './judge/exchange.ts';
+import { explore, type ExploreSettings } from './explore/run.ts';
+import { EXPLORE_SENDER } from './explore/execute.ts';
+import { shareOf, type Shard } from './explore/shard.ts';
 import { areaOf, type Area, type CheckDef, type CheckResult, type Failure, type Keys, type RunReport } from './model.ts';
 
 export interface RunOptions extends KeyInputs {
@@ -42,6 +45,10 @@ export interface RunOptions extends KeyInputs {
   register?: Register;
   /** Test hook: the webhook receiver to use (e.g. one that tampers with what it records). */
   receiver?: Receiver;
+  /** --explore: generated cases after the rule checks (`--only explore`: alone). */
+  explore?: ExploreSettings;
+  /** --shard k/n: this job's share of the rule checks (and, in `explore`, of the cases). */
+  shard?: Shard;
 }
 
 export class BadInput extends Error {}
@@ -53,9 +60,13 @@ const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
 /** The documented profile runs documented rules only: a check (named or response-level) of an assumed rule is skipped. */
 const skippedAsAssumed = (provenance: string, profile: Profile) => provenance === 'assumed' && profile === 'documented';
 
+/** The selector of --only that names exploration: `--explore --only explore` explores without the rule checks. */
+export const EXPLORE_SELECTOR = 'explore';
+
 function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
   const wanted = new Set(only.map((o) => o.toLowerCase()));
+  if (wanted.delete(EXPLORE_SELECTOR) && !wanted.size) return [];
   const legacy = new Set([...wanted].flatMap((w) => LEGACY_AREAS[w] ?? []));
   return checks.filter(
     (c) => wanted.has(c.area.toLowerCase()) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name) || legacy.has(c.name),
@@ -65,6 +76,7 @@ function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
 /** Areas (rule-id prefixes, and the older area names), rule ids and check names --only accepts, lower case. */
 export function knownSelectors(checks: CheckDef[]): Set<string> {
   return new Set([
+    EXPLORE_SELECTOR,
     ...checks.map((c) => c.area.toLowerCase()),
     ...Object.keys(LEGACY_AREAS),
     ...checks.map((c) => c.rule.toLowerCase()),
@@ -110,7 +122,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   http.onExchange((ex: Exchange) => {
     cleanup.observe(ex);
     cleanup.observeDelete(ex);
-    if (!ex.operation) return;
+    // Exploration judges its own exchanges with the same judge, per operation and with its shrunk cases.
+    if (!ex.operation || ex.check === EXPLORE_SENDER) return;
     inspected++;
     for (const v of judgeExchange(ex as Exchange & { operation: NonNullable<Exchange['operation']> }, {
       contract,
@@ -142,7 +155,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   }
 
   const all = opts.checks ?? allChecks;
-  const selected = selectChecks(all, opts.only);
+  const selected = shareOf(selectChecks(all, opts.only), opts.shard);
   const results: CheckResult[] = [];
   const byArea = new Map<Area, number>();
   for (const c of selected) byArea.set(c.area, (byArea.get(c.area) ?? 0) + 1);
@@ -249,12 +262,32 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
       });
     }
 
+  const explored =
+    opts.explore && !opts.signal?.aborted
+      ? await explore(
+          {
+            contract,
+            register,
+            schemas,
+            profile: opts.profile,
+            http,
+            keys,
+            prefix,
+            concurrency: opts.concurrency,
+            readOnly: opts.readOnly,
+            signal: opts.signal,
+          },
+          { ...opts.explore, shard: opts.shard },
+        )
+      : undefined;
+
   if (!opts.readOnly) await cleanup.run(http, keys.main);
   await receiver?.close();
 
   nameBlockers(results, all);
   const src = { register, contract, checks: all, responseChecks };
   const { notChecked, coveredBySchemas } = coverage({ ...src, selected, results, profile: opts.profile });
+  results.push(...(explored?.results ?? []));
 
   const report: RunReport = {
     target: opts.url,
@@ -269,6 +302,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
     interrupted: !!opts.signal?.aborted,
     pacing: { ...http.pacing },
+    exploration: explored?.summary,
+    shard: opts.shard && `${opts.shard.k}/${opts.shard.of}`,
   };
   return { report: redactor.deep(report), redactor };
 }

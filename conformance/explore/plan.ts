@@ -1,0 +1,71 @@
+// The run's plan: case i explores slot i mod (number of slots), a slot being one operation and one kind of case, so
+// every operation and kind comes round in turn; what the case draws comes from the stream of (seed, i) alone. The
+// plan holds as many cases as fit in the request budget, counted from the cases' steps before anything is sent, so
+// the same seed and budget give the same cases whatever the target answers, and shards split one plan.
+import type { Contract } from '../contract.ts';
+import type { Profile } from '../schemas.ts';
+import type { Case, Kind } from './case.ts';
+import { CaseGenerator } from './generate.ts';
+import { caseRng } from './prng.ts';
+import { Setup } from './setup.ts';
+import { lifeCase, lives } from './sequences.ts';
+
+interface Slot {
+  kind: Kind;
+  op: string;
+}
+
+/** Writes exploration never sends with a valid key: they change what the run did not create (a session's note). */
+const foreignWrite = (setup: Setup, op: { method: string; template: string }) =>
+  op.method !== 'GET' && /\{/.test(op.template) && !setup.ownable(op as never, /\{([^}]+)\}(?!.*\{)/.exec(op.template)![1]!);
+
+export class Plan {
+  readonly slots: Slot[];
+  private readonly gen: CaseGenerator;
+  private readonly setup: Setup;
+
+  constructor(
+    private readonly contract: Contract,
+    profile: Profile,
+    private readonly otherOrg: boolean,
+  ) {
+    this.gen = new CaseGenerator(contract, profile);
+    this.setup = new Setup(contract);
+    const slots: Slot[] = [];
+    for (const life of lives(contract, this.setup)) slots.push({ kind: 'stateful', op: life.create.operationId });
+    for (const op of contract.operations) {
+      const kinds: Kind[] = foreignWrite(this.setup, op)
+        ? ['auth']
+        : op.jsonBodyPointer
+          ? ['positive', 'negative', 'auth']
+          : ['positive', 'auth'];
+      for (const kind of kinds) slots.push({ kind, op: op.operationId });
+    }
+    this.slots = slots;
+  }
+
+  /** Case `index` of the run seeded `seed` (undefined: its slot has nothing to send this time, e.g. no negative left). */
+  caseAt(seed: number, index: number): Case | undefined {
+    const slot = this.slots[index % this.slots.length]!;
+    const rng = caseRng(seed, index);
+    if (slot.kind === 'stateful') {
+      const life = lives(this.contract, this.setup).find((l) => l.create.operationId === slot.op)!;
+      return lifeCase(life, this.gen, this.setup, this.contract, index, rng, this.otherOrg);
+    }
+    return this.gen.single(slot.kind, slot.op, index, rng);
+  }
+
+  /** The cases of a run (those `allowed`): in index order until their steps would pass `budget` requests. */
+  cases(seed: number, budget: number, allowed: (c: Case) => boolean = () => true): Case[] {
+    const out: Case[] = [];
+    let requests = 0;
+    for (let i = 0; i < 100_000; i++) {
+      const c = this.caseAt(seed, i);
+      if (!c || !allowed(c)) continue;
+      if (requests + c.steps.length > budget) break;
+      requests += c.steps.length;
+      out.push(c);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,250 @@
+// Exploration against one target: the plan's cases (this shard's share) sent with a few in flight, every exchange
+// judged by the one judge (judgeExchange: the response checks) and each judged step by the exploration check of its
+// intent; the first failing case of every check and operation is shrunk, re-checked, and reported with its curl lines
+// and replay id. Results are one per check and operation reached, so reports show what was explored.
+import type { Contract } from '../contract.ts';
+import { BodyGenerator } from '../datagen.ts';
+import { toCurl } from '../curl.ts';
+import type { Exchange, Http } from '../http.ts';
+import { responseChecks } from '../checks/index.ts';
+import { judgeExchange } from '../judge/exchange.ts';
+import type { Register } from '../register.ts';
+import type { Profile, SchemaValidator } from '../schemas.ts';
+import { areaOf, type CheckResult, type ExplorationSummary, type Failure, type Keys } from '../model.ts';
+import { isRef, XID, type Case } from './case.ts';
+import { exploreChecks } from './checks.ts';
+import { runCase, type CaseRun } from './execute.ts';
+import { Plan } from './plan.ts';
+import { formatReplayId, type ReplayId } from './replay-id.ts';
+import { applyShrinks, shrink, type BodyGuard } from './shrink.ts';
+import type { Shard } from './shard.ts';
+
+export interface ExploreEnv {
+  contract: Contract;
+  register: Register;
+  schemas: SchemaValidator;
+  profile: Profile;
+  http: Http;
+  keys: Keys;
+  /** The run prefix: every external_id exploration sends starts with it. */
+  prefix: string;
+  concurrency: number;
+  /** --read-only: only cases that read (no setup writes either). */
+  readOnly: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ExploreSettings {
+  seed: number;
+  /** Requests the generated cases may make (shrinking and re-checks may make half as many more). */
+  budget: number;
+  shard?: Shard;
+  /** Send this one case (as shrunk) instead of the plan. */
+  replay?: ReplayId;
+}
+
+/** Candidates one failure's shrinking may try. */
+const SHRINK_ATTEMPTS = 40;
+
+interface Found {
+  key: string;
+  check: string;
+  ruleId: string;
+  operation: string;
+  step: number;
+  expected: string;
+  actual: string;
+}
+
+const opLabel = (ex: Exchange) =>
+  ex.operation ? `${ex.operation.method} ${ex.operation.template}` : `${ex.request.method} ${ex.request.path}`;
+
+export async function explore(
+  env: ExploreEnv,
+  settings: ExploreSettings,
+): Promise<{ results: CheckResult[]; summary: ExplorationSummary }> {
+  const started = performance.now();
+  const plan = new Plan(env.contract, env.profile, !!env.keys.otherOrg);
+  const bodies = new BodyGenerator(env.contract);
+  const runs = env.profile === 'all' ? () => true : (rule: string) => env.register.resolve(rule).provenance !== 'assumed';
+  const active = responseChecks.filter((rc) => runs(rc.rule));
+  let xids = 0;
+  let requests = 0;
+  const exec = async (c: Case): Promise<CaseRun> => {
+    const run = await runCase(c, {
+      http: env.http,
+      contract: env.contract,
+      keys: env.keys,
+      signal: env.signal,
+      externalId: () => `${env.prefix}x${++xids}`,
+    });
+    requests += run.exchanges.length;
+    return run;
+  };
+
+  /** Everything wrong with one run of a case, and (for the matrix) every check and operation it reached. */
+  const judge = (c: Case, run: CaseRun, reached?: (key: string, check: string, ruleId: string, operation: string) => void): Found[] => {
+    const found: Found[] = [];
+    run.exchanges.forEach((ex, i) => {
+      const step = c.steps[i]!;
+      const operation = opLabel(ex);
+      const mark = (check: string) => `${check}\u0000${operation}`;
+      if (ex.operation) {
+        for (const rc of active) reached?.(mark(rc.name), rc.name, rc.rule, operation);
+        for (const v of judgeExchange(
+          { ...ex, operation: ex.operation },
+          { contract: env.contract, schemas: env.schemas, profile: env.profile },
+          active,
+        ))
+          found.push({ key: mark(v.check), check: v.check, ruleId: v.ruleId, operation, step: i, expected: v.expected, actual: v.actual });
+      }
+      const xc = exploreChecks.find((x) => x.intent === step.intent);
+      if (!xc || !ex.operation) return;
+      const ruleId = xc.rule(ex.operation, env.register);
+      if (!runs(ruleId)) return;
+      reached?.(mark(xc.name), xc.name, ruleId, operation);
+      const f = xc.judge({ step, ex, earlier: run.exchanges.slice(0, i), profile: env.profile });
+      if (f) found.push({ key: mark(xc.name), check: xc.name, ruleId, operation, step: i, ...f });
+    });
+    return found;
+  };
+
+  const guard: BodyGuard = (step, body) => {
+    const op = env.contract.byId(step.op);
+    if (!op.jsonBodyPointer) return true;
+    const ok = bodies.isValid(op.jsonBodyPointer, concrete(body));
+    return step.intent === 'reject' ? !ok : ok;
+  };
+
+  const matrix = new Map<string, { check: string; ruleId: string; operation: string; cases: Set<number> }>();
+  const firstOf = new Map<string, { c: Case; found: Found }>();
+  const alike = new Map<string, number>();
+  let firstFailureMs: number | undefined;
+  let incomplete = 0;
+  const kinds: Record<string, number> = {};
+
+  const cases = settings.replay
+    ? replayCase(plan, settings.replay, guard)
+    : plan
+        .cases(settings.seed, settings.budget, (c) => !env.readOnly || c.steps.every((st) => env.contract.byId(st.op).method === 'GET'))
+        .filter((c) => inShard(c.index, settings.shard));
+  const outcomes: Array<{ c: Case; run: CaseRun } | undefined> = new Array(cases.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(env.concurrency, cases.length)) }, async () => {
+      while (next < cases.length && !env.signal?.aborted) {
+        const i = next++;
+        const run = await exec(cases[i]!).catch(() => undefined);
+        if (run && judge(cases[i]!, run).length && firstFailureMs === undefined) firstFailureMs = performance.now() - started;
+        outcomes[i] = run && { c: cases[i]!, run };
+      }
+    }),
+  );
+  // In plan order, whatever order the answers came in: the same seed reports the same first case of each failure.
+  for (const o of outcomes) {
+    if (!o) continue;
+    kinds[o.c.kind] = (kinds[o.c.kind] ?? 0) + 1;
+    if (o.run.ended) incomplete++;
+    const reached = (key: string, check: string, ruleId: string, operation: string) => {
+      const m = matrix.get(key) ?? { check, ruleId, operation, cases: new Set<number>() };
+      m.cases.add(o.c.index);
+      matrix.set(key, m);
+    };
+    for (const f of judge(o.c, o.run, reached)) {
+      if (!firstOf.has(f.key)) firstOf.set(f.key, { c: o.c, found: f });
+      else if (firstOf.get(f.key)!.c !== o.c) alike.set(f.key, (alike.get(f.key) ?? 0) + 1);
+    }
+  }
+
+  const generated = requests;
+  const failures = new Map<string, Failure>();
+  for (const [key, { c, found }] of firstOf) {
+    if (env.signal?.aborted) break;
+    const room = settings.replay ? 0 : Math.max(0, Math.floor(settings.budget / 2) - (requests - generated));
+    let last: { run: CaseRun; found: Found } | undefined;
+    const stillFails = async (cand: Case) => {
+      if (requests - generated >= Math.floor(settings.budget / 2)) return false;
+      const run = await exec(cand).catch(() => undefined);
+      const f = run && judge(cand, run).find((x) => x.key === key);
+      if (run && f) last = { run, found: f };
+      return !!f;
+    };
+    const { shrunk, shrinks } = room ? await shrink(c, stillFails, guard, SHRINK_ATTEMPTS) : { shrunk: c, shrinks: [] as number[] };
+    // Re-checked: the shrunk case is sent once more and must fail the same way again.
+    const rechecked = await stillFails(shrunk).catch(() => false);
+    const seen = last ?? { run: undefined, found };
+    const id = formatReplayId({
+      seed: settings.replay?.seed ?? settings.seed,
+      index: c.index,
+      shrinks: [...(settings.replay?.shrinks ?? []), ...shrinks],
+    });
+    const ex = seen.run?.exchanges[seen.found.step];
+    failures.set(key, {
+      ruleId: seen.found.ruleId,
+      message: `${c.label} (${c.kind} case; replay: --explore --replay ${id})`,
+      expected: seen.found.expected,
+      actual: seen.found.actual,
+      curl: seen.run?.exchanges.map((e) => toCurl(e.request)).join('\n'),
+      operation: seen.found.operation,
+      status: ex?.response.status,
+      explored: {
+        replay: id,
+        kind: c.kind,
+        label: c.label,
+        steps: shrunk.steps.length,
+        generatedSteps: c.steps.length,
+        rechecked,
+        alike: alike.get(key) ?? 0,
+      },
+    });
+  }
+
+  const results: CheckResult[] = [...matrix.entries()].map(([key, m]) => {
+    const rule = env.register.resolve(m.ruleId);
+    const f = failures.get(key);
+    return {
+      name: m.check,
+      area: areaOf(m.ruleId),
+      ruleId: m.ruleId,
+      rule: rule.rule,
+      provenance: rule.provenance,
+      outcome: f || firstOf.has(key) ? 'failed' : 'passed',
+      failures: f ? [f] : [],
+      assertions: m.cases.size,
+      ms: 0,
+      explored: { operation: m.operation, cases: m.cases.size },
+    };
+  });
+  const summary: ExplorationSummary = {
+    seed: settings.replay?.seed ?? settings.seed,
+    budget: settings.budget,
+    cases: outcomes.filter(Boolean).length,
+    requests: generated,
+    shrinkRequests: requests - generated,
+    incomplete,
+    seconds: (performance.now() - started) / 1000,
+    firstFailureMs,
+    kinds,
+  };
+  return { results, summary };
+}
+
+const inShard = (index: number, shard?: Shard) => !shard || index % shard.of === shard.k - 1;
+
+function replayCase(plan: Plan, id: ReplayId, guard: BodyGuard): Case[] {
+  const c = plan.caseAt(id.seed, id.index);
+  const shrunk = c && applyShrinks(c, id.shrinks, guard);
+  return shrunk ? [shrunk] : [];
+}
+
+/** A body with its references and fresh external_ids replaced by values of their form, for validation. */
+function concrete(body: Record<string, unknown>): unknown {
+  const walk = (v: unknown): unknown => {
+    if (v === XID) return 'crc-x';
+    if (isRef(v)) return '1';
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(body);
+}
