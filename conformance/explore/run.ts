@@ -162,8 +162,8 @@ export async function explore(
     if (env.signal?.aborted) break;
     const room = settings.replay ? 0 : Math.max(0, Math.floor(settings.budget / 2) - (requests - generated));
     let last: { run: CaseRun; found: Found } | undefined;
-    const stillFails = async (cand: Case) => {
-      if (requests - generated >= Math.floor(settings.budget / 2)) return false;
+    const stillFails = async (cand: Case, capped = true) => {
+      if (capped && requests - generated >= Math.floor(settings.budget / 2)) return false;
       const run = await exec(cand).catch(() => undefined);
       const f = run && judge(cand, run).find((x) => x.key === key);
       if (run && f) last = { run, found: f };
@@ -171,7 +171,7 @@ export async function explore(
     };
     const { shrunk, shrinks } = room ? await shrink(c, stillFails, guard, SHRINK_ATTEMPTS) : { shrunk: c, shrinks: [] as number[] };
     // Re-checked: the shrunk case is sent once more and must fail the same way again.
-    const rechecked = await stillFails(shrunk).catch(() => false);
+    const rechecked = await stillFails(shrunk, false).catch(() => false);
     const seen = last ?? { run: undefined, found };
     const id = formatReplayId({
       seed: settings.replay?.seed ?? settings.seed,

@@ -1,0 +1,94 @@
+// --explore against the mock (no false failure) and against one planted defect at a time (the right check fails,
+// with a shrunk case that replays), and its determinism: the same seed plans the same cases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningMock } from '../../mock/server.ts';
+import { Contract } from '../contract.ts';
+import { MockControl } from '../mock-control.ts';
+import type { RunReport } from '../model.ts';
+import { runSuite } from '../runner.ts';
+import { startTestMock, suiteOptions } from '../testing/check-file.ts';
+import { exploreDefects } from '../testing/defects-explore.ts';
+import { startSwappableProxy } from '../testing/single-defect.ts';
+import { Plan } from './plan.ts';
+import { parseReplayId } from './replay-id.ts';
+
+let mock: RunningMock;
+let proxy: Awaited<ReturnType<typeof startSwappableProxy>>;
+let mainKey = '';
+const viaProxy = () => `${proxy.origin}${new URL(mock.url).pathname}`;
+
+beforeAll(async () => {
+  mock = await startTestMock();
+  proxy = await startSwappableProxy(new URL(mock.url).origin);
+  mainKey = (await new MockControl(mock.url, 5_000).keys()).find((k) => k.state === 'active' && k.scopes.includes('*'))!.key;
+}, 60_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await mock?.close();
+});
+
+/** Exploration alone (--explore --only explore), as the CLI runs it. */
+async function explore(
+  url: string,
+  explore: { seed: number; budget: number; replay?: ReturnType<typeof parseReplayId> },
+  profile: 'all' | 'documented' = 'all',
+) {
+  const { report } = await runSuite({ ...suiteOptions(url), profile, only: ['explore'], explore });
+  return report;
+}
+
+const failed = (r: RunReport) => r.results.filter((x) => x.outcome === 'failed');
+
+describe('--explore against the mock', () => {
+  it('passes with seed 1 in either profile, every case complete and everything it created removed', async () => {
+    for (const profile of ['all', 'documented'] as const) {
+      const report = await explore(mock.url, { seed: 1, budget: 300 }, profile);
+      expect(failed(report).map((r) => `${r.name} ${r.explored?.operation}: ${r.failures[0]?.actual}`)).toEqual([]);
+      expect(report.exploration).toMatchObject({ seed: 1, incomplete: 0 });
+      expect(report.exploration!.cases).toBeGreaterThan(100);
+      expect(report.cleanup.leftovers).toEqual([]);
+      expect(report.cleanup.removed).toBe(report.cleanup.created);
+      // Every kind of case ran, and results say which operation each check explored.
+      expect(Object.keys(report.exploration!.kinds).sort()).toEqual(['auth', 'negative', 'positive', 'stateful']);
+      expect(report.results.every((r) => r.explored)).toBe(true);
+    }
+  }, 60_000);
+});
+
+describe('--explore finds a planted defect no check was written for', () => {
+  for (const d of exploreDefects)
+    it(`${d.defect}: ${d.check} fails, shrunk, re-checked and replayable`, async () => {
+      proxy.plant(d.breaks(mainKey));
+      try {
+        const report = await explore(viaProxy(), { seed: 1, budget: 300 });
+        const hit = failed(report).find((r) => r.name === d.check && d.operation.test(r.explored?.operation ?? ''));
+        expect(
+          hit,
+          failed(report)
+            .map((r) => `${r.name} ${r.explored?.operation}`)
+            .join('; '),
+        ).toBeDefined();
+        const f = hit!.failures[0]!;
+        expect(f.explored).toMatchObject({ rechecked: true });
+        expect(f.explored!.steps).toBeLessThanOrEqual(f.explored!.generatedSteps);
+        expect(f.curl).toMatch(d.shrunkHas);
+        expect(f.message).toContain(`--replay ${f.explored!.replay}`);
+        // The replay id sends exactly that case again: the same check fails on the same operation, nothing else sent.
+        const again = await explore(viaProxy(), { seed: 0, budget: 300, replay: parseReplayId(f.explored!.replay) });
+        expect(again.exploration!.cases).toBe(1);
+        expect(failed(again).some((r) => r.name === d.check && r.explored?.operation === hit!.explored?.operation)).toBe(true);
+      } finally {
+        proxy.plant();
+      }
+    }, 60_000);
+});
+
+describe('seeded plan', () => {
+  const contract = new Contract();
+  it('the same seed plans the same cases; another seed others', () => {
+    const plan = (seed: number) => JSON.stringify(new Plan(contract, 'all', true).cases(seed, 400));
+    expect(plan(7)).toBe(plan(7));
+    expect(plan(7)).not.toBe(plan(8));
+  });
+});
