@@ -134,6 +134,17 @@ With --baseline, a failure the baseline also had does not count: exit 0 when eve
 Keys are never printed: curl lines read \${CLINICAL_RECORDS_KEY:?...} (and the other keys' variables), and the
 output says how to set each.`;
 
+/** --reporter: a comma-separated list of console, junit, json and html (default console). */
+export function parseReporters(raw: string | undefined): ReporterName[] {
+  const reporters = (raw ?? 'console')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean) as ReporterName[];
+  for (const r of reporters)
+    if (!REPORTERS.includes(r)) throw new UsageError(`--reporter: unknown "${r}" (choose from ${REPORTERS.join(', ')})`);
+  return reporters;
+}
+
 type Env = Record<string, string | undefined>;
 /** A variable's value, an empty one counting as unset. */
 const fromEnv = (env: Env, name: string) => (env[name] ? env[name] : undefined);
@@ -230,12 +241,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
   for (const k of scopedKeysFromEnv(env)) if (!scopedKeys.some((s) => s.key === k.key)) scopedKeys.push(k);
   const profile = (v.profile ?? 'documented') as Profile;
   if (profile !== 'documented' && profile !== 'all') throw new UsageError(`--profile must be documented or all, got "${v.profile}"`);
-  const reporters = (v.reporter ?? 'console')
-    .split(',')
-    .map((r) => r.trim())
-    .filter(Boolean) as ReporterName[];
-  for (const r of reporters)
-    if (!REPORTERS.includes(r)) throw new UsageError(`--reporter: unknown "${r}" (choose from ${REPORTERS.join(', ')})`);
+  const reporters = parseReporters(v.reporter);
   let webhookReceiver: CliOptions['webhookReceiver'];
   if (v['webhook-receiver'] || v['webhook-port']) {
     if (!v['webhook-receiver'] || !v['webhook-port'])

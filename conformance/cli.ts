@@ -13,6 +13,7 @@ import { applyBaseline, BaselineError, failsRun, loadBaseline, type Baseline } f
 import { howToSet, keyFileText, variablesIn } from './curl.ts';
 import type { RunReport } from './model.ts';
 import type { Redactor } from './redact.ts';
+import { mergeMain } from './merge-command.ts';
 
 /** The variables the report's curl lines read, how to set them; with --mock, the mock's keys in <out>/keys.env (0600). */
 function withVariables(report: RunReport, redactor: Redactor, keyDir: string | undefined): RunReport {
@@ -31,6 +32,7 @@ export async function main(
     err(printable(`clinical-records-conformance: ${message}`));
     return 2;
   };
+  if (argv[0] === 'merge') return mergeMain(argv.slice(1), out, err);
   let opts;
   try {
     opts = parseCli(argv);

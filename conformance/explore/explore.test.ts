@@ -9,6 +9,7 @@ import { runSuite } from '../runner.ts';
 import { startTestMock, suiteOptions } from '../testing/check-file.ts';
 import { exploreDefects } from '../testing/defects-explore.ts';
 import { startSwappableProxy } from '../testing/single-defect.ts';
+import { mergeReports } from '../reporters/merge.ts';
 import { Plan } from './plan.ts';
 import { parseReplayId } from './replay-id.ts';
 
@@ -33,8 +34,9 @@ async function explore(
   url: string,
   explore: { seed: number; budget: number; replay?: ReturnType<typeof parseReplayId> },
   profile: 'all' | 'documented' = 'all',
+  shard?: { k: number; of: number },
 ) {
-  const { report } = await runSuite({ ...suiteOptions(url), profile, only: ['explore'], explore });
+  const { report } = await runSuite({ ...suiteOptions(url), profile, only: ['explore'], explore, shard });
   return report;
 }
 
@@ -42,11 +44,14 @@ const failed = (r: RunReport) => r.results.filter((x) => x.outcome === 'failed')
 
 describe('--explore against the mock', () => {
   it('passes with seed 1 in either profile, every case complete and everything it created removed', async () => {
-    for (const profile of ['all', 'documented'] as const) {
-      const report = await explore(mock.url, { seed: 1, budget: 300 }, profile);
+    for (const [profile, budget] of [
+      ['all', 300],
+      ['documented', 150],
+    ] as const) {
+      const report = await explore(mock.url, { seed: 1, budget }, profile);
       expect(failed(report).map((r) => `${r.name} ${r.explored?.operation}: ${r.failures[0]?.actual}`)).toEqual([]);
       expect(report.exploration).toMatchObject({ seed: 1, incomplete: 0 });
-      expect(report.exploration!.cases).toBeGreaterThan(100);
+      expect(report.exploration!.cases).toBeGreaterThan(budget / 4);
       expect(report.cleanup.leftovers).toEqual([]);
       expect(report.cleanup.removed).toBe(report.cleanup.created);
       // Every kind of case ran, and results say which operation each check explored.
@@ -61,7 +66,7 @@ describe('--explore finds a planted defect no check was written for', () => {
     it(`${d.defect}: ${d.check} fails, shrunk, re-checked and replayable`, async () => {
       proxy.plant(d.breaks(mainKey));
       try {
-        const report = await explore(viaProxy(), { seed: 1, budget: 300 });
+        const report = await explore(viaProxy(), { seed: 1, budget: 150 });
         const hit = failed(report).find((r) => r.name === d.check && d.operation.test(r.explored?.operation ?? ''));
         expect(
           hit,
@@ -75,13 +80,45 @@ describe('--explore finds a planted defect no check was written for', () => {
         expect(f.curl).toMatch(d.shrunkHas);
         expect(f.message).toContain(`--replay ${f.explored!.replay}`);
         // The replay id sends exactly that case again: the same check fails on the same operation, nothing else sent.
-        const again = await explore(viaProxy(), { seed: 0, budget: 300, replay: parseReplayId(f.explored!.replay) });
+        const again = await explore(viaProxy(), { seed: 0, budget: 150, replay: parseReplayId(f.explored!.replay) });
         expect(again.exploration!.cases).toBe(1);
         expect(failed(again).some((r) => r.name === d.check && r.explored?.operation === hit!.explored?.operation)).toBe(true);
       } finally {
         proxy.plant();
       }
     }, 60_000);
+});
+
+describe('--shard k/n', () => {
+  /** What a report says of each check and operation: outcome, cases, and the shrunk case of its failure. */
+  const view = (r: RunReport) =>
+    r.results
+      .map(
+        (x) =>
+          `${x.name} ${x.explored?.operation} ${x.outcome} ${x.assertions} ${x.failures.map((f) => `${f.explored?.replay}+${f.explored?.alike}`)}`,
+      )
+      .sort();
+
+  it('two shards merged equal one whole run, failures and their shrunk cases included', async () => {
+    proxy.plant(exploreDefects.find((d) => d.defect.includes('largest limit'))!.breaks(mainKey));
+    try {
+      const whole = await explore(viaProxy(), { seed: 2, budget: 150 });
+      const shards = [];
+      for (const k of [1, 2]) shards.push(await explore(viaProxy(), { seed: 2, budget: 150 }, 'all', { k, of: 2 }));
+      expect(shards.map((s) => s.shard)).toEqual(['1/2', '2/2']);
+      expect(shards[0]!.exploration!.cases).toBeLessThan(whole.exploration!.cases);
+      const merged = mergeReports(shards);
+      expect(failed(whole).length).toBeGreaterThan(0);
+      expect(view(merged)).toEqual(view(whole));
+      expect(merged.exploration).toMatchObject({
+        cases: whole.exploration!.cases,
+        requests: whole.exploration!.requests,
+        kinds: whole.exploration!.kinds,
+      });
+    } finally {
+      proxy.plant();
+    }
+  }, 60_000);
 });
 
 describe('seeded plan', () => {

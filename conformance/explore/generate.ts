@@ -73,11 +73,11 @@ export class CaseGenerator {
     return Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
   }
 
-  /** Query values: each parameter half the time (lookups never), drawn at its bounds, enums and formats. */
+  /** Query values: each parameter more often than not (lookups never), drawn at its bounds, enums and formats. */
   private query(op: Operation, draw: ValueDraw): Record<string, string | number> | undefined {
     const out: Record<string, string | number> = {};
     for (const p of op.parameters) {
-      if (p.in !== 'query' || LOOKUPS.has(String(p.name)) || !draw.chance(0.5)) continue;
+      if (p.in !== 'query' || LOOKUPS.has(String(p.name)) || !draw.chance(0.6)) continue;
       const v = draw.value(p.schema as Json);
       if (v !== null && typeof v !== 'object') out[String(p.name)] = typeof v === 'boolean' ? String(v) : (v as string | number);
     }

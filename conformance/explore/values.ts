@@ -71,9 +71,10 @@ export class ValueDraw {
   private number(s: Schema): number {
     const min = typeof s.minimum === 'number' ? s.minimum : undefined;
     const max = typeof s.maximum === 'number' ? s.maximum : undefined;
-    const choice = this.rng.int(3);
+    // Bounds are where servers break (the largest page size): each bound gets as many draws as the rest together.
+    const choice = this.rng.int(4);
     if (choice === 0 && min !== undefined) return this.note(s, 'minimum'), min;
-    if (choice === 1 && max !== undefined) return this.note(s, 'maximum'), max;
+    if (choice >= 2 && max !== undefined) return this.note(s, 'maximum'), max;
     const lo = min ?? 1;
     const hi = max ?? lo + 2; // past the end of a list is a reading of its own (PAG-008)
     return lo + this.rng.int(hi - lo + 1);
