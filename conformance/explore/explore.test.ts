@@ -61,6 +61,16 @@ describe('--explore against the mock', () => {
   }, 60_000);
 });
 
+describe('--explore --read-only', () => {
+  it('sends reads only: no case that writes, not even to set up', async () => {
+    const { report } = await runSuite({ ...suiteOptions(mock.url), readOnly: true, only: ['explore'], explore: { seed: 1, budget: 60 } });
+    expect(report.exploration!.cases).toBeGreaterThan(10);
+    expect(report.cleanup.created).toBe(0);
+    expect(new Set(report.results.map((r) => r.explored!.operation.split(' ')[0]))).toEqual(new Set(['GET']));
+    expect(failed(report)).toEqual([]);
+  }, 30_000);
+});
+
 describe('--explore finds a planted defect no check was written for', () => {
   for (const d of exploreDefects)
     it(`${d.defect}: ${d.check} fails, shrunk, re-checked and replayable`, async () => {

@@ -59,9 +59,11 @@ export class Plan {
   cases(seed: number, budget: number, allowed: (c: Case) => boolean = () => true): Case[] {
     const out: Case[] = [];
     let requests = 0;
-    for (let i = 0; i < 100_000; i++) {
+    // Past a few rounds of slots with nothing allowed (--read-only leaves only reads), nothing more will be.
+    for (let i = 0, last = 0; i - last < this.slots.length * 4; i++) {
       const c = this.caseAt(seed, i);
       if (!c || !allowed(c)) continue;
+      last = i;
       if (requests + c.steps.length > budget) break;
       requests += c.steps.length;
       out.push(c);
