@@ -29,6 +29,8 @@ export interface Step {
   intent: Intent;
   /** The step's values rest on a bound or an enum only the kit assumed: the documented profile excuses a 4xx. */
   assumed?: boolean;
+  /** The step whose effect this one judges (the delete a use-after-delete follows): it stays while this one does. */
+  after?: number;
   /** A negative step: the one violation it carries (a top-level field shrinking must keep), and what it is. */
   violation?: { field: string; label: string };
 }
@@ -48,9 +50,6 @@ export const XID = '\u0000xid';
 export const isRef = (v: unknown): v is Ref =>
   !!v && typeof v === 'object' && !Array.isArray(v) && typeof (v as Ref).from === 'number' && typeof (v as Ref).pick === 'string';
 
-/** The steps a step's references point at. */
-export function refsOf(step: Step): number[] {
-  const out: number[] = [];
-  for (const bag of [step.path, step.query, step.body]) for (const v of Object.values(bag ?? {})) if (isRef(v)) out.push(v.from);
-  return out;
-}
+/** Does the step read an answer of step `j`, or judge its effect? */
+export const needs = (step: Step, j: number): boolean =>
+  step.after === j || [step.path, step.query, step.body].some((bag) => Object.values(bag ?? {}).some((v) => isRef(v) && v.from === j));

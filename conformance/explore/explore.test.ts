@@ -45,8 +45,8 @@ const failed = (r: RunReport) => r.results.filter((x) => x.outcome === 'failed')
 describe('--explore against the mock', () => {
   it('passes with seed 1 in either profile, every case complete and everything it created removed', async () => {
     for (const [profile, budget] of [
-      ['all', 300],
-      ['documented', 150],
+      ['all', 200],
+      ['documented', 100],
     ] as const) {
       const report = await explore(mock.url, { seed: 1, budget }, profile);
       expect(failed(report).map((r) => `${r.name} ${r.explored?.operation}: ${r.failures[0]?.actual}`)).toEqual([]);

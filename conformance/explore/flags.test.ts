@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXPLORE_BUDGET, parseCli, USAGE } from '../args.ts';
 import { main } from '../cli.ts';
+import { formatReplayId, parseReplayId } from './replay-id.ts';
 
 const BASE = ['--url', 'https://staging.example.test/ext-api/v1', '--key', 'k'];
 
@@ -57,5 +58,14 @@ describe('--explore flags', () => {
   it('--help documents them and the merge command', () => {
     for (const flag of ['--explore', '--seed <n>', '--explore-budget <requests>', '--replay <id>', '--shard <k>/<n>', 'merge <files>'])
       expect(USAGE).toContain(flag);
+  });
+});
+
+describe('replay ids', () => {
+  it('read back what they write, a position kept several times running written once with its count', () => {
+    const id = { seed: 7, index: 42, shrinks: [0, 0, 0, 2, 1, 1] };
+    expect(formatReplayId(id)).toBe('7-42-0_3.2.1_2');
+    expect(parseReplayId('7-42-0_3.2.1_2')).toEqual(id);
+    expect(parseReplayId(formatReplayId({ seed: 1, index: 0, shrinks: [] }))).toEqual({ seed: 1, index: 0, shrinks: [] });
   });
 });

@@ -45,6 +45,8 @@ export interface ExploreSettings {
 
 /** Candidates one failure's shrinking may try. */
 const SHRINK_ATTEMPTS = 40;
+/** Requests shrinking may make in all, at least (half the budget when that is more). */
+const MIN_SHRINK_REQUESTS = 200;
 
 interface Found {
   key: string;
@@ -157,28 +159,20 @@ export async function explore(
   }
 
   const generated = requests;
+  const shrinkCap = Math.max(Math.floor(settings.budget / 2), MIN_SHRINK_REQUESTS);
+  /** Sends a case and returns what it found; `capped` sends nothing once shrinking has spent its share. */
+  const attempt = async (cand: Case, capped: boolean): Promise<{ run: CaseRun; found: Found[] } | undefined> => {
+    if (capped && requests - generated >= shrinkCap) return undefined;
+    const run = await exec(cand).catch(() => undefined);
+    return run && { run, found: judge(cand, run) };
+  };
   const failures = new Map<string, Failure>();
-  for (const [key, { c, found }] of firstOf) {
-    if (env.signal?.aborted) break;
-    const room = settings.replay ? 0 : Math.max(0, Math.floor(settings.budget / 2) - (requests - generated));
-    let last: { run: CaseRun; found: Found } | undefined;
-    const stillFails = async (cand: Case, capped = true) => {
-      if (capped && requests - generated >= Math.floor(settings.budget / 2)) return false;
-      const run = await exec(cand).catch(() => undefined);
-      const f = run && judge(cand, run).find((x) => x.key === key);
-      if (run && f) last = { run, found: f };
-      return !!f;
-    };
-    const { shrunk, shrinks } = room ? await shrink(c, stillFails, guard, SHRINK_ATTEMPTS) : { shrunk: c, shrinks: [] as number[] };
-    // Re-checked: the shrunk case is sent once more and must fail the same way again.
-    const rechecked = await stillFails(shrunk, false).catch(() => false);
-    const seen = last ?? { run: undefined, found };
+  const record = (key: string, c: Case, shrinks: number[], seen: { run?: CaseRun; found: Found }, steps: number, rechecked: boolean) => {
     const id = formatReplayId({
       seed: settings.replay?.seed ?? settings.seed,
       index: c.index,
       shrinks: [...(settings.replay?.shrinks ?? []), ...shrinks],
     });
-    const ex = seen.run?.exchanges[seen.found.step];
     failures.set(key, {
       ruleId: seen.found.ruleId,
       message: `${c.label} (${c.kind} case; replay: --explore --replay ${id})`,
@@ -186,17 +180,36 @@ export async function explore(
       actual: seen.found.actual,
       curl: seen.run?.exchanges.map((e) => toCurl(e.request)).join('\n'),
       operation: seen.found.operation,
-      status: ex?.response.status,
-      explored: {
-        replay: id,
-        kind: c.kind,
-        label: c.label,
-        steps: shrunk.steps.length,
-        generatedSteps: c.steps.length,
-        rechecked,
-        alike: alike.get(key) ?? 0,
-      },
+      status: seen.run?.exchanges[seen.found.step]?.response.status,
+      explored: { replay: id, kind: c.kind, label: c.label, steps, generatedSteps: c.steps.length, rechecked, alike: alike.get(key) ?? 0 },
     });
+  };
+  // Failures of one request (several checks on the same answer) are shrunk once, for the first of them; the smaller
+  // cases first, so a budget spent on a long sequence never leaves a one-request failure unshrunk.
+  const groups = new Map<string, Array<{ key: string; c: Case; found: Found }>>();
+  for (const [key, v] of firstOf)
+    groups.set(`${v.c.index}:${v.found.step}`, [...(groups.get(`${v.c.index}:${v.found.step}`) ?? []), { key, ...v }]);
+  const ordered = [...groups.values()].sort((x, y) => x[0]!.c.steps.length - y[0]!.c.steps.length || x[0]!.c.index - y[0]!.c.index);
+  for (const group of ordered) {
+    if (env.signal?.aborted) break;
+    const { key, c } = group[0]!;
+    const stillFails = async (cand: Case) => !!(await attempt(cand, true))?.found.some((x) => x.key === key);
+    const { shrunk, shrinks } = settings.replay
+      ? { shrunk: c, shrinks: [] as number[] }
+      : await shrink(c, stillFails, guard, SHRINK_ATTEMPTS);
+    // Re-checked: the shrunk case is sent once more and must fail the same way again (each check of the group); one
+    // it no longer shows is re-checked on the case as generated.
+    const again = await attempt(shrunk, false);
+    for (const m of group) {
+      const f = again?.found.find((x) => x.key === m.key);
+      if (f) {
+        record(m.key, c, shrinks, { run: again!.run, found: f }, shrunk.steps.length, true);
+        continue;
+      }
+      const whole = shrunk === c ? again : await attempt(c, false);
+      const g = whole?.found.find((x) => x.key === m.key);
+      record(m.key, c, [], g ? { run: whole!.run, found: g } : { found: m.found }, c.steps.length, !!g);
+    }
   }
 
   const results: CheckResult[] = [...matrix.entries()].map(([key, m]) => {

@@ -94,10 +94,12 @@ export function lifeCase(
     at(life.get, 'readable');
   }
   at(life.remove, 'accept');
-  at(life.get, 'gone');
-  if (update) at(life.update, 'gone', { body: update });
-  at(life.remove, 'gone');
-  if (lookup) at(life.list, 'gone', { query: lookup });
+  // Each use after the delete names the delete: shrinking never drops it and keeps a read that merely succeeds.
+  const after = steps.length - 1;
+  at(life.get, 'gone', { after });
+  if (update) at(life.update, 'gone', { body: update, after });
+  at(life.remove, 'gone', { after });
+  if (lookup) at(life.list, 'gone', { query: lookup, after });
   return {
     index,
     kind: 'stateful',

@@ -2,7 +2,7 @@
 // sequences first (cut after a step, drop a step nothing later reads), then smaller requests (drop a field or a query
 // parameter, halve a text). Each candidate is a whole case re-sent; the kept candidates' positions are the shrink
 // steps of the replay id, so `--replay` rebuilds exactly the shrunk case without sending anything to choose.
-import { isRef, type Case, type Ref, type Step } from './case.ts';
+import { isRef, needs, type Case, type Ref, type Step } from './case.ts';
 
 /** Is a step's body still what its intent says (valid for a positive step, still broken for a negative one)? */
 export type BodyGuard = (step: Step, body: Record<string, unknown>) => boolean;
@@ -10,9 +10,10 @@ export type BodyGuard = (step: Step, body: Record<string, unknown>) => boolean;
 export function candidates(c: Case, guard: BodyGuard): Case[] {
   const out: Case[] = [];
   const n = c.steps.length;
-  for (let t = 1; t < n; t++) out.push({ ...c, steps: c.steps.slice(0, t) });
-  for (let j = 0; j < n; j++) {
-    if (c.steps.some((s, i) => i > j && refsTo(s, j))) continue;
+  // The last step first: a sequence usually fails before its end, and each round then cuts one more step.
+  if (n > 1) out.push({ ...c, steps: c.steps.slice(0, n - 1) });
+  for (let j = 0; j < n - 1; j++) {
+    if (c.steps.some((s, i) => i > j && needs(s, j))) continue;
     out.push({ ...c, steps: c.steps.filter((_, i) => i !== j).map((s) => renumber(s, j)) });
   }
   // Setup requests are plain already: only the judged steps are made smaller.
@@ -30,7 +31,9 @@ export function applyShrinks(c: Case, shrinks: number[], guard: BodyGuard): Case
 }
 
 /**
- * Greedy shrinking: the first candidate that still fails is kept and shrinking starts over from it, until none does
+ * Greedy shrinking: the first candidate that still fails is kept, and the next round's candidates are tried from the
+ * same position on (what came before it was tried already, so shrinking stays about linear in the candidates); a
+ * round that finds none is followed by one from the start, and shrinking ends when a round from the start finds none
  * or `attempts` candidates were tried. Returns the case and the positions kept.
  */
 export async function shrink(
@@ -42,17 +45,23 @@ export async function shrink(
   let cur = c;
   const shrinks: number[] = [];
   let tried = 0;
+  let from = 0;
   outer: while (tried < attempts) {
-    for (const [k, cand] of candidates(cur, guard).entries()) {
+    const all = candidates(cur, guard);
+    for (let k = from; k < all.length; k++) {
+      const cand = all[k]!;
       if (tried >= attempts) break outer;
       tried++;
       if (await stillFails(cand)) {
         cur = cand;
         shrinks.push(k);
+        from = k;
         continue outer;
       }
     }
-    break;
+    // Nothing from `from` on: once more from the start (an earlier cut may have become possible), then done.
+    if (from === 0) break;
+    from = 0;
   }
   return { shrunk: cur, shrinks, tried };
 }
@@ -64,7 +73,8 @@ function renumber(s: Step, removed: number): Step {
   const fix = (bag?: Record<string, unknown>) =>
     bag &&
     Object.fromEntries(Object.entries(bag).map(([k, v]) => [k, isRef(v) && v.from > removed ? ({ ...v, from: v.from - 1 } as Ref) : v]));
-  return { ...s, path: fix(s.path) as Step['path'], query: fix(s.query) as Step['query'], body: fix(s.body) };
+  const after = s.after !== undefined && s.after > removed ? s.after - 1 : s.after;
+  return { ...s, path: fix(s.path) as Step['path'], query: fix(s.query) as Step['query'], body: fix(s.body), after };
 }
 
 /** Code-point halves of a text (both, when it has two or more). */
