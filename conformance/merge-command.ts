@@ -9,7 +9,7 @@ import { printable } from './reporters/printable.ts';
 import { writeReports } from './reporters/write.ts';
 import { parseReporters, UsageError } from './args.ts';
 
-export const MERGE_USAGE = `Usage: clinical-records-conformance merge <report.json> <report.json> ... [--reporter console,junit,json,html] [--out <dir>]
+const MERGE_USAGE = `Usage: clinical-records-conformance merge <report.json> <report.json> ... [--reporter console,junit,json,html] [--out <dir>]
 
 Joins the report.json files of the shards of one run (--shard k/n, each with --reporter json) into one report.
 Exit codes: 0 every check passed in every shard, 1 a check failed somewhere, 2 bad usage or an unreadable report.`;

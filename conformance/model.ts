@@ -74,7 +74,7 @@ export interface Failure {
   explored?: ExploredCase;
 }
 
-export interface ExploredCase {
+interface ExploredCase {
   /** `<seed>-<case>[-<shrinks>]`: `--explore --replay <id>` sends exactly this case again. */
   replay: string;
   kind: string;

@@ -61,7 +61,7 @@ const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
 const skippedAsAssumed = (provenance: string, profile: Profile) => provenance === 'assumed' && profile === 'documented';
 
 /** The selector of --only that names exploration: `--explore --only explore` explores without the rule checks. */
-export const EXPLORE_SELECTOR = 'explore';
+const EXPLORE_SELECTOR = 'explore';
 
 function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;

@@ -7,7 +7,7 @@ import type { Profile } from '../schemas.ts';
 import type { Finding } from '../checks/support/define.ts';
 import type { Intent, Step } from './case.ts';
 
-export interface StepView {
+interface StepView {
   step: Step;
   ex: Exchange;
   /** Every exchange of the case so far (the created resource of a listed step is one of them). */
@@ -35,7 +35,7 @@ const operationRule = (fallback: string) => (op: Operation, register: Register) 
 const fixed = (id: string) => () => id;
 
 /** A request the contract accepts is accepted (2xx); one resting on an assumed bound may be refused with a 4xx. */
-export function positive_data_accepted({ step, ex, profile }: StepView): Finding | undefined {
+function positive_data_accepted({ step, ex, profile }: StepView): Finding | undefined {
   const s = status(ex);
   if (s >= 200 && s < 300) return undefined;
   if (step.assumed && profile === 'documented' && s >= 400 && s < 500) return undefined;
@@ -43,26 +43,26 @@ export function positive_data_accepted({ step, ex, profile }: StepView): Finding
 }
 
 /** A request with one violation the contract forbids unambiguously is refused as a validation error (400). */
-export function negative_data_rejected({ step, ex }: StepView): Finding | undefined {
+function negative_data_rejected({ step, ex }: StepView): Finding | undefined {
   if (status(ex) === 400) return undefined;
   return { expected: `400 for a request with ${step.violation?.label ?? 'one violation'}`, actual: got(ex) };
 }
 
 /** A request without a key, or with a wrong one, is refused with 401. */
-export function ignored_auth({ step, ex }: StepView): Finding | undefined {
+function ignored_auth({ step, ex }: StepView): Finding | undefined {
   if (status(ex) === 401) return undefined;
   return { expected: `401 for a request ${step.key === 'none' ? 'without X-API-Key' : 'with a wrong X-API-Key'}`, actual: got(ex) };
 }
 
 /** A resource just created (or updated) reads back, by its id. */
-export function created_resource_readable({ ex }: StepView): Finding | undefined {
+function created_resource_readable({ ex }: StepView): Finding | undefined {
   const d = dataOf(ex) as { id?: unknown } | undefined;
   if (status(ex) === 200 && String(d?.id) === pathId(ex)) return undefined;
   return { expected: `200 {data} of the resource ${pathId(ex)} the case created`, actual: got(ex) };
 }
 
 /** A resource just created is found by its external_id in its list. */
-export function created_resource_listed({ ex, earlier }: StepView): Finding | undefined {
+function created_resource_listed({ ex, earlier }: StepView): Finding | undefined {
   const xid = new URL(ex.request.url).searchParams.get('external_id');
   const create = earlier.find(
     (e) => e.request.method === 'POST' && (dataOf(e) as { external_id?: unknown } | undefined)?.external_id === xid,
@@ -75,13 +75,13 @@ export function created_resource_listed({ ex, earlier }: StepView): Finding | un
 }
 
 /** A deleted resource is gone everywhere: read, update, delete and lookup answer 404. */
-export function use_after_free({ ex }: StepView): Finding | undefined {
+function use_after_free({ ex }: StepView): Finding | undefined {
   if (status(ex) === 404) return undefined;
   return { expected: '404: the resource was deleted earlier in the case', actual: got(ex) };
 }
 
 /** Another organization's key neither reads nor changes the resource: 404, as for one that does not exist. */
-export function foreign_id_not_found({ ex }: StepView): Finding | undefined {
+function foreign_id_not_found({ ex }: StepView): Finding | undefined {
   if (status(ex) === 404) return undefined;
   return { expected: "404 for another organization's resource", actual: got(ex) };
 }

@@ -10,7 +10,7 @@ import { isRef, XID, type Case, type KeyRole, type Ref, type Step } from './case
 export const EXPLORE_SENDER = 'explore';
 
 /** A key no deployment issues: the wrong-key cases send it. */
-export const WRONG_KEY = 'crc-explore-not-a-key-0000000000';
+const WRONG_KEY = 'crc-explore-not-a-key-0000000000';
 
 export interface CaseRun {
   /** One per step sent, in order (fewer than the steps when the case ended early). */

@@ -7,7 +7,7 @@ import { isRef, needs, type Case, type Ref, type Step } from './case.ts';
 /** Is a step's body still what its intent says (valid for a positive step, still broken for a negative one)? */
 export type BodyGuard = (step: Step, body: Record<string, unknown>) => boolean;
 
-export function candidates(c: Case, guard: BodyGuard): Case[] {
+function candidates(c: Case, guard: BodyGuard): Case[] {
   const out: Case[] = [];
   const n = c.steps.length;
   // The last step first: a sequence usually fails before its end, and each round then cuts one more step.
@@ -65,9 +65,6 @@ export async function shrink(
   }
   return { shrunk: cur, shrinks, tried };
 }
-
-const refsTo = (s: Step, j: number) =>
-  [s.path, s.query, s.body].some((bag) => Object.values(bag ?? {}).some((v) => isRef(v) && v.from === j));
 
 function renumber(s: Step, removed: number): Step {
   const fix = (bag?: Record<string, unknown>) =>

@@ -10,7 +10,7 @@ import type { Rng } from './prng.ts';
 type Schema = JsonObject;
 
 /** Texts beyond ASCII: where servers that assume one byte per character, or one code unit, break. */
-export const UNICODE_TEXTS = ['Zoë Ångström-Łukasz', '山田 太郎', 'Ñandú 🩺', '🧑‍⚕️👩🏽‍🔬', 'O’Brien — “quoted”'];
+const UNICODE_TEXTS = ['Zoë Ångström-Łukasz', '山田 太郎', 'Ñandú 🩺', '🧑‍⚕️👩🏽‍🔬', 'O’Brien — “quoted”'];
 
 const types = (s: Schema): string[] => (Array.isArray(s.type) ? (s.type as string[]) : s.type ? [String(s.type)] : []);
 
