@@ -7,6 +7,7 @@ import type { RunReport } from '../conformance/model.ts';
 import { runSuite } from '../conformance/runner.ts';
 import type { Profile } from '../conformance/schemas.ts';
 import { exploreDefects } from '../conformance/testing/defects-explore.ts';
+import { testMockOptions } from '../conformance/testing/mock-options.ts';
 import { startSwappableProxy } from '../conformance/testing/single-defect.ts';
 import { startMock } from '../mock/server.ts';
 import { readFlags } from './flags.ts';
@@ -17,15 +18,8 @@ const flags = readFlags('Usage: npx tsx bench/explore.ts [--seeds <n>] [--budget
   'defect-budget': { fallback: 1000, min: 10, max: 1_000_000, whole: true },
 });
 
-// As the tests' mock: loopback, time-scale 0.01, Prism --strict, a rate limit that never gets in the way.
-const mock = await startMock({
-  port: 0,
-  host: '127.0.0.1',
-  timeScale: 0.01,
-  strict: true,
-  quiet: true,
-  rateLimit: { requests: 1_000_000, seconds: 60 },
-});
+// The tests' mock: loopback, time-scale 0.01, Prism --strict, a rate limit that never gets in the way.
+const mock = await startMock(testMockOptions);
 const proxy = await startSwappableProxy(new URL(mock.url).origin);
 const mainKey = (await new MockControl(mock.url, 5_000).keys()).find((k) => k.state === 'active' && k.scopes.includes('*'))!.key;
 

@@ -72,7 +72,7 @@ export async function main(
     if (consoleOn)
       out(
         printable(
-          `clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`,
+          `clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''}${opts.explore ? `, explore seed ${opts.explore.seed}` : ''}${opts.shard ? `, shard ${opts.shard.k}/${opts.shard.of}` : ''})`,
         ),
       );
     const progress = progressCounter();

@@ -155,7 +155,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   }
 
   const all = opts.checks ?? allChecks;
-  const selected = shareOf(selectChecks(all, opts.only), opts.shard);
+  // A replay sends its one case and nothing else.
+  const selected = opts.explore?.replay ? [] : shareOf(selectChecks(all, opts.only), opts.shard);
   const results: CheckResult[] = [];
   const byArea = new Map<Area, number>();
   for (const c of selected) byArea.set(c.area, (byArea.get(c.area) ?? 0) + 1);

@@ -90,8 +90,11 @@ describe('--explore finds a planted defect no check was written for', () => {
         expect(f.curl).toMatch(d.shrunkHas);
         expect(f.message).toContain(`--replay ${f.explored!.replay}`);
         // The replay id sends exactly that case again: the same check fails on the same operation, nothing else sent.
-        const again = await explore(viaProxy(), { seed: 0, budget: 150, replay: parseReplayId(f.explored!.replay) });
+        // (As the CLI does with --replay alone: no --only, yet no rule check runs.)
+        const replay = parseReplayId(f.explored!.replay);
+        const { report: again } = await runSuite({ ...suiteOptions(viaProxy()), explore: { seed: replay.seed, budget: 150, replay } });
         expect(again.exploration!.cases).toBe(1);
+        expect(again.results.filter((r) => !r.explored)).toEqual([]);
         expect(failed(again).some((r) => r.name === d.check && r.explored?.operation === hit!.explored?.operation)).toBe(true);
       } finally {
         proxy.plant();

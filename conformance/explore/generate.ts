@@ -28,15 +28,14 @@ export class CaseGenerator {
   /** A case of `kind` for operation `opId`, drawn from `rng`; undefined when the operation has none of that kind. */
   single(kind: Exclude<Kind, 'stateful'>, opId: string, index: number, rng: Rng): Case | undefined {
     const op = this.contract.byId(opId);
-    const randomUuid = () => new ValueDraw(this.contract, rng).value({ type: 'string', format: 'uuid' } as Json) as string;
     const steps: Step[] = [];
-    const path = this.setup.pathValues(op, steps, rng, randomUuid);
+    const path = this.setup.pathValues(op, steps, rng);
     if (!path) return undefined;
     const draw = new ValueDraw(this.contract, rng);
     const query = this.query(op, draw);
     let body: Record<string, unknown> | undefined;
     if (op.jsonBodyPointer) {
-      const bindings = this.setup.bindings(op, steps, rng, randomUuid, 'drawn');
+      const bindings = this.setup.bindings(op, steps, rng, 'drawn');
       if (!bindings) return undefined;
       body = this.drawBody(op, draw, bindings);
     } else if (op.hasRequestBody) body = { external_id: XID };

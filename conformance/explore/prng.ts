@@ -1,5 +1,7 @@
-// A small seeded PRNG (mulberry32): every case draws from its own stream, derived from the run's seed and the case's
+// Seeded draws (mulberry32): every case draws from its own stream, derived from the run's seed and the case's
 // index, so a case is the same whatever ran before it (replay by index, shards, shrinking re-runs).
+import { mulberry32 } from '../../spec/runtime/prng.ts';
+
 export interface Rng {
   /** A float in [0, 1). */
   next(): number;
@@ -7,17 +9,6 @@ export interface Rng {
   int(n: number): number;
   pick<T>(items: readonly T[]): T;
   chance(p: number): boolean;
-}
-
-function mulberry32(state: number): () => number {
-  let a = state >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The stream of case `index` of a run seeded with `seed`. */

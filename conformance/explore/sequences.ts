@@ -2,7 +2,6 @@
 // the delete (get, update, delete, list lookup), each answer judged for what it must show; with another
 // organization's key, its reads and writes of the resource in between. Ids and external_ids come from earlier answers.
 import type { Contract, Operation } from '../contract.ts';
-import type { Json } from '../../spec/runtime/json-pointer.ts';
 import { XID, type Case, type Ref, type Step } from './case.ts';
 import type { CaseGenerator } from './generate.ts';
 import type { Rng } from './prng.ts';
@@ -47,13 +46,12 @@ export function lifeCase(
   otherOrg: boolean,
 ): Case | undefined {
   const draw = new ValueDraw(contract, rng);
-  const randomUuid = () => draw.value({ type: 'string', format: 'uuid' } as Json) as string;
   const steps: Step[] = [];
-  const parent = setup.pathValues(life.create, steps, rng, randomUuid);
+  const parent = setup.pathValues(life.create, steps, rng);
   if (!parent) return undefined;
   const bodyOf = (op: Operation) => {
     if (!op.jsonBodyPointer) return { external_id: XID };
-    const bindings = setup.bindings(op, steps, rng, randomUuid, 'drawn');
+    const bindings = setup.bindings(op, steps, rng, 'drawn');
     return bindings && gen.drawBody(op, draw, bindings);
   };
   const created = bodyOf(life.create);

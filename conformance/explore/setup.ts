@@ -8,6 +8,7 @@ import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { templateParams } from '../../spec/runtime/operations.ts';
 import { XID, type Ref, type Step } from './case.ts';
 import type { Rng } from './prng.ts';
+import { ValueDraw } from './values.ts';
 
 /** A date-time far ahead, the same on every run (a generated one would make the same seed send other requests). */
 const SETUP_TIME = '2031-06-02T10:00:00.000Z';
@@ -40,15 +41,9 @@ export class Setup {
 
   /**
    * Values for every path parameter of `op`, appending the steps that make or find them; undefined when one has no
-   * source. `random` gives a well-formed id that names nothing (a write on what the run does not own).
+   * source. A write on what the run does not own gets a well-formed id that names nothing.
    */
-  pathValues(
-    op: Operation,
-    steps: Step[],
-    rng: Rng,
-    randomUuid: () => string,
-    known: Record<string, string | Ref> = {},
-  ): Record<string, string | Ref> | undefined {
+  pathValues(op: Operation, steps: Step[], rng: Rng, known: Record<string, string | Ref> = {}): Record<string, string | Ref> | undefined {
     const out: Record<string, string | Ref> = {};
     for (const param of templateParams(op.template)) {
       // A nested resource is made under the parent the path already names (a document of this patient).
@@ -59,13 +54,13 @@ export class Setup {
       const collection = op.template.slice(0, op.template.indexOf(`/{${param}}`));
       const creator = this.creator(collection);
       if (creator) {
-        const from = this.create(creator, steps, rng, randomUuid, out);
+        const from = this.create(creator, steps, rng, out);
         if (from === undefined) return undefined;
         out[param] = { from, pick: 'id' };
         continue;
       }
       if (op.method !== 'GET') {
-        out[param] = randomUuid();
+        out[param] = new ValueDraw(this.contract, rng).value({ type: 'string', format: 'uuid' } as Json) as string;
         continue;
       }
       const list = this.listWith(collection, fieldOf(param));
@@ -77,28 +72,22 @@ export class Setup {
   }
 
   /** Appends a create of `creator` (and what it needs) and returns its step's index. */
-  create(
-    creator: Operation,
-    steps: Step[],
-    rng: Rng,
-    randomUuid: () => string,
-    known: Record<string, string | Ref> = {},
-  ): number | undefined {
-    const path = this.pathValues(creator, steps, rng, randomUuid, known);
+  create(creator: Operation, steps: Step[], rng: Rng, known: Record<string, string | Ref> = {}): number | undefined {
+    const path = this.pathValues(creator, steps, rng, known);
     if (!path) return undefined;
     const upload = !creator.jsonBodyPointer;
-    const body = upload ? { external_id: XID } : this.setupBody(creator, steps, rng, randomUuid);
+    const body = upload ? { external_id: XID } : this.setupBody(creator, steps, rng);
     if (!body) return undefined;
     steps.push({ op: creator.operationId, path, body, upload: upload || undefined, key: 'main', intent: 'setup' });
     return steps.length - 1;
   }
 
   /** A plain valid body of a create: every documented field but optional objects and other resources' ids. */
-  private setupBody(op: Operation, steps: Step[], rng: Rng, randomUuid: () => string): Record<string, unknown> | undefined {
+  private setupBody(op: Operation, steps: Step[], rng: Rng): Record<string, unknown> | undefined {
     const schema = this.contract.resolve(op.jsonBodyPointer!) as JsonObject;
     const props = (schema.properties ?? {}) as Record<string, Json>;
     const required = new Set((schema.required as string[] | undefined) ?? []);
-    const bindings = this.bindings(op, steps, rng, randomUuid, 'setup');
+    const bindings = this.bindings(op, steps, rng, 'setup');
     if (!bindings) return undefined;
     const body = this.bodies.object(schema, bindings, true);
     for (const [k, raw] of Object.entries(props)) {
@@ -113,7 +102,7 @@ export class Setup {
    * Values of a body's fields that name things: external_id a fresh run id, date-times fixed, another resource's id
    * from a step of the case (created or listed). `setup` leaves out what is optional; a drawn body keeps it half the time.
    */
-  bindings(op: Operation, steps: Step[], rng: Rng, randomUuid: () => string, mode: 'setup' | 'drawn'): Record<string, unknown> | undefined {
+  bindings(op: Operation, steps: Step[], rng: Rng, mode: 'setup' | 'drawn'): Record<string, unknown> | undefined {
     const schema = this.contract.resolve(op.jsonBodyPointer!) as JsonObject;
     const props = (schema.properties ?? {}) as Record<string, Json>;
     const required = new Set((schema.required as string[] | undefined) ?? []);
@@ -124,7 +113,7 @@ export class Setup {
       else if (s.format === 'date-time' && mode === 'setup') out[k] = SETUP_TIME;
       else if (/_id$/.test(k)) {
         // Another resource's id names a real one of the case, or is left out: a made-up one would rightly be refused.
-        const ref = required.has(k) || (mode === 'drawn' && rng.chance(0.5)) ? this.idFor(k, steps, rng, randomUuid) : undefined;
+        const ref = required.has(k) || (mode === 'drawn' && rng.chance(0.5)) ? this.idFor(k, steps, rng) : undefined;
         if (ref === undefined && required.has(k)) return undefined;
         out[k] = ref;
       }
@@ -133,12 +122,12 @@ export class Setup {
   }
 
   /** A Ref to an id for the field `<resource>_id`: a created resource of the case, or the first of a list. */
-  private idFor(field: string, steps: Step[], rng: Rng, randomUuid: () => string): Ref | undefined {
+  private idFor(field: string, steps: Step[], rng: Rng): Ref | undefined {
     const collection = `/${field.replace(/_id$/, '')}s`;
     const creator = this.creator(collection);
     if (creator) {
       const mine = steps.findIndex((s) => s.op === creator.operationId && s.intent === 'setup');
-      const from = mine >= 0 ? mine : this.create(creator, steps, rng, randomUuid);
+      const from = mine >= 0 ? mine : this.create(creator, steps, rng);
       return from === undefined ? undefined : { from, pick: 'id' };
     }
     const list = this.listWith(collection, 'id');
