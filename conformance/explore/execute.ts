@@ -2,7 +2,7 @@
 // cannot be resolved (a setup that failed, an empty list) ends the case there: what was sent is still judged.
 import type { Contract } from '../contract.ts';
 import { tinyPdf } from '../fixtures.ts';
-import type { Exchange, Http, KeyRef, RequestSpec } from '../http.ts';
+import { TransportError, type Exchange, type Http, type KeyRef, type RequestSpec, type SentRequest } from '../http.ts';
 import type { Keys } from '../model.ts';
 import { isRef, XID, type Case, type KeyRole, type Ref, type Step } from './case.ts';
 
@@ -17,6 +17,8 @@ export interface CaseRun {
   exchanges: Exchange[];
   /** Why the case ended before its last step, if it did. */
   ended?: string;
+  /** The step the target gave no answer to (a reset, a timeout, an answer too large), and what happened. */
+  unanswered?: { step: number; what: string; request?: SentRequest };
 }
 
 export interface ExecEnv {
@@ -65,7 +67,13 @@ export async function runCase(c: Case, env: ExecEnv): Promise<CaseRun> {
       if (e instanceof Unresolved) return { exchanges, ended: e.message };
       throw e;
     }
-    exchanges.push(await env.http.send(EXPLORE_SENDER, spec, env.signal));
+    try {
+      exchanges.push(await env.http.send(EXPLORE_SENDER, spec, env.signal));
+    } catch (e) {
+      // No answer is an outcome of the step (its check fails on it), not of the run: the case ends there.
+      if (!(e instanceof TransportError) || env.signal?.aborted) throw e;
+      return { exchanges, ended: e.message, unanswered: { step: i, what: e.message, request: e.request } };
+    }
   }
   return { exchanges };
 }

@@ -45,7 +45,7 @@ const failed = (r: RunReport) => r.results.filter((x) => x.outcome === 'failed')
 describe('--explore against the mock', () => {
   it('passes with seed 1 in either profile, every case complete and everything it created removed', async () => {
     for (const [profile, budget] of [
-      ['all', 200],
+      ['all', 150],
       ['documented', 100],
     ] as const) {
       const report = await explore(mock.url, { seed: 1, budget }, profile);

@@ -58,6 +58,9 @@ interface Found {
   actual: string;
 }
 
+/** One check on one operation: what a result, a first failure and a shrinking are kept by. */
+const keyOf = (check: string, operation: string) => `${check}\u0000${operation}`;
+
 const opLabel = (ex: Exchange) =>
   ex.operation ? `${ex.operation.method} ${ex.operation.template}` : `${ex.request.method} ${ex.request.path}`;
 
@@ -90,7 +93,7 @@ export async function explore(
     run.exchanges.forEach((ex, i) => {
       const step = c.steps[i]!;
       const operation = opLabel(ex);
-      const mark = (check: string) => `${check}\u0000${operation}`;
+      const mark = (check: string) => keyOf(check, operation);
       if (ex.operation) {
         for (const rc of active) reached?.(mark(rc.name), rc.name, rc.rule, operation);
         for (const v of judgeExchange(
@@ -108,6 +111,26 @@ export async function explore(
       const f = xc.judge({ step, ex, earlier: run.exchanges.slice(0, i), profile: env.profile });
       if (f) found.push({ key: mark(xc.name), check: xc.name, ruleId, operation, step: i, ...f });
     });
+    // A request the target never answered fails the check of what it was sent for.
+    const u = run.unanswered;
+    const step = u && c.steps[u.step]!;
+    const xc = step && exploreChecks.find((x) => x.intent === step.intent);
+    if (u && step && xc) {
+      const op = env.contract.byId(step.op);
+      const operation = `${op.method} ${op.template}`;
+      const ruleId = xc.rule(op, env.register);
+      reached?.(keyOf(xc.name, operation), xc.name, ruleId, operation);
+      if (runs(ruleId))
+        found.push({
+          key: keyOf(xc.name, operation),
+          check: xc.name,
+          ruleId,
+          operation,
+          step: u.step,
+          expected: 'an answer',
+          actual: u.what,
+        });
+    }
     return found;
   };
 
@@ -146,7 +169,7 @@ export async function explore(
   for (const o of outcomes) {
     if (!o) continue;
     kinds[o.c.kind] = (kinds[o.c.kind] ?? 0) + 1;
-    if (o.run.ended) incomplete++;
+    if (o.run.ended && !o.run.unanswered) incomplete++;
     const reached = (key: string, check: string, ruleId: string, operation: string) => {
       const m = matrix.get(key) ?? { check, ruleId, operation, cases: new Set<number>() };
       m.cases.add(o.c.index);
@@ -178,7 +201,11 @@ export async function explore(
       message: `${c.label} (${c.kind} case; replay: --explore --replay ${id})`,
       expected: seen.found.expected,
       actual: seen.found.actual,
-      curl: seen.run?.exchanges.map((e) => toCurl(e.request)).join('\n'),
+      curl:
+        seen.run &&
+        [...seen.run.exchanges, ...(seen.run.unanswered?.request ? [{ request: seen.run.unanswered.request }] : [])]
+          .map((e) => toCurl(e.request))
+          .join('\n'),
       operation: seen.found.operation,
       status: seen.run?.exchanges[seen.found.step]?.response.status,
       explored: { replay: id, kind: c.kind, label: c.label, steps, generatedSteps: c.steps.length, rechecked, alike: alike.get(key) ?? 0 },
@@ -247,7 +274,11 @@ const inShard = (index: number, shard?: Shard) => !shard || index % shard.of ===
 function replayCase(plan: Plan, id: ReplayId, guard: BodyGuard): Case[] {
   const c = plan.caseAt(id.seed, id.index);
   const shrunk = c && applyShrinks(c, id.shrinks, guard);
-  return shrunk ? [shrunk] : [];
+  if (!shrunk)
+    throw new Error(
+      `--replay ${formatReplayId(id)}: ${c ? 'its shrink steps name no candidate' : 'its plan has no case there'} with this contract, profile and keys (replay with the flags of the run that printed it)`,
+    );
+  return [shrunk];
 }
 
 /** A body with its references and fresh external_ids replaced by values of their form, for validation. */

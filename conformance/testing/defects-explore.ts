@@ -83,6 +83,15 @@ export const exploreDefects: ExploreDefect[] = [
     shrunkHas: /-X GET '[^']*\/(patients|appointments|providers|notes)\?limit=100'/,
   },
   {
+    defect: 'the connection reset on a patient name beyond ASCII',
+    breaks: () => ({
+      drop: (req) => (is(req, 'POST', /^\/patients$/) && names(jsonOf(req.body)).some((n) => NON_ASCII.test(n)) ? 'reset' : undefined),
+    }),
+    check: 'positive_data_accepted',
+    operation: /^POST \/patients$/,
+    shrunkHas: /-X POST '[^']*\/patients'[^\n]*"(name|first_name|last_name)":"[^"]*[^ -~][^"]*"/,
+  },
+  {
     defect: 'auth ignored on GET /providers',
     breaks: (mainKey) => ({
       request(req) {
