@@ -134,6 +134,15 @@ describe('--shard k/n', () => {
   }, 60_000);
 });
 
+describe('--replay', () => {
+  it('an id whose shrink steps name no candidate is a clear error, not an empty run', async () => {
+    const replay = parseReplayId('1-3-999');
+    await expect(runSuite({ ...suiteOptions(mock.url), explore: { seed: 1, budget: 10, replay } })).rejects.toThrow(
+      /--replay 1-3-999: its shrink steps name no candidate/,
+    );
+  });
+});
+
 describe('seeded plan', () => {
   const contract = new Contract();
   it('the same seed plans the same cases; another seed others', () => {
