@@ -44,7 +44,7 @@ const withExploration = (results: CheckResult[], shard?: string, cases = 3): Run
 });
 
 describe('reports of an exploration', () => {
-  const report = withExploration([explored('GET /providers', 'failed', 2, '4-9'), explored('GET /patients', 'passed', 1)]);
+  const report = withExploration([explored('GET /patients', 'passed', 1), explored('GET /providers', 'failed', 2, '4-9')]);
 
   it('console: the failure is marked as found by exploration, with its replay command, and what was explored', () => {
     const text = renderConsole(report);
@@ -62,6 +62,8 @@ describe('reports of an exploration', () => {
     expect(html).toMatch(/<td>GET \/providers<\/td><td class="failed"[^>]*>✗ 2<\/td>/);
     expect(html).toMatch(/<td>GET \/patients<\/td><td class="passed"[^>]*>1<\/td>/);
     expect(html).toContain('<span class="tag">explored</span>');
+    // The cause links to the failed result of the check, not to its first (passing) one.
+    expect(html).toContain('href="#check-ignored_auth-explore-GET-providers-">ignored_auth</a>');
     const junit = renderJunit(report);
     expect(junit).toContain('name="ignored_auth (explore: GET /providers) [ERR-002]"');
     expect(junit).toContain('name="ignored_auth (explore: GET /patients) [ERR-002]"');

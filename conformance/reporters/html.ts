@@ -73,7 +73,8 @@ function failedRules(report: RunReport, groups: CauseGroup[]): string {
   const timedOut = report.results.filter((r) => r.outcome === 'timed-out');
   if (!failed.length && !timedOut.length)
     return '<section id="failed-rules" class="none"><h2>Failed rules</h2><p>None failed: every check that ran passed.</p></section>';
-  const rule = (name: string) => report.results.find((r) => r.name === name);
+  // A check explored on several operations has a result for each: the link goes to the failed one.
+  const rule = (name: string) => failed.find((r) => r.name === name) ?? report.results.find((r) => r.name === name);
   const causes = groups
     .map(({ cause: c }, i) => {
       const known = c.known === undefined ? '' : ` <span class="tag">${c.known ? 'known' : 'new'}</span>`;
