@@ -170,6 +170,8 @@ export interface ExplorationSummary {
   shrinkRequests: number;
   /** Cases that ended early: a setup gave nothing to work on (an empty list, a refused create). */
   incomplete: number;
+  /** Why cases could not be sent at all (the rate limit's patience ran out, ...): the first few, with counts. */
+  errors: string[];
   seconds: number;
   /** Milliseconds from the start of exploration to the first failing case's answer. */
   firstFailureMs?: number;

@@ -53,3 +53,11 @@ export const isRef = (v: unknown): v is Ref =>
 /** Does the step read an answer of step `j`, or judge its effect? */
 export const needs = (step: Step, j: number): boolean =>
   step.after === j || [step.path, step.query, step.body].some((bag) => Object.values(bag ?? {}).some((v) => isRef(v) && v.from === j));
+
+/** A value with every reference and fresh external_id in it replaced by what `by` gives for it. */
+export function substitute(v: unknown, by: (placeholder: Ref | typeof XID) => unknown): unknown {
+  if (v === XID || isRef(v)) return by(v as Ref | typeof XID);
+  if (Array.isArray(v)) return v.map((x) => substitute(x, by));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, by)]));
+  return v;
+}

@@ -4,7 +4,7 @@ import type { Contract } from '../contract.ts';
 import { tinyPdf } from '../fixtures.ts';
 import { TransportError, type Exchange, type Http, type KeyRef, type RequestSpec, type SentRequest } from '../http.ts';
 import type { Keys } from '../model.ts';
-import { isRef, XID, type Case, type KeyRole, type Ref, type Step } from './case.ts';
+import { isRef, substitute, XID, type Case, type KeyRole, type Ref, type Step } from './case.ts';
 
 /** The label of exchanges exploration sends (the runner's own response-check pass leaves them to exploration). */
 export const EXPLORE_SENDER = 'explore';
@@ -85,7 +85,7 @@ function requestOf(step: Step, i: number, env: ExecEnv, resolve: (v: unknown, i:
   if (step.key === 'otherOrg' && !env.keys.otherOrg) throw new Unresolved('no key of another organization');
   const path = op.template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(String(resolve(step.path?.[name], i))));
   const query = step.query && Object.fromEntries(Object.entries(step.query).map(([k, v]) => [k, resolve(v, i) as string | number]));
-  const body = step.body && deepResolve(step.body, (v) => resolve(v, i));
+  const body = step.body && (substitute(step.body, (v) => resolve(v, i)) as Record<string, unknown>);
   const spec: RequestSpec = { method: op.method, path, query, ...keyFor(step.key, env.keys) };
   if (step.upload)
     return {
@@ -96,11 +96,4 @@ function requestOf(step: Step, i: number, env: ExecEnv, resolve: (v: unknown, i:
       },
     };
   return body ? { ...spec, json: body } : spec;
-}
-
-function deepResolve(v: unknown, resolve: (v: unknown) => unknown): unknown {
-  if (v === XID || isRef(v)) return resolve(v);
-  if (Array.isArray(v)) return v.map((x) => deepResolve(x, resolve));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deepResolve(x, resolve)]));
-  return v;
 }

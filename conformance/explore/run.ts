@@ -5,15 +5,13 @@
 import type { Contract } from '../contract.ts';
 import { BodyGenerator } from '../datagen.ts';
 import { toCurl } from '../curl.ts';
-import type { Exchange, Http } from '../http.ts';
-import { responseChecks } from '../checks/index.ts';
-import { judgeExchange } from '../judge/exchange.ts';
+import type { Http } from '../http.ts';
 import type { Register } from '../register.ts';
 import type { Profile, SchemaValidator } from '../schemas.ts';
 import { areaOf, type CheckResult, type ExplorationSummary, type Failure, type Keys } from '../model.ts';
-import { isRef, XID, type Case } from './case.ts';
-import { exploreChecks } from './checks.ts';
+import { substitute, XID, type Case } from './case.ts';
 import { runCase, type CaseRun } from './execute.ts';
+import { caseJudge, type Found, type Reach } from './judge-run.ts';
 import { Plan } from './plan.ts';
 import { formatReplayId, type ReplayId } from './replay-id.ts';
 import { applyShrinks, shrink, type BodyGuard } from './shrink.ts';
@@ -48,22 +46,6 @@ const SHRINK_ATTEMPTS = 40;
 /** Requests shrinking may make in all, at least (half the budget when that is more). */
 const MIN_SHRINK_REQUESTS = 200;
 
-interface Found {
-  key: string;
-  check: string;
-  ruleId: string;
-  operation: string;
-  step: number;
-  expected: string;
-  actual: string;
-}
-
-/** One check on one operation: what a result, a first failure and a shrinking are kept by. */
-const keyOf = (check: string, operation: string) => `${check}\u0000${operation}`;
-
-const opLabel = (ex: Exchange) =>
-  ex.operation ? `${ex.operation.method} ${ex.operation.template}` : `${ex.request.method} ${ex.request.path}`;
-
 export async function explore(
   env: ExploreEnv,
   settings: ExploreSettings,
@@ -71,8 +53,6 @@ export async function explore(
   const started = performance.now();
   const plan = new Plan(env.contract, env.profile, !!env.keys.otherOrg);
   const bodies = new BodyGenerator(env.contract);
-  const runs = env.profile === 'all' ? () => true : (rule: string) => env.register.resolve(rule).provenance !== 'assumed';
-  const active = responseChecks.filter((rc) => runs(rc.rule));
   let xids = 0;
   let requests = 0;
   const exec = async (c: Case): Promise<CaseRun> => {
@@ -87,52 +67,7 @@ export async function explore(
     return run;
   };
 
-  /** Everything wrong with one run of a case, and (for the matrix) every check and operation it reached. */
-  const judge = (c: Case, run: CaseRun, reached?: (key: string, check: string, ruleId: string, operation: string) => void): Found[] => {
-    const found: Found[] = [];
-    run.exchanges.forEach((ex, i) => {
-      const step = c.steps[i]!;
-      const operation = opLabel(ex);
-      const mark = (check: string) => keyOf(check, operation);
-      if (ex.operation) {
-        for (const rc of active) reached?.(mark(rc.name), rc.name, rc.rule, operation);
-        for (const v of judgeExchange(
-          { ...ex, operation: ex.operation },
-          { contract: env.contract, schemas: env.schemas, profile: env.profile },
-          active,
-        ))
-          found.push({ key: mark(v.check), check: v.check, ruleId: v.ruleId, operation, step: i, expected: v.expected, actual: v.actual });
-      }
-      const xc = exploreChecks.find((x) => x.intent === step.intent);
-      if (!xc || !ex.operation) return;
-      const ruleId = xc.rule(ex.operation, env.register);
-      if (!runs(ruleId)) return;
-      reached?.(mark(xc.name), xc.name, ruleId, operation);
-      const f = xc.judge({ step, ex, earlier: run.exchanges.slice(0, i), profile: env.profile });
-      if (f) found.push({ key: mark(xc.name), check: xc.name, ruleId, operation, step: i, ...f });
-    });
-    // A request the target never answered fails the check of what it was sent for.
-    const u = run.unanswered;
-    const step = u && c.steps[u.step]!;
-    const xc = step && exploreChecks.find((x) => x.intent === step.intent);
-    if (u && step && xc) {
-      const op = env.contract.byId(step.op);
-      const operation = `${op.method} ${op.template}`;
-      const ruleId = xc.rule(op, env.register);
-      reached?.(keyOf(xc.name, operation), xc.name, ruleId, operation);
-      if (runs(ruleId))
-        found.push({
-          key: keyOf(xc.name, operation),
-          check: xc.name,
-          ruleId,
-          operation,
-          step: u.step,
-          expected: 'an answer',
-          actual: u.what,
-        });
-    }
-    return found;
-  };
+  const judge = caseJudge(env);
 
   const guard: BodyGuard = (step, body) => {
     const op = env.contract.byId(step.op);
@@ -153,15 +88,19 @@ export async function explore(
     : plan
         .cases(settings.seed, settings.budget, (c) => !env.readOnly || c.steps.every((st) => env.contract.byId(st.op).method === 'GET'))
         .filter((c) => inShard(c.index, settings.shard));
-  const outcomes: Array<{ c: Case; run: CaseRun } | undefined> = new Array(cases.length);
+  const outcomes: Array<{ c: Case; run: CaseRun; found: Found[]; reached: Reach[] } | undefined> = new Array(cases.length);
+  const errors = new Map<string, number>();
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.max(1, Math.min(env.concurrency, cases.length)) }, async () => {
       while (next < cases.length && !env.signal?.aborted) {
         const i = next++;
-        const run = await exec(cases[i]!).catch(() => undefined);
-        if (run && judge(cases[i]!, run).length && firstFailureMs === undefined) firstFailureMs = performance.now() - started;
-        outcomes[i] = run && { c: cases[i]!, run };
+        const c = cases[i]!;
+        const run = await exec(c).catch((e: Error) => void errors.set(e.message, (errors.get(e.message) ?? 0) + 1));
+        if (!run) continue;
+        const judged = judge(c, run);
+        if (judged.found.length && firstFailureMs === undefined) firstFailureMs = performance.now() - started;
+        outcomes[i] = { c, run, ...judged };
       }
     }),
   );
@@ -170,12 +109,12 @@ export async function explore(
     if (!o) continue;
     kinds[o.c.kind] = (kinds[o.c.kind] ?? 0) + 1;
     if (o.run.ended && !o.run.unanswered) incomplete++;
-    const reached = (key: string, check: string, ruleId: string, operation: string) => {
-      const m = matrix.get(key) ?? { check, ruleId, operation, cases: new Set<number>() };
+    for (const r of o.reached) {
+      const m = matrix.get(r.key) ?? { ...r, cases: new Set<number>() };
       m.cases.add(o.c.index);
-      matrix.set(key, m);
-    };
-    for (const f of judge(o.c, o.run, reached)) {
+      matrix.set(r.key, m);
+    }
+    for (const f of o.found) {
       if (!firstOf.has(f.key)) firstOf.set(f.key, { c: o.c, found: f });
       else if (firstOf.get(f.key)!.c !== o.c) alike.set(f.key, (alike.get(f.key) ?? 0) + 1);
     }
@@ -187,7 +126,7 @@ export async function explore(
   const attempt = async (cand: Case, capped: boolean): Promise<{ run: CaseRun; found: Found[] } | undefined> => {
     if (capped && requests - generated >= shrinkCap) return undefined;
     const run = await exec(cand).catch(() => undefined);
-    return run && { run, found: judge(cand, run) };
+    return run && { run, found: judge(cand, run).found };
   };
   const failures = new Map<string, Failure>();
   const record = (key: string, c: Case, shrinks: number[], seen: { run?: CaseRun; found: Found }, steps: number, rechecked: boolean) => {
@@ -262,6 +201,7 @@ export async function explore(
     requests: generated,
     shrinkRequests: requests - generated,
     incomplete,
+    errors: [...errors].map(([message, n]) => (n > 1 ? `${message} (${n} cases)` : message)).slice(0, 5),
     seconds: (performance.now() - started) / 1000,
     firstFailureMs,
     kinds,
@@ -282,13 +222,4 @@ function replayCase(plan: Plan, id: ReplayId, guard: BodyGuard): Case[] {
 }
 
 /** A body with its references and fresh external_ids replaced by values of their form, for validation. */
-function concrete(body: Record<string, unknown>): unknown {
-  const walk = (v: unknown): unknown => {
-    if (v === XID) return 'crc-x';
-    if (isRef(v)) return '1';
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return walk(body);
-}
+const concrete = (body: Record<string, unknown>) => substitute(body, (v) => (v === XID ? 'crc-x' : '1'));

@@ -40,7 +40,17 @@ const explored = (operation: string, outcome: 'passed' | 'failed', cases: number
 const withExploration = (results: CheckResult[], shard?: string, cases = 3): RunReport => ({
   ...runReport(results),
   shard,
-  exploration: { seed: 4, budget: 100, cases, requests: cases * 2, shrinkRequests: 1, incomplete: 0, seconds: 1, kinds: { auth: cases } },
+  exploration: {
+    seed: 4,
+    budget: 100,
+    cases,
+    requests: cases * 2,
+    shrinkRequests: 1,
+    incomplete: 0,
+    errors: [],
+    seconds: 1,
+    kinds: { auth: cases },
+  },
 });
 
 describe('reports of an exploration', () => {

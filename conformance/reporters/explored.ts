@@ -25,7 +25,8 @@ export function explorationLine(report: RunReport): string | undefined {
     .map(([k, n]) => `${n} ${k}`)
     .join(', ');
   const failed = report.results.filter((r) => r.explored && r.outcome === 'failed').length;
-  return `explored: seed ${e.seed}, ${e.cases} cases (${kinds}), ${e.requests} requests + ${e.shrinkRequests} shrinking/re-checking, ${e.incomplete} incomplete, ${e.seconds.toFixed(1)} s; ${failed} check×operation failed${report.shard ? `; shard ${report.shard}` : ''}`;
+  const errors = e.errors?.length ? `; cases not sent: ${e.errors.join('; ')}` : '';
+  return `explored: seed ${e.seed}, ${e.cases} cases (${kinds}), ${e.requests} requests + ${e.shrinkRequests} shrinking/re-checking, ${e.incomplete} incomplete, ${e.seconds.toFixed(1)} s; ${failed} check×operation failed${report.shard ? `; shard ${report.shard}` : ''}${errors}`;
 }
 
 /** Operations × checks: cases that reached each pair, ✗ where it failed. */

@@ -60,6 +60,7 @@ function mergeExploration(all: ExplorationSummary[]): ExplorationSummary | undef
     requests: sum((e) => e.requests),
     shrinkRequests: sum((e) => e.shrinkRequests),
     incomplete: sum((e) => e.incomplete),
+    errors: [...new Set(all.flatMap((e) => e.errors ?? []))].slice(0, 5),
     seconds: Math.max(...all.map((e) => e.seconds)),
     firstFailureMs: firsts.length ? Math.min(...firsts) : undefined,
     kinds,
