@@ -61,3 +61,6 @@ export function substitute(v: unknown, by: (placeholder: Ref | typeof XID) => un
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, by)]));
   return v;
 }
+
+/** A body with its references and fresh external_ids replaced by values of their form, for validation. */
+export const concrete = (body: Record<string, unknown>) => substitute(body, (v) => (v === XID ? 'crc-x' : '1'));

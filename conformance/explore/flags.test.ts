@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXPLORE_BUDGET, parseCli, USAGE } from '../args.ts';
 import { main } from '../cli.ts';
 import { formatReplayId, parseReplayId } from './replay-id.ts';
+import { shareOf } from './shard.ts';
 
 const BASE = ['--url', 'https://staging.example.test/ext-api/v1', '--key', 'k'];
 
@@ -67,5 +68,15 @@ describe('replay ids', () => {
     expect(formatReplayId(id)).toBe('7-42-0_3.2.1_2');
     expect(parseReplayId('7-42-0_3.2.1_2')).toEqual(id);
     expect(parseReplayId(formatReplayId({ seed: 1, index: 0, shrinks: [] }))).toEqual({ seed: 1, index: 0, shrinks: [] });
+  });
+});
+
+describe('--shard k/n', () => {
+  it('shares are disjoint, every item in one of them, in the suite’s order', () => {
+    const items = ['a', 'b', 'c', 'd', 'e'];
+    const shares = [1, 2, 3].map((k) => shareOf(items, { k, of: 3 }));
+    expect(shares).toEqual([['a', 'd'], ['b', 'e'], ['c']]);
+    expect(shares.flat().sort()).toEqual(items);
+    expect(shareOf(items)).toEqual(items);
   });
 });

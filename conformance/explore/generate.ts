@@ -5,7 +5,8 @@ import type { Contract, Operation } from '../contract.ts';
 import { BodyGenerator } from '../datagen.ts';
 import type { Profile } from '../schemas.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
-import { XID, type Case, type Kind, type Step } from './case.ts';
+import { concrete, XID, type Case, type Kind, type Step } from './case.ts';
+import { queryViolations } from './query-violations.ts';
 import type { Rng } from './prng.ts';
 import { Setup } from './setup.ts';
 import { ValueDraw, assumedKeyword } from './values.ts';
@@ -47,10 +48,19 @@ export class CaseGenerator {
       const key = rng.chance(0.5) ? 'none' : 'invalid';
       return { ...label(key === 'none' ? 'no X-API-Key' : 'a wrong X-API-Key'), steps: [...steps, { ...base, key, intent: 'refuse' }] };
     }
-    if (!op.jsonBodyPointer || !body) return undefined;
-    const wrong = this.bodies.invalid(op.jsonBodyPointer, body, () => ({})).filter((c) => this.profile === 'all' || !c.assumed);
-    if (!wrong.length) return undefined;
-    const c = rng.pick(wrong);
+    const inBody =
+      op.jsonBodyPointer && body
+        ? this.bodies.invalid(op.jsonBodyPointer, body, () => ({})).filter((c) => this.profile === 'all' || !c.assumed)
+        : [];
+    const inQuery = this.profile === 'all' ? queryViolations(this.contract, op) : [];
+    if (!inBody.length && !inQuery.length) return undefined;
+    const n = rng.int(inBody.length + inQuery.length);
+    if (n >= inBody.length) {
+      const q = inQuery[n - inBody.length]!;
+      const violation = { field: q.param, label: q.label };
+      return { ...label(q.label), steps: [...steps, { ...base, query: { ...query, [q.param]: q.value }, intent: 'reject', violation }] };
+    }
+    const c = inBody[n]!;
     const violation = { field: c.field.split('.')[0]!.split('|')[0]!, label: c.label };
     return {
       ...label(c.label),
@@ -64,10 +74,7 @@ export class CaseGenerator {
     const body = draw.object(schema, bindings);
     // Which fields a body must have is the kit's reading where the object's mark covers `required`; all of them is not.
     if (Object.keys(body).length < Object.keys(schema.properties ?? {}).length && assumedKeyword(schema, 'required')) draw.assumed = true;
-    const check = Object.fromEntries(
-      Object.entries(body).map(([k, v]) => [k, v === XID ? 'crc-x' : typeof v === 'object' && v && 'from' in v ? '1' : v]),
-    );
-    if (this.bodies.isValid(op.jsonBodyPointer!, check)) return body;
+    if (this.bodies.isValid(op.jsonBodyPointer!, concrete(body))) return body;
     const plain = this.bodies.object(schema, bindings, true);
     return Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
   }

@@ -9,6 +9,7 @@ import { CaseGenerator } from './generate.ts';
 import { caseRng } from './prng.ts';
 import { Setup } from './setup.ts';
 import { lifeCase, lives } from './sequences.ts';
+import { queryViolations } from './query-violations.ts';
 
 interface Slot {
   kind: Kind;
@@ -34,11 +35,8 @@ export class Plan {
     const slots: Slot[] = [];
     for (const life of lives(contract, this.setup)) slots.push({ kind: 'stateful', op: life.create.operationId });
     for (const op of contract.operations) {
-      const kinds: Kind[] = foreignWrite(this.setup, op)
-        ? ['auth']
-        : op.jsonBodyPointer
-          ? ['positive', 'negative', 'auth']
-          : ['positive', 'auth'];
+      const negative = !!op.jsonBodyPointer || (profile === 'all' && queryViolations(contract, op).length > 0);
+      const kinds: Kind[] = foreignWrite(this.setup, op) ? ['auth'] : negative ? ['positive', 'negative', 'auth'] : ['positive', 'auth'];
       for (const kind of kinds) slots.push({ kind, op: op.operationId });
     }
     this.slots = slots;

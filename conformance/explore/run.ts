@@ -9,7 +9,7 @@ import type { Http } from '../http.ts';
 import type { Register } from '../register.ts';
 import type { Profile, SchemaValidator } from '../schemas.ts';
 import { areaOf, type CheckResult, type ExplorationSummary, type Failure, type Keys } from '../model.ts';
-import { substitute, XID, type Case } from './case.ts';
+import { concrete, type Case } from './case.ts';
 import { runCase, type CaseRun } from './execute.ts';
 import { caseJudge, type Found, type Reach } from './judge-run.ts';
 import { Plan } from './plan.ts';
@@ -220,6 +220,3 @@ function replayCase(plan: Plan, id: ReplayId, guard: BodyGuard): Case[] {
     );
   return [shrunk];
 }
-
-/** A body with its references and fresh external_ids replaced by values of their form, for validation. */
-const concrete = (body: Record<string, unknown>) => substitute(body, (v) => (v === XID ? 'crc-x' : '1'));

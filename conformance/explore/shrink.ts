@@ -85,14 +85,16 @@ function halves(text: string): string[] {
 /** One step made smaller in every single way its intent allows. */
 function smallerSteps(step: Step, guard: BodyGuard): Step[] {
   const out: Step[] = [];
+  // A negative step keeps its violation (a query parameter or a body field) whole.
+  const kept = step.violation?.field;
   for (const k of Object.keys(step.query ?? {})) {
+    if (k === kept) continue;
     const { [k]: _gone, ...rest } = step.query!;
     out.push({ ...step, query: Object.keys(rest).length ? rest : undefined });
   }
   for (const [k, v] of Object.entries(step.query ?? {}))
-    if (typeof v === 'string') for (const h of halves(v)) out.push({ ...step, query: { ...step.query, [k]: h } });
+    if (typeof v === 'string' && k !== kept) for (const h of halves(v)) out.push({ ...step, query: { ...step.query, [k]: h } });
   if (!step.body || step.upload) return out;
-  const kept = step.violation?.field;
   const bodies: Array<Record<string, unknown>> = [];
   for (const k of Object.keys(step.body)) {
     if (k === kept) continue;
