@@ -23,10 +23,6 @@ export class Setup {
     this.bodies = new BodyGenerator(contract);
   }
 
-  op(id: string): Operation {
-    return this.contract.byId(id);
-  }
-
   /** The POST that creates items of a collection, when the collection also deletes them (a client-owned resource). */
   creator(collection: string): Operation | undefined {
     const post = this.contract.operations.find((o) => o.method === 'POST' && o.template === collection);
@@ -121,7 +117,10 @@ export class Setup {
     return out;
   }
 
-  /** A Ref to an id for the field `<resource>_id`: a created resource of the case, or the first of a list. */
+  /**
+   * A Ref to an id for the field `<resource>_id`: a created resource of the case, or the first of its list, or else
+   * that field of the first item of a list that carries it (template_id from a note).
+   */
   private idFor(field: string, steps: Step[], rng: Rng): Ref | undefined {
     const collection = `/${field.replace(/_id$/, '')}s`;
     const creator = this.creator(collection);
@@ -130,10 +129,10 @@ export class Setup {
       const from = mine >= 0 ? mine : this.create(creator, steps, rng);
       return from === undefined ? undefined : { from, pick: 'id' };
     }
-    const list = this.listWith(collection, 'id');
+    const list = this.listWith(collection, field);
     if (!list) return undefined;
     steps.push({ op: list.op.operationId, key: 'main', intent: 'setup' });
-    return { from: steps.length - 1, pick: 'id' };
+    return { from: steps.length - 1, pick: list.pick };
   }
 
   /** Does a schema (refs followed `depth` deep) have a property `field`? */
