@@ -18,12 +18,13 @@ interface Slot {
 
 /** Writes exploration never sends with a valid key: they change what the run did not create (a session's note). */
 const foreignWrite = (setup: Setup, op: { method: string; template: string }) =>
-  op.method !== 'GET' && /\{/.test(op.template) && !setup.ownable(op as never, /\{([^}]+)\}(?!.*\{)/.exec(op.template)![1]!);
+  op.method !== 'GET' && op.template.includes('{') && !setup.ownable(op.template);
 
 export class Plan {
   readonly slots: Slot[];
   private readonly gen: CaseGenerator;
   private readonly setup: Setup;
+  private readonly lives: ReturnType<typeof lives>;
 
   constructor(
     private readonly contract: Contract,
@@ -33,7 +34,8 @@ export class Plan {
     this.gen = new CaseGenerator(contract, profile);
     this.setup = new Setup(contract);
     const slots: Slot[] = [];
-    for (const life of lives(contract, this.setup)) slots.push({ kind: 'stateful', op: life.create.operationId });
+    this.lives = lives(contract, this.setup);
+    for (const life of this.lives) slots.push({ kind: 'stateful', op: life.create.operationId });
     for (const op of contract.operations) {
       const negative = !!op.jsonBodyPointer || (profile === 'all' && queryViolations(contract, op).length > 0);
       const kinds: Kind[] = foreignWrite(this.setup, op) ? ['auth'] : negative ? ['positive', 'negative', 'auth'] : ['positive', 'auth'];
@@ -47,7 +49,7 @@ export class Plan {
     const slot = this.slots[index % this.slots.length]!;
     const rng = caseRng(seed, index);
     if (slot.kind === 'stateful') {
-      const life = lives(this.contract, this.setup).find((l) => l.create.operationId === slot.op)!;
+      const life = this.lives.find((l) => l.create.operationId === slot.op)!;
       return lifeCase(life, this.gen, this.setup, this.contract, index, rng, this.otherOrg);
     }
     return this.gen.single(slot.kind, slot.op, index, rng);

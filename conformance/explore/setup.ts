@@ -30,9 +30,10 @@ export class Setup {
     return post && del ? post : undefined;
   }
 
-  /** Is the resource a path parameter names one the case creates itself (so a write on it is polite)? */
-  ownable(op: Operation, param: string): boolean {
-    return !!this.creator(op.template.slice(0, op.template.indexOf(`/{${param}}`)));
+  /** Is the resource a path's last parameter names one a case creates itself (so a write on it is polite)? */
+  ownable(template: string): boolean {
+    const param = /\{([^}]+)\}(?!.*\{)/.exec(template)?.[1];
+    return !!param && !!this.creator(template.slice(0, template.indexOf(`/{${param}}`)));
   }
 
   /**
