@@ -9,6 +9,7 @@ import { runSuite } from '../runner.ts';
 import { startTestMock, suiteOptions } from '../testing/check-file.ts';
 import { exploreDefects } from '../testing/defects-explore.ts';
 import { startSwappableProxy } from '../testing/single-defect.ts';
+import { answer } from '../testing/broken-proxy.ts';
 import { mergeReports } from '../reporters/merge.ts';
 import { Plan } from './plan.ts';
 import { parseReplayId } from './replay-id.ts';
@@ -68,6 +69,28 @@ describe('--explore --read-only', () => {
     expect(report.cleanup.created).toBe(0);
     expect(new Set(report.results.map((r) => r.explored!.operation.split(' ')[0]))).toEqual(new Set(['GET']));
     expect(failed(report)).toEqual([]);
+  }, 30_000);
+});
+
+describe('--explore is polite', () => {
+  it('waits out a spent rate-limit window (Retry-After) and resends, without a false failure', async () => {
+    let n = 0;
+    // Every 40th API answer says the key's window is spent for a second, as a rate-limited target does.
+    proxy.plant({
+      response(res, req) {
+        if (req.url.startsWith('/__mock') || ++n % 40) return;
+        answer(res, 429, { error: 'Rate limit exceeded. Please retry after the window resets.' });
+        Object.assign(res.headers, { 'retry-after': '1', 'x-ratelimit-remaining': '0' });
+      },
+    });
+    try {
+      const report = await explore(viaProxy(), { seed: 1, budget: 50 });
+      expect(failed(report).map((r) => `${r.name} ${r.explored?.operation}: ${r.failures[0]?.actual}`)).toEqual([]);
+      expect(report.pacing.pauses).toBeGreaterThan(0);
+      expect(report.exploration!.incomplete).toBe(0);
+    } finally {
+      proxy.plant();
+    }
   }, 30_000);
 });
 
