@@ -75,10 +75,17 @@ describe('--explore --read-only', () => {
 describe('--explore is polite', () => {
   it('waits out a spent rate-limit window (Retry-After) and resends, without a false failure', async () => {
     let n = 0;
-    // Every 40th API answer says the key's window is spent for a second, as a rate-limited target does.
+    const limited = new WeakSet<object>();
+    // Every 40th API request is refused as a rate-limited target does, before anything is done: the mock is asked
+    // something harmless instead, and its answer becomes a 429 saying the window is spent for a second.
     proxy.plant({
-      response(res, req) {
+      request(req) {
         if (req.url.startsWith('/__mock') || ++n % 40) return;
+        limited.add(req);
+        Object.assign(req, { method: 'GET', url: '/ext-api/v1/providers', body: Buffer.alloc(0) });
+      },
+      response(res, req) {
+        if (!limited.has(req)) return;
         answer(res, 429, { error: 'Rate limit exceeded. Please retry after the window resets.' });
         Object.assign(res.headers, { 'retry-after': '1', 'x-ratelimit-remaining': '0' });
       },
