@@ -1,6 +1,7 @@
 // Each exploration check on the answers that pass it and on those that must fail it (the planted servers of
 // explore.test.ts prove the checks end to end; here every check, including those no planted defect reaches).
 import { describe, expect, it } from 'vitest';
+import { Contract } from '../contract.ts';
 import type { Exchange } from '../http.ts';
 import type { Intent, Step } from './case.ts';
 import { exploreChecks } from './checks.ts';
@@ -15,6 +16,8 @@ const exchange = (method: string, path: string, status: number, json?: unknown):
 const judge = (intent: Intent, ex: Exchange, earlier: Exchange[] = [], step: Partial<Step> = {}, profile: 'documented' | 'all' = 'all') =>
   exploreChecks.find((c) => c.intent === intent)!.judge({ step: { op: 'x', key: 'main', intent, ...step }, ex, earlier, profile });
 
+const contract = new Contract();
+
 describe('exploration checks', () => {
   const created = exchange('POST', '/patients', 201, { data: { id: '42', external_id: 'crc-x1' } });
 
@@ -24,6 +27,10 @@ describe('exploration checks', () => {
     expect(judge('accept', exchange('POST', '/patients', 400, { error: 'bad' }), [], { assumed: true }, 'documented')).toBeUndefined();
     expect(judge('accept', exchange('POST', '/patients', 400, { error: 'bad' }), [], { assumed: true }, 'all')).toBeDefined();
     expect(judge('accept', exchange('POST', '/patients', 500, { error: 'x' }), [], { assumed: true }, 'documented')).toBeDefined();
+    // A 503 the operation documents (work that could not be queued now) is an answer the contract allows; another is not.
+    const busy = exchange('POST', '/patients/1/documents/d/extract', 503, { error: 'busy' });
+    expect(judge('accept', { ...busy, operation: contract.byId('extractDocument') })).toBeUndefined();
+    expect(judge('accept', { ...busy, operation: contract.byId('createPatient') })).toBeDefined();
   });
 
   it('negative_data_rejected and ignored_auth want exactly 400 and 401', () => {
