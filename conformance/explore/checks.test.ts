@@ -21,11 +21,13 @@ const contract = new Contract();
 describe('exploration checks', () => {
   const created = exchange('POST', '/patients', 201, { data: { id: '42', external_id: 'crc-x1' } });
 
-  it('positive_data_accepted: a 2xx passes; a 4xx fails unless the values rest on an assumption (documented profile); a 5xx always fails', () => {
+  it('positive_data_accepted: a 2xx passes; a refusal as invalid fails unless the values rest on a reading (documented profile); a 5xx always fails', () => {
     expect(judge('accept', created)).toBeUndefined();
     expect(judge('accept', exchange('POST', '/patients', 400, { error: 'bad' }))?.actual).toMatch(/^400/);
     expect(judge('accept', exchange('POST', '/patients', 400, { error: 'bad' }), [], { assumed: true }, 'documented')).toBeUndefined();
     expect(judge('accept', exchange('POST', '/patients', 400, { error: 'bad' }), [], { assumed: true }, 'all')).toBeDefined();
+    // Refused as invalid is a reading; a 404 or a 409 is not an answer to data one may find invalid.
+    expect(judge('accept', exchange('PATCH', '/patients/42', 404, { error: 'no' }), [], { assumed: true }, 'documented')).toBeDefined();
     expect(judge('accept', exchange('POST', '/patients', 500, { error: 'x' }), [], { assumed: true }, 'documented')).toBeDefined();
     // A 503 the operation documents (work that could not be queued now) is an answer the contract allows; another is not.
     const busy = exchange('POST', '/patients/1/documents/d/extract', 503, { error: 'busy' });

@@ -1,7 +1,7 @@
 // Positive values drawn from the contract's schemas: boundary lengths and numbers, every enum member in turn, unicode
 // and emoji, null where nullable, optional fields present and absent. A value at a bound or from an enum the kit only
-// assumed (x-assumption) marks the draw `assumed`: another reading of the document may refuse it, so the documented
-// profile never fails a server for refusing it.
+// assumed (x-assumption), or free text the contract gives no form to, marks the draw `assumed`: another reading of the
+// document may refuse it, so the documented profile never fails a server for refusing it as invalid.
 import type { Contract } from '../contract.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { ASSUMED_KEYWORDS } from '../schemas.ts';
@@ -91,11 +91,14 @@ export class ValueDraw {
           .map((p) => p.replace(/x/g, () => this.rng.int(16).toString(16)))
           .join('-');
       case 'email':
-        return this.rng.pick(['explore@example.org', 'zoë.test@example.org']);
+        return this.rng.pick(['explore@example.org', 'explore.test+1@example.org']);
       case 'uri':
         return 'https://example.org/explore';
     }
     if (typeof s.pattern === 'string') return /\\d/.test(s.pattern) ? String(1 + this.rng.int(9)).repeat(10) : '';
+    // Free text the contract gives no form to (an email or a phone typed as a plain string): a server may well check
+    // it against a form of its own, so refusing a drawn text is a reading the documented profile allows.
+    this.assumed = true;
     const min = typeof s.minLength === 'number' ? s.minLength : 0;
     const max = typeof s.maxLength === 'number' ? s.maxLength : undefined;
     const choice = this.rng.int(4);
