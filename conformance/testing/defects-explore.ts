@@ -39,17 +39,16 @@ export const exploreDefects: ExploreDefect[] = [
   {
     defect: 'a deleted patient still readable',
     breaks: () => {
-      const deleted = new Set<string>();
+      // The delete is never carried out: the mock is asked to read the row instead, and the answer says deleted.
+      const deletes = new WeakSet<ProxyRequest>();
       return {
         request(req) {
-          if (is(req, 'DELETE', /^\/patients\/\d+$/)) {
-            deleted.add(apiPath(req));
-            req.method = 'GET';
-            (req as ProxyRequest & { wasDelete?: boolean }).wasDelete = true;
-          }
+          if (!is(req, 'DELETE', /^\/patients\/\d+$/)) return;
+          deletes.add(req);
+          req.method = 'GET';
         },
         response(res, req) {
-          if ((req as ProxyRequest & { wasDelete?: boolean }).wasDelete && res.status === 200) setJson(res, { success: true });
+          if (deletes.has(req) && res.status === 200) setJson(res, { success: true });
         },
       };
     },
