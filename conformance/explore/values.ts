@@ -1,4 +1,4 @@
-// Positive values drawn from the contract's schemas: boundary lengths and numbers, every enum member in turn, unicode
+// Positive values drawn from the contract's schemas: boundary lengths and numbers, any enum member, unicode
 // and emoji, null where nullable, optional fields present and absent. A value at a bound or from an enum the kit only
 // assumed (x-assumption), or free text the contract gives no form to, marks the draw `assumed`: another reading of the
 // document may refuse it, so the documented profile never fails a server for refusing it as invalid.
