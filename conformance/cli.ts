@@ -16,6 +16,7 @@ import { Redactor } from './redact.ts';
 import { HarError } from './har/read.ts';
 import { runHar } from './har/run.ts';
 import { isMainModule } from '../spec/runtime/main-module.ts';
+import { mergeMain } from './merge-command.ts';
 
 /** The variables the report's curl lines read, how to set them; with --mock, the mock's keys in <out>/keys.env (0600). */
 function withVariables(report: RunReport, redactor: Redactor, keyDir: string | undefined): RunReport {
@@ -34,6 +35,7 @@ export async function main(
     err(printable(`clinical-records-conformance: ${message}`));
     return 2;
   };
+  if (argv[0] === 'merge') return mergeMain(argv.slice(1), out, err);
   let opts;
   try {
     opts = parseCli(argv);
@@ -75,7 +77,7 @@ export async function main(
         printable(
           opts.har
             ? `clinical-records-conformance → recorded traffic ${opts.har} (profile ${opts.profile})`
-            : `clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''})`,
+            : `clinical-records-conformance → ${opts.url} (profile ${opts.profile}${opts.readOnly ? ', read-only' : ''}${opts.mock ? ', mock' : ''}${opts.explore ? `, explore seed ${opts.explore.seed}` : ''}${opts.shard ? `, shard ${opts.shard.k}/${opts.shard.of}` : ''})`,
         ),
       );
     const progress = progressCounter();

@@ -80,6 +80,11 @@ export class BodyGenerator {
     return out;
   }
 
+  /** Does the strict contract accept this body for the schema at a pointer? */
+  isValid(pointer: string, body: unknown): boolean {
+    return this.strict.validate(pointer, body).length === 0;
+  }
+
   /** Minimal and full valid bodies for the schema at a pointer (each checked against the strict schema). */
   valid(
     pointer: string,

@@ -62,7 +62,15 @@ export interface Exchange {
   ms: number;
 }
 
-export class TransportError extends Error {}
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    /** The request that got no answer, when it was sent (its curl line still reproduces it). */
+    readonly request?: SentRequest,
+  ) {
+    super(message);
+  }
+}
 
 /** An answer whose body went past MAX_ANSWER_BYTES: it came (status, media type), but was not read. */
 export class OversizedAnswer extends TransportError {
@@ -320,7 +328,7 @@ export class Http {
           : signal?.aborted
             ? 'abandoned: the check ran out of time'
             : (e.cause?.code ?? e.cause?.message ?? e.message);
-        throw new TransportError(`${request.method} ${url}: ${why}`);
+        throw new TransportError(`${request.method} ${url}: ${why}`, request);
       }
       const hdrs: Record<string, string> = {};
       res.headers.forEach((v, k) => {

@@ -70,6 +70,23 @@ export interface Failure {
   status?: number;
   /** With --baseline: the baseline has this failure (an entry of the same rule, check, operation, status, fingerprint). */
   known?: boolean;
+  /** Found by --explore: the shrunk case (its curl lines are `curl`, one per step) and the id that replays it. */
+  explored?: ExploredCase;
+}
+
+interface ExploredCase {
+  /** `<seed>-<case>[-<shrinks>]`: `--explore --replay <id>` sends exactly this case again. */
+  replay: string;
+  kind: string;
+  /** What the case tried (before shrinking). */
+  label: string;
+  /** Requests of the shrunk case, and of the case as generated. */
+  steps: number;
+  generatedSteps: number;
+  /** Did the shrunk case fail again when re-sent once more? */
+  rechecked: boolean;
+  /** Further generated cases that failed the same check on the same operation. */
+  alike: number;
 }
 
 /**
@@ -99,6 +116,8 @@ export interface CheckResult {
   ms: number;
   /** Every failure of the check is in the --baseline (or, blocked or timed out, the check was so there): it does not fail the run. */
   known?: boolean;
+  /** A result of --explore: one per check and operation explored, with the cases that reached it. */
+  explored?: { operation: string; cases: number };
 }
 
 export interface NotChecked {
@@ -136,6 +155,28 @@ export interface RunReport {
   baseline?: BaselineSummary;
   /** The shell variables the report's curl lines use, and how to set each. */
   variables?: CurlVariable[];
+  /** With --explore: what was explored (the per check and operation results are in `results`, marked explored). */
+  exploration?: ExplorationSummary;
+  /** With --shard k/n: the share of the checks and of the exploration this report holds. */
+  shard?: string;
+}
+
+export interface ExplorationSummary {
+  seed: number;
+  budget: number;
+  /** Cases sent (of the plan, or of this shard's share), requests they made, and those shrinking and re-checks made. */
+  cases: number;
+  requests: number;
+  shrinkRequests: number;
+  /** Cases that ended early: a setup gave nothing to work on (an empty list, a refused create). */
+  incomplete: number;
+  /** Why cases could not be sent at all (the rate limit's patience ran out, ...): the first few, with counts. */
+  errors: string[];
+  seconds: number;
+  /** Milliseconds from the start of exploration to the first failing case's answer. */
+  firstFailureMs?: number;
+  /** Cases per kind (positive, negative, stateful, auth). */
+  kinds: Record<string, number>;
 }
 
 /** A group of failures with one cause: `summary` says it (`GET /providers/{providerId} answered 404`). */

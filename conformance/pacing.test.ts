@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../mock/server.ts';
 import { runSuite } from './runner.ts';
 import { allChecks } from './checks/index.ts';
-import { failureLines, suiteOptions, testMockOptions } from './testing/check-file.ts';
+import { failureLines, suiteOptions } from './testing/check-file.ts';
+import { testMockOptions } from './testing/mock-options.ts';
 
 let mock: RunningMock;
 beforeAll(async () => {

@@ -21,6 +21,9 @@ import { LEGACY_AREAS } from './legacy-areas.ts';
 import { coverage } from './coverage.ts';
 import { judgeExchange } from './judge/exchange.ts';
 import { ASSUMED_SKIP, skippedAsAssumed } from './judge/profile.ts';
+import { explore, type ExploreSettings } from './explore/run.ts';
+import { EXPLORE_SENDER } from './explore/execute.ts';
+import { shareOf, type Shard } from './explore/shard.ts';
 import { areaOf, type Area, type CheckDef, type CheckResult, type Failure, type Keys, type RunReport } from './model.ts';
 
 export interface RunOptions extends KeyInputs {
@@ -43,6 +46,10 @@ export interface RunOptions extends KeyInputs {
   register?: Register;
   /** Test hook: the webhook receiver to use (e.g. one that tampers with what it records). */
   receiver?: Receiver;
+  /** --explore: generated cases after the rule checks (`--only explore`: alone). */
+  explore?: ExploreSettings;
+  /** --shard k/n: this job's share of the rule checks (and, in `explore`, of the cases). */
+  shard?: Shard;
 }
 
 export class BadInput extends Error {}
@@ -50,9 +57,13 @@ export { KeyRefused, UnreachableTarget };
 
 const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 
+/** The selector of --only that names exploration: `--explore --only explore` explores without the rule checks. */
+const EXPLORE_SELECTOR = 'explore';
+
 function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
   if (!only.length) return checks;
   const wanted = new Set(only.map((o) => o.toLowerCase()));
+  if (wanted.delete(EXPLORE_SELECTOR) && !wanted.size) return [];
   const legacy = new Set([...wanted].flatMap((w) => LEGACY_AREAS[w] ?? []));
   return checks.filter(
     (c) => wanted.has(c.area.toLowerCase()) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name) || legacy.has(c.name),
@@ -62,6 +73,7 @@ function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
 /** Areas (rule-id prefixes, and the older area names), rule ids and check names --only accepts, lower case. */
 export function knownSelectors(checks: CheckDef[]): Set<string> {
   return new Set([
+    EXPLORE_SELECTOR,
     ...checks.map((c) => c.area.toLowerCase()),
     ...Object.keys(LEGACY_AREAS),
     ...checks.map((c) => c.rule.toLowerCase()),
@@ -107,7 +119,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   http.onExchange((ex: Exchange) => {
     cleanup.observe(ex);
     cleanup.observeDelete(ex);
-    if (!ex.operation) return;
+    // Exploration judges its own exchanges with the same judge, per operation and with its shrunk cases.
+    if (!ex.operation || ex.check === EXPLORE_SENDER) return;
     inspected++;
     for (const v of judgeExchange(ex as Exchange & { operation: NonNullable<Exchange['operation']> }, {
       contract,
@@ -139,7 +152,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   }
 
   const all = opts.checks ?? allChecks;
-  const selected = selectChecks(all, opts.only);
+  // A replay sends its one case and nothing else.
+  const selected = opts.explore?.replay ? [] : shareOf(selectChecks(all, opts.only), opts.shard);
   const results: CheckResult[] = [];
   const byArea = new Map<Area, number>();
   for (const c of selected) byArea.set(c.area, (byArea.get(c.area) ?? 0) + 1);
@@ -246,12 +260,32 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
       });
     }
 
+  const explored =
+    opts.explore && !opts.signal?.aborted
+      ? await explore(
+          {
+            contract,
+            register,
+            schemas,
+            profile: opts.profile,
+            http,
+            keys,
+            prefix,
+            concurrency: opts.concurrency,
+            readOnly: opts.readOnly,
+            signal: opts.signal,
+          },
+          { ...opts.explore, shard: opts.shard },
+        )
+      : undefined;
+
   if (!opts.readOnly) await cleanup.run(http, keys.main);
   await receiver?.close();
 
   nameBlockers(results, all);
   const src = { register, contract, checks: all, responseChecks };
   const { notChecked, coveredBySchemas } = coverage({ ...src, selected, results, profile: opts.profile });
+  results.push(...(explored?.results ?? []));
 
   const report = finishedReport(
     {
@@ -263,6 +297,8 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
       cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
       interrupted: !!opts.signal?.aborted,
       pacing: { ...http.pacing },
+      exploration: explored?.summary,
+      shard: opts.shard && `${opts.shard.k}/${opts.shard.of}`,
     },
     { started, results, register },
   );

@@ -5,6 +5,7 @@
 import { baselineLines } from '../baseline.ts';
 import type { Area, CheckResult, Failure, Outcome, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
+import { explorationLine, exploredNote, replayCommand, resultLabel } from './explored.ts';
 
 const mark: Record<Outcome, string> = { passed: '✓', failed: '✗', skipped: '-', blocked: '⊘', 'timed-out': '⏱' };
 
@@ -31,7 +32,7 @@ export function progressCounter(): (results: CheckResult[]) => string {
 
 const oneLine = (s: string, max = Number.POSITIVE_INFINITY) => String(s).replace(/\s+/g, ' ').slice(0, max);
 
-function failureLines(r: CheckResult, withBaseline: boolean): string[] {
+function failureLines(r: CheckResult, withBaseline: boolean, report: RunReport): string[] {
   const tag = (f: Failure) => (withBaseline ? (f.known ? '[known] ' : '[new] ') : '');
   // New failures first: the five shown are the ones that fail the run.
   const shown = withBaseline ? [...r.failures].sort((a, b) => Number(!!a.known) - Number(!!b.known)) : r.failures;
@@ -39,7 +40,11 @@ function failureLines(r: CheckResult, withBaseline: boolean): string[] {
   for (const f of shown.slice(0, 5)) {
     // One line each: a newline the target put in a message must not start a line of its own.
     lines.push(`    ${tag(f)}${oneLine(f.message)}`, `      expected: ${oneLine(f.expected)}`, `      actual:   ${oneLine(f.actual, 300)}`);
-    if (f.curl) lines.push(`      reproduce: ${f.curl}`);
+    const found = exploredNote(f);
+    if (found) lines.push(`      ${found}`);
+    if (f.curl) lines.push(`      reproduce: ${f.curl.replace(/\n/g, '\n                 ')}`);
+    const replay = replayCommand(report, f);
+    if (replay) lines.push(`      replay:    ${replay}`);
   }
   if (r.failures.length > 5) lines.push(`    ... and ${r.failures.length - 5} more (see the JSON or HTML report)`);
   return lines;
@@ -84,7 +89,11 @@ export function renderConsole(report: RunReport, files: string[] = []): string {
   const failed = report.results.filter((r) => r.outcome === 'failed');
   if (failed.length) lines.push('', 'Failures:');
   for (const r of failed)
-    lines.push('', `✗ ${r.name}  [${r.ruleId}, ${r.provenance}]${knownNote(r)}  ${r.rule}`, ...failureLines(r, !!report.baseline));
+    lines.push(
+      '',
+      `✗ ${resultLabel(r)}  [${r.ruleId}, ${r.provenance}]${knownNote(r)}  ${r.rule}`,
+      ...failureLines(r, !!report.baseline, report),
+    );
   lines.push('', 'Summary by area:');
   for (const a of [...new Set(report.results.map((r) => r.area))])
     lines.push(
@@ -99,7 +108,7 @@ export function renderConsole(report: RunReport, files: string[] = []): string {
     ['skipped', 'Skipped'],
   ] as const) {
     const rs = report.results.filter((r) => r.outcome === o);
-    if (rs.length) lines.push('', `${title}:`, ...rs.map((r) => `  ${mark[o]} ${r.name} [${r.ruleId}]: ${r.reason ?? ''}`));
+    if (rs.length) lines.push('', `${title}:`, ...rs.map((r) => `  ${mark[o]} ${resultLabel(r)} [${r.ruleId}]: ${r.reason ?? ''}`));
   }
   lines.push(
     '',
@@ -111,6 +120,8 @@ export function renderConsole(report: RunReport, files: string[] = []): string {
     lines.push(
       `rate limit: the target's window was spent ${report.pacing.pauses} time(s); paused ${Math.round(report.pacing.seconds)} s and resent (use a key of its own for the suite, or a higher limit)`,
     );
+  const explored = explorationLine(report);
+  if (explored) lines.push(explored);
   if (report.interrupted) lines.push('interrupted (Ctrl-C): results are partial');
   if (files.length) lines.push(`reports: ${files.join(', ')}`);
   const baseline = baselineLines(report);

@@ -19,5 +19,6 @@ code{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f4f4;padding:2px 
 .filter a{margin-right:1em;display:inline-block}
 .area-bar{display:flex;align-items:center;gap:.5em;margin:2px 0;max-width:32em}.area-bar>a{flex:0 0 5em}
 .bar{display:flex;flex:1;min-width:0;height:1.1em;font-size:11px;color:#fff;text-align:center}.bar>span{min-width:1.2em}
+.matrix{overflow-x:auto;max-width:100%}.matrix td.failed{background:#fde8e8;color:#b00020;font-weight:bold}.matrix td.passed{color:#17702a}
 .bar .passed{background:#2e8b47}.bar .failed{background:#c62828}.bar .timed-out{background:#e08a00}.bar .blocked{background:#5c6bc0}.bar .skipped{background:#aaa}
 @media (max-width:640px){body{margin:.6em}table,tbody,tr,td,th{display:block}thead{display:none}td,th{border-width:0 0 1px}tr.detail td{padding:4px}}`;

@@ -7,6 +7,7 @@ import { causeGroups, type CauseGroup } from '../causes.ts';
 import type { CheckResult, Failure, Outcome, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
 import { STYLE } from './html-style.ts';
+import { explorationTable, exploredNote, replayCommand, resultLabel } from './explored.ts';
 
 const h = (s: unknown) =>
   printable(String(s ?? ''))
@@ -16,7 +17,7 @@ const h = (s: unknown) =>
     .replace(/"/g, '&quot;');
 const OUTCOMES: Outcome[] = ['failed', 'timed-out', 'blocked', 'skipped', 'passed'];
 const label = (o: Outcome) => o.replace('-', ' ');
-const anchor = (name: string) => `check-${name}`;
+const anchor = (r: Pick<CheckResult, 'name' | 'explored'>) => `check-${resultLabel(r).replace(/[^\w-]+/g, '-')}`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Failures with the same expected and actual, in first-seen order: one example and how many more. */
@@ -44,7 +45,7 @@ function curlBlock(curl: string): string {
   return `<div class="curl"><button type="button" class="copy" onclick="${h(copy)}">copy</button><pre>${text}</pre></div>`;
 }
 
-function evidence(r: CheckResult, causeOf: (f: Failure) => number | undefined, withBaseline: boolean): string {
+function evidence(r: CheckResult, causeOf: (f: Failure) => number | undefined, withBaseline: boolean, report: RunReport): string {
   return groupFailures(r.failures)
     .map(({ example: f, more }) => {
       const others = more.length
@@ -52,15 +53,18 @@ function evidence(r: CheckResult, causeOf: (f: Failure) => number | undefined, w
         : '';
       const n = causeOf(f);
       const tags = `${n ? `<a class="tag" href="#cause-${n}">cause ${n}</a>` : ''}${withBaseline ? `<span class="tag">${f.known ? 'known' : 'new'}</span>` : ''}`;
-      return `<div class="evidence"><div>${tags}${h(f.message)}</div><div><b>expected</b> ${h(f.expected)}</div><div><b>actual</b> <code>${h(String(f.actual).slice(0, 2000))}</code></div>${f.curl ? curlBlock(f.curl) : ''}${others}</div>`;
+      const found = exploredNote(f);
+      const replay = replayCommand(report, f);
+      const explored = found ? `<div><span class="tag">explored</span>${h(found)}</div>${replay ? curlBlock(replay) : ''}` : '';
+      return `<div class="evidence"><div>${tags}${h(f.message)}</div><div><b>expected</b> ${h(f.expected)}</div><div><b>actual</b> <code>${h(String(f.actual).slice(0, 2000))}</code></div>${f.curl ? curlBlock(f.curl) : ''}${explored}${others}</div>`;
     })
     .join('\n');
 }
 
-function checkRows(r: CheckResult, causeOf: (f: Failure) => number | undefined, withBaseline: boolean): string {
+function checkRows(r: CheckResult, causeOf: (f: Failure) => number | undefined, withBaseline: boolean, report: RunReport): string {
   const why = r.reason ? `: ${h(r.reason)}` : '';
-  const detail = r.failures.length ? `<tr class="detail"><td colspan="4">${evidence(r, causeOf, withBaseline)}</td></tr>` : '';
-  return `<tbody class="check ${r.outcome}" id="${h(anchor(r.name))}"><tr><td>${h(r.name)}</td><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td class="outcome">${label(r.outcome)}${r.known ? ' (known: in the baseline)' : ''}${why}</td></tr>${detail}</tbody>`;
+  const detail = r.failures.length ? `<tr class="detail"><td colspan="4">${evidence(r, causeOf, withBaseline, report)}</td></tr>` : '';
+  return `<tbody class="check ${r.outcome}" id="${h(anchor(r))}"><tr><td>${h(resultLabel(r))}</td><td><b>${h(r.ruleId)}</b> ${h(r.rule)}</td><td>${r.provenance}</td><td class="outcome">${label(r.outcome)}${r.known ? ' (known: in the baseline)' : ''}${why}</td></tr>${detail}</tbody>`;
 }
 
 /** The failed rules grouped by cause, each check linked to its evidence; then the checks that timed out. */
@@ -69,18 +73,22 @@ function failedRules(report: RunReport, groups: CauseGroup[]): string {
   const timedOut = report.results.filter((r) => r.outcome === 'timed-out');
   if (!failed.length && !timedOut.length)
     return '<section id="failed-rules" class="none"><h2>Failed rules</h2><p>None failed: every check that ran passed.</p></section>';
-  const rule = (name: string) => report.results.find((r) => r.name === name);
+  // A check explored on several operations has a result for each: the link goes to the failed one.
+  const rule = (name: string) => failed.find((r) => r.name === name) ?? report.results.find((r) => r.name === name);
   const causes = groups
     .map(({ cause: c }, i) => {
       const known = c.known === undefined ? '' : ` <span class="tag">${c.known ? 'known' : 'new'}</span>`;
       const items = c.checks
-        .map((name, j) => `<li><b>${h(c.rules[j])}</b> ${h(rule(name)?.rule)} — <a href="#${h(anchor(name))}">${h(name)}</a></li>`)
+        .map(
+          (name, j) =>
+            `<li><b>${h(c.rules[j])}</b> ${h(rule(name)?.rule)} — <a href="#${h(anchor(rule(name) ?? { name }))}">${h(name)}</a></li>`,
+        )
         .join('');
       return `<div class="cause" id="cause-${i + 1}"><h3>${i + 1}. ${h(c.summary)}${known} <small>${plural(c.checks.length, 'check')}, ${plural(c.failures, 'failure')}</small></h3><ul>${items}</ul></div>`;
     })
     .join('\n');
   const late = timedOut.length
-    ? `<h3>Timed out</h3><ul>${timedOut.map((r) => `<li><b>${h(r.ruleId)}</b> <a href="#${h(anchor(r.name))}">${h(r.name)}</a>: ${h(r.reason)}</li>`).join('')}</ul>`
+    ? `<h3>Timed out</h3><ul>${timedOut.map((r) => `<li><b>${h(r.ruleId)}</b> <a href="#${h(anchor(r))}">${h(resultLabel(r))}</a>: ${h(r.reason)}</li>`).join('')}</ul>`
     : '';
   return `<section id="failed-rules"><h2>Failed rules: ${plural(failed.length, 'failure')} from ${plural(groups.length, 'cause')}</h2>${causes}${late}</section>`;
 }
@@ -120,7 +128,7 @@ export function renderHtml(report: RunReport): string {
       const rs = byArea(a);
       return `<section class="area"><h2 id="area-${h(a)}">${h(a)} <small>${rs.filter((r) => r.outcome === 'passed').length}/${rs.length} passed</small></h2>
 <table><thead><tr><th>check</th><th>rule</th><th>provenance</th><th>outcome</th></tr></thead>
-${rs.map((r) => checkRows(r, causeOf, !!report.baseline)).join('\n')}</table></section>`;
+${rs.map((r) => checkRows(r, causeOf, !!report.baseline, report)).join('\n')}</table></section>`;
     })
     .join('\n');
   const bySchema = report.coveredBySchemas
@@ -146,7 +154,7 @@ ${hide}{display:none}
 <p>Target <code>${h(report.target)}</code> · profile <b>${report.profile}</b> · run ${h(report.runId)} · ${h(report.startedAt)} · ${report.seconds.toFixed(1)} s${report.pacing.pauses ? ` · paused ${Math.round(report.pacing.seconds)} s for the target's rate limit` : ''}${report.interrupted ? ' · <b>interrupted</b>' : ''}</p>
 <p class="summary"><span>✓ ${n('passed')} passed</span><span>✗ ${n('failed')} failed</span>${n('timed-out') ? `<span>${n('timed-out')} timed out</span>` : ''}${n('blocked') ? `<span>⊘ ${n('blocked')} blocked</span>` : ''}<span>- ${n('skipped')} skipped</span><span>${report.notChecked.length} rules not checked</span></p>
 ${baselineSection(report)}${failedRules(report, groups)}
-<section id="areas"><h2>By area</h2>${areas.map((a) => areaBar(a, byArea(a))).join('\n')}</section>
+${explorationTable(report, h)}<section id="areas"><h2>By area</h2>${areas.map((a) => areaBar(a, byArea(a))).join('\n')}</section>
 <p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed.${leftovers ? ' Left behind:' : ''}</p>${leftovers}
 ${variablesSection(report)}
 <p class="filter">Show only: ${filters} <a href="#all">all</a></p>

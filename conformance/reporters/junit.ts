@@ -5,6 +5,7 @@
 import { causeGroups } from '../causes.ts';
 import type { CheckResult, Failure, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
+import { resultLabel } from './explored.ts';
 
 /** Text for XML content and attributes. */
 export const x = (v: unknown) =>
@@ -40,7 +41,7 @@ export function renderJunit(report: RunReport): string {
     );
     for (const r of rs) {
       const causes = r.outcome === 'failed' ? causesOfCheck(r) : [];
-      out.push(`    <testcase classname="${x(a)}" name="${x(`${r.name} [${r.ruleId}]`)}" time="${(r.ms / 1000).toFixed(3)}">`);
+      out.push(`    <testcase classname="${x(a)}" name="${x(`${resultLabel(r)} [${r.ruleId}]`)}" time="${(r.ms / 1000).toFixed(3)}">`);
       out.push(
         `      <properties><property name="rule_id" value="${x(r.ruleId)}"/><property name="provenance" value="${r.provenance}"/><property name="rule" value="${x(r.rule)}"/>${causes.map((c) => `<property name="cause" value="${x(`${c.n}: ${c.g.cause.summary}`)}"/>`).join('')}</properties>`,
       );

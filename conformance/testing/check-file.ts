@@ -7,6 +7,7 @@ import { runSuite, type RunOptions } from '../runner.ts';
 import { MockControl } from '../mock-control.ts';
 import type { CheckDef, RunReport } from '../model.ts';
 import { startBrokenProxy, type Variant } from './broken-proxy.ts';
+import { testMockOptions } from './mock-options.ts';
 import { allChecks, responseChecks } from '../checks/index.ts';
 
 /** What a variant changes: its request and response transformers. */
@@ -22,17 +23,6 @@ export const suiteOptions = (url: string): RunOptions => ({
   timeoutMs: 10_000,
   readOnly: false,
 });
-
-/** The options of the tests' mock: loopback, time-scale 0.01, Prism --strict, no rate limit in the way. */
-export const testMockOptions = {
-  port: 0,
-  host: '127.0.0.1',
-  timeScale: 0.01,
-  strict: true,
-  allowPrivateWebhooks: true,
-  quiet: true,
-  rateLimit: { requests: 1_000_000, seconds: 60 },
-};
 
 /** The mock the tests of a file share (testMockOptions). */
 export const startTestMock = () => startMock(testMockOptions);

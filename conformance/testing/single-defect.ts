@@ -118,6 +118,7 @@ export async function startSwappableProxy(mockOrigin: string) {
     rule: '',
     request: (req) => current.request?.(req),
     response: (res, req) => current.response?.(res, req),
+    drop: (req) => current.drop?.(req),
   });
   return {
     origin: proxy.origin,

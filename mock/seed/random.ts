@@ -1,18 +1,11 @@
 // Deterministic building blocks of the seed: a seeded PRNG and the ids it makes (UUIDs, 19-digit patient ids,
 // Luhn-valid type-I NPIs). Separate from generate.ts so the clinical part of the seed can use them without a cycle.
+import { mulberry32 } from '../../spec/runtime/prng.ts';
+
 export type Rng = () => number;
 
-/** mulberry32: small, fast, deterministic. */
-export function createRng(seed = 20261102): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seed's stream (mulberry32: small, fast, deterministic). */
+export const createRng = (seed = 20261102): Rng => mulberry32(seed);
 
 export const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 export const digits = (rng: Rng, n: number) => Array.from({ length: n }, () => Math.floor(rng() * 10)).join('');
