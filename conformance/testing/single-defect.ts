@@ -1,8 +1,8 @@
 // What coverage-honesty.test.ts plants in front of the mock to break one rule alone: a row per defect (the proxy's
 // transformers of broken-proxy.ts, or what a planted sender delivers to the suite's receiver), the helpers the rows
-// are written with, and the proxy and receiver that play them. Test-only.
+// are written with, and the receiver that plays a planted sender. Test-only.
 import { Receiver, type Delivery } from '../receiver.ts';
-import { jsonOf, setJson, startBrokenProxy, type ProxyRequest, type ProxyResponse } from './broken-proxy.ts';
+import { jsonOf, setJson, type ProxyRequest, type ProxyResponse } from './broken-proxy.ts';
 import type { Breaks } from './check-file.ts';
 
 export type Payload = Record<string, unknown>;
@@ -108,25 +108,6 @@ export const both = (...all: Breaks[]): Breaks => ({
     for (const b of all) b.response?.(res, req);
   },
 });
-
-/** One proxy in front of the mock for every row: `plant` swaps what it breaks (rows run one after another). */
-export async function startSwappableProxy(mockOrigin: string) {
-  let current: Breaks = {};
-  const proxy = await startBrokenProxy(mockOrigin, {
-    name: 'swappable',
-    area: '',
-    rule: '',
-    request: (req) => current.request?.(req),
-    response: (res, req) => current.response?.(res, req),
-  });
-  return {
-    origin: proxy.origin,
-    plant(breaks?: Breaks | (() => Breaks)) {
-      current = (typeof breaks === 'function' ? breaks() : breaks) ?? {};
-    },
-    close: () => proxy.close(),
-  };
-}
 
 /** A receiver that records what a planted sender would have delivered: each payload rewritten, or left out. */
 export class PlantedSender extends Receiver {
