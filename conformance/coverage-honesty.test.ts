@@ -14,7 +14,7 @@ import { Register } from './register.ts';
 import { runSuite } from './runner.ts';
 import type { Profile } from './schemas.ts';
 import { startBrokenProxy } from './testing/broken-proxy.ts';
-import { startTestMock, suiteOptions } from './testing/check-file.ts';
+import { startTestMock, suiteOptions, useMockPool } from './testing/check-file.ts';
 import { droppedClaims } from './testing/defects-dropped.ts';
 import { protocolDefects } from './testing/defects-protocol.ts';
 import { resourceDefects } from './testing/defects-resources.ts';
@@ -54,20 +54,9 @@ const dropped = droppedClaims(keys);
 
 let mock: RunningMock;
 // The rows run side by side (describe.concurrent, maxConcurrency in vitest.config.ts): most of a row's time is a check
-// waiting out its margin for an event the defect withholds. Each run takes a mock of its own from this pool and gives
-// it back when done, so a mock serves one run at a time, as the one mock every row once ran on in turn did: no run's
-// webhooks crowd another's. The seed is deterministic: every mock has the keys read below.
-const idle: RunningMock[] = [];
-const pool: RunningMock[] = [];
-async function onFreeMock<T>(run: (m: RunningMock) => Promise<T>): Promise<T> {
-  const m = idle.pop() ?? (await startTestMock());
-  if (!pool.includes(m)) pool.push(m);
-  try {
-    return await run(m);
-  } finally {
-    idle.push(m);
-  }
-}
+// waiting out its margin for an event the defect withholds. Each run takes a mock of the pool, which serves one run at
+// a time, as the one mock every row once ran on in turn did.
+const { onFreeMock } = useMockPool();
 
 beforeAll(async () => {
   mock = await startTestMock();
@@ -83,7 +72,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const m of pool) await m.close();
   await mock?.close();
 });
 
