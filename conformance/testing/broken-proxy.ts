@@ -422,8 +422,9 @@ export async function startBrokenProxy(
   variant?: Variant,
   observe?: (req: ProxyRequest) => void,
 ): Promise<{ origin: string; close(): Promise<void> }> {
-  // node:http with kept-alive connections rather than fetch: the same bytes each way at a fraction of the CPU, which
-  // the whole runs of the isolation test, one worker thread for all of them, are bound by.
+  // node:http over kept-alive connections rather than fetch: the same bytes each way (fetch decoded bodies and added
+  // headers of its own; nothing here compresses) for less CPU, which the isolation test's whole runs, one worker
+  // thread for all of them, are bound by.
   const agent = new Agent({ keepAlive: true });
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
