@@ -10,7 +10,7 @@ import type { RunReport } from './model.ts';
 import { Register } from './register.ts';
 import { allChecks, responseChecks } from './checks/index.ts';
 import { TamperingReceiver } from './testing/tampering-receiver.ts';
-import { failureLines, startTestMock, suiteOptions } from './testing/check-file.ts';
+import { failureLines, startTestMock, suiteOptions, useMockPool } from './testing/check-file.ts';
 
 let mock: RunningMock;
 let keys: VariantKeys;
@@ -38,10 +38,13 @@ afterAll(async () => {
 });
 
 // Whole runs against the mock include the webhook timing checks, whose scaled gaps (10 ms at --time-scale 0.01) a
-// loaded 2-core machine can stretch past recognition: such a run is retried before it counts as failed.
-describe('against the mock (Prism --strict)', { retry: 2 }, () => {
-  it('passes every executed check, documented profile, and leaves nothing behind', async () => {
-    const { report } = await runSuite(base(mock.url));
+// loaded 2-core machine can stretch past recognition: such a run is retried before it counts as failed. The runs go
+// side by side, each on a mock of the pool that no other run uses meanwhile (its keys are the file mock's).
+const { onFreeMock } = useMockPool();
+
+describe.concurrent('against the mock (Prism --strict)', { retry: 2 }, () => {
+  it('passes every executed check, documented profile, and leaves nothing behind', async ({ expect }) => {
+    const { report } = await onFreeMock((m) => runSuite(base(m.url)));
     expect(failures(report)).toEqual([]);
     expect(report.results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(30);
     expect(report.cleanup.leftovers).toEqual([]);
@@ -68,8 +71,8 @@ describe('against the mock (Prism --strict)', { retry: 2 }, () => {
       expect(outcome(name)?.outcome, name).toBe('passed');
   }, 60_000);
 
-  it('reports shape rules as checked by the schema checks, and every other rule with its reason', async () => {
-    const { report } = await runSuite({ ...base(mock.url), only: ['responses', 'webhooks'] });
+  it('reports shape rules as checked by the schema checks, and every other rule with its reason', async ({ expect }) => {
+    const { report } = await onFreeMock((m) => runSuite({ ...base(m.url), only: ['responses', 'webhooks'] }));
     const bySchema = new Map(report.coveredBySchemas.map((r) => [r.ruleId, r.check]));
     // Field types, formats, enums and required fields of responses, and the webhook payload fields.
     for (const id of ['APT-011', 'DOC-005', 'PAT-011', 'PRV-004', 'NOTE-002'])
@@ -93,31 +96,33 @@ describe('against the mock (Prism --strict)', { retry: 2 }, () => {
     expect(report.results.find((r) => r.ruleId === 'RATE-001')?.outcome).toBe('passed');
   }, 60_000);
 
-  it('passes with --profile all', async () => {
-    const { report } = await runSuite({ ...base(mock.url), profile: 'all' });
+  it('passes with --profile all', async ({ expect }) => {
+    const { report } = await onFreeMock((m) => runSuite({ ...base(m.url), profile: 'all' }));
     expect(failures(report)).toEqual([]);
   }, 60_000);
 
-  it('--read-only sends no writes', async () => {
-    const { report } = await runSuite({ ...base(mock.url), readOnly: true, mock: false, key: keys.main });
+  it('--read-only sends no writes', async ({ expect }) => {
+    const { report } = await onFreeMock((m) => runSuite({ ...base(m.url), readOnly: true, mock: false, key: keys.main }));
     expect(failures(report)).toEqual([]);
     expect(report.cleanup.created).toBe(0);
     expect(report.results.find((r) => r.name === 'patient_lifecycle')?.reason).toMatch(/read-only/);
   }, 60_000);
 
-  it('--read-only, even with --mock, sends no POST, PATCH, PUT or DELETE at all, to the API or the control API', async () => {
+  it('--read-only, even with --mock, sends no POST, PATCH, PUT or DELETE at all, to the API or the control API', async ({ expect }) => {
     const writes: string[] = [];
-    const proxy = await startBrokenProxy(new URL(mock.url).origin, undefined, (req) => {
-      if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method)) writes.push(`${req.method} ${req.url}`);
+    const { report } = await onFreeMock(async (m) => {
+      const proxy = await startBrokenProxy(new URL(m.url).origin, undefined, (req) => {
+        if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method)) writes.push(`${req.method} ${req.url}`);
+      });
+      try {
+        return await runSuite({ ...base(`${proxy.origin}${new URL(m.url).pathname}`), readOnly: true, profile: 'all' });
+      } finally {
+        await proxy.close();
+      }
     });
-    try {
-      const { report } = await runSuite({ ...base(`${proxy.origin}${new URL(mock.url).pathname}`), readOnly: true, profile: 'all' });
-      expect(failures(report)).toEqual([]);
-      expect(report.results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(30);
-      expect(writes).toEqual([]);
-    } finally {
-      await proxy.close();
-    }
+    expect(failures(report)).toEqual([]);
+    expect(report.results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(30);
+    expect(writes).toEqual([]);
   }, 90_000);
 });
 
@@ -146,7 +151,7 @@ describe('rule ids', () => {
   });
 });
 
-describe('webhook checks against wrong deliveries (a receiver that alters what it records)', () => {
+describe.concurrent('webhook checks against wrong deliveries (a receiver that alters what it records)', () => {
   const cases: Array<[string, string, string, (j: Record<string, unknown>, i: number) => Record<string, unknown>]> = [
     [
       'DOCUMENT_STATUS_CHANGED with a status outside its enum',
@@ -183,15 +188,16 @@ describe('webhook checks against wrong deliveries (a receiver that alters what i
     ],
   ];
   for (const [label, check, rule, tamper] of cases)
-    it(`${label} → ${rule}`, async () => {
-      const { report } = await runSuite({ ...base(mock.url), only: [check], receiver: new TamperingReceiver(tamper) });
+    it(`${label} → ${rule}`, async ({ expect }) => {
+      const { report } = await onFreeMock((m) => runSuite({ ...base(m.url), only: [check], receiver: new TamperingReceiver(tamper) }));
       expect(failedRules(report)).toContain(rule);
       expect(report.results.find((r) => r.name === check)?.outcome).toBe('failed');
     }, 60_000);
 
-  it('deliveries that arrive as PUT → EVT-032', async () => {
+  it('deliveries that arrive as PUT → EVT-032', async ({ expect }) => {
     const [check, rule] = ['received_delivery_is_post', 'EVT-032'];
-    const { report } = await runSuite({ ...base(mock.url), only: [check], receiver: new TamperingReceiver((j) => j, { method: 'PUT' }) });
+    const receiver = new TamperingReceiver((j) => j, { method: 'PUT' });
+    const { report } = await onFreeMock((m) => runSuite({ ...base(m.url), only: [check], receiver }));
     expect(failedRules(report)).toEqual([rule]);
   }, 60_000);
 });

@@ -13,12 +13,13 @@ import type { CheckContext, RunReport } from './model.ts';
 import { Register } from './register.ts';
 import { runSuite } from './runner.ts';
 import type { Profile } from './schemas.ts';
-import { startTestMock, suiteOptions } from './testing/check-file.ts';
+import { startBrokenProxy } from './testing/broken-proxy.ts';
+import { startTestMock, suiteOptions, useMockPool } from './testing/check-file.ts';
 import { droppedClaims } from './testing/defects-dropped.ts';
 import { protocolDefects } from './testing/defects-protocol.ts';
 import { resourceDefects } from './testing/defects-resources.ts';
 import { shapeDefects } from './testing/defects-shapes.ts';
-import { type Defect, type DefectKeys, PlantedSender, startSwappableProxy } from './testing/single-defect.ts';
+import { type Defect, type DefectKeys, PlantedSender } from './testing/single-defect.ts';
 
 const register = Register.load();
 const source = { register, contract: new Contract(), checks: allChecks, responseChecks };
@@ -52,12 +53,13 @@ const rows: Defect[] = [...protocolDefects(keys), ...resourceDefects, ...shapeDe
 const dropped = droppedClaims(keys);
 
 let mock: RunningMock;
-let proxy: Awaited<ReturnType<typeof startSwappableProxy>>;
-const viaProxy = () => `${proxy.origin}${new URL(mock.url).pathname}`;
+// The rows run side by side (describe.concurrent, maxConcurrency in vitest.config.ts): most of a row's time is a check
+// waiting out its margin for an event the defect withholds. Each run takes a mock of the pool, which serves one run at
+// a time, as the one mock every row once ran on in turn did.
+const { onFreeMock } = useMockPool();
 
 beforeAll(async () => {
   mock = await startTestMock();
-  proxy = await startSwappableProxy(new URL(mock.url).origin);
   const list = await new MockControl(mock.url, 5_000).keys();
   const main = list.find((k) => k.state === 'active' && k.scopes.includes('*'))!;
   const mine = list.filter((k) => k.organization_id === main.organization_id);
@@ -70,7 +72,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await proxy?.close();
   await mock?.close();
 });
 
@@ -79,21 +80,24 @@ function selection(d: Defect, checks: string[]): string[] {
   return [...new Set([...checks.filter((c) => !responseNames.has(c)), ...(d.driver ? [d.driver] : [])])];
 }
 
-/** Runs `only` through the proxy with the row's defect planted. */
-async function plant(d: Defect, profile: Profile, only: string[]): Promise<RunReport> {
-  proxy.plant(d.breaks);
-  try {
-    const receiver = d.deliver ? new PlantedSender(d.deliver) : undefined;
-    return (await runSuite({ ...suiteOptions(viaProxy()), profile, only, receiver })).report;
-  } finally {
-    proxy.plant();
-  }
+/** Runs `only` on a free mock through a proxy with the row's defect planted (its transformers fresh for the run). */
+function plant(d: Defect, profile: Profile, only: string[]): Promise<RunReport> {
+  return onFreeMock(async (m) => {
+    const breaks = (typeof d.breaks === 'function' ? d.breaks() : d.breaks) ?? {};
+    const proxy = await startBrokenProxy(new URL(m.url).origin, { name: d.defect, area: '', rule: d.rule, ...breaks });
+    try {
+      const receiver = d.deliver ? new PlantedSender(d.deliver) : undefined;
+      return (await runSuite({ ...suiteOptions(`${proxy.origin}${new URL(m.url).pathname}`), profile, only, receiver })).report;
+    } finally {
+      await proxy.close();
+    }
+  });
 }
 
 const failed = (r: RunReport) => r.results.filter((x) => x.outcome === 'failed').map((x) => x.name);
 
-describe('every claim fails on a server that breaks its rule alone', { retry: 2 }, () => {
-  it('the checks these rows run pass when nothing is broken', async () => {
+describe.concurrent('every claim fails on a server that breaks its rule alone', { retry: 2 }, () => {
+  it('the checks these rows run pass when nothing is broken', async ({ expect }) => {
     const only = [
       ...new Set(
         rows.flatMap((d) =>
@@ -111,7 +115,7 @@ describe('every claim fails on a server that breaks its rule alone', { retry: 2 
   }, 120_000);
 
   for (const d of rows)
-    it(`${d.rule}: ${d.defect}`, async () => {
+    it(`${d.rule}: ${d.defect}`, async ({ expect }) => {
       const runs = trials(d.rule);
       expect(runs.length, `${d.rule} is claimed (other than as a check's own rule)`).toBeGreaterThan(0);
       const failing = new Set<string>();
@@ -131,9 +135,9 @@ describe('every claim fails on a server that breaks its rule alone', { retry: 2 
     }, 120_000);
 });
 
-describe('claims dropped: a server with the defect passes the checks that made them', { retry: 2 }, () => {
+describe.concurrent('claims dropped: a server with the defect passes the checks that made them', { retry: 2 }, () => {
   for (const d of dropped)
-    it(`${d.rule}: ${d.defect} (${d.formerly.join(', ')})`, async () => {
+    it(`${d.rule}: ${d.defect} (${d.formerly.join(', ')})`, async ({ expect }) => {
       for (const p of ['documented', 'all'] as const) expect(borrowed(d.rule, p).filter((c) => d.formerly.includes(c.check))).toEqual([]);
       const report = await plant(d, 'all', selection(d, d.formerly));
       for (const name of d.formerly) expect(report.results.find((r) => r.name === name)?.outcome, name).toBe('passed');

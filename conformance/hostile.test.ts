@@ -89,7 +89,9 @@ describe('the suite against a hostile server', { timeout: 240_000 }, () => {
 
   it('silent after the first requests: every request ends at its timeout, the run at its verdict (exit 1)', async () => {
     const keys = await mockKeys();
-    const args = ['--mock', '--timeout', '2000', '--check-timeout', '5'];
+    // More requests in flight than the default 4: still far fewer than the checks, so every slot is held by a silent
+    // request and the rest queue behind them, as at the default, in half the time.
+    const args = ['--mock', '--timeout', '2000', '--check-timeout', '5', '--concurrency', '16'];
     const run = await runHostile({ label: 'silent', mode: 'silent', args, upstream: new URL(mock().url).origin, spareApi: 2 }, keys);
     endedWith(run, 1);
     reported(run);

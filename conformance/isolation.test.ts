@@ -29,7 +29,7 @@ beforeAll(async () => {
 /** The checks that did not pass on their own account: failed or timed out. */
 const failing = (r: RunReport) => r.results.filter((x) => x.outcome === 'failed' || x.outcome === 'timed-out');
 
-// The variants run two at a time (maxConcurrency in vitest.config.ts), each against a mock of its own: a run is
+// The variants run four at a time (maxConcurrency in vitest.config.ts), each against a mock of its own: a run is
 // mostly waiting on scaled extraction and delivery timers, and runs sharing one mock would share its organization's
 // webhook deliveries and delivery queue, so one run's webhooks would slow and crowd another's timing checks.
 describe.concurrent('single-defect servers: the broken rule fails, at most two other checks with it', { retry: 1 }, () => {

@@ -1,6 +1,6 @@
 // A loopback proxy in front of the mock that breaks one rule on purpose (one transformer per variant), so the
 // suite's tests can prove each check fails on the right rule id. Test-only: never listens beyond 127.0.0.1.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 
 export interface ProxyRequest {
   method: string;
@@ -422,6 +422,10 @@ export async function startBrokenProxy(
   variant?: Variant,
   observe?: (req: ProxyRequest) => void,
 ): Promise<{ origin: string; close(): Promise<void> }> {
+  // node:http over kept-alive connections rather than fetch: the same bytes each way (fetch decoded bodies and added
+  // headers of its own; nothing here compresses) for less CPU, which the isolation test's whole runs, one worker
+  // thread for all of them, are bound by.
+  const agent = new Agent({ keepAlive: true });
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));
@@ -439,17 +443,7 @@ export async function startBrokenProxy(
         if (drop === 'hang') return;
         if (variant?.latencyMs) await new Promise((r) => setTimeout(r, variant.latencyMs));
         if (!req.url.startsWith('/__mock')) variant?.request?.(req);
-        const r = await fetch(target + req.url, {
-          method: req.method,
-          headers: req.headers,
-          body: req.body.length && req.method !== 'GET' ? new Uint8Array(req.body) : undefined,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(30_000),
-        });
-        const res: ProxyResponse = { status: r.status, headers: {}, body: Buffer.from(await r.arrayBuffer()) };
-        r.headers.forEach((v, k) => {
-          if (!HOP_BY_HOP.has(k) && k !== 'content-encoding') res.headers[k] = v;
-        });
+        const res = await forward(agent, target, req);
         if (!req.url.startsWith('/__mock')) variant?.response?.(res, req);
         outgoing.writeHead(res.status, { ...res.headers, 'content-length': String(res.body.length) }).end(res.body);
       } catch (err) {
@@ -457,7 +451,36 @@ export async function startBrokenProxy(
       }
     });
   });
-  return serveOnLoopback(server);
+  const served = await serveOnLoopback(server);
+  return {
+    origin: served.origin,
+    close: async () => {
+      await served.close();
+      agent.destroy();
+    },
+  };
+}
+
+/** Sends `req` to `target` as it stands (a GET without its body; redirects not followed); the whole answer, or a throw. */
+function forward(agent: Agent, target: string, req: ProxyRequest): Promise<ProxyResponse> {
+  const { hostname, port, host } = new URL(target);
+  const body = req.body.length && req.method !== 'GET' ? req.body : undefined;
+  const headers = { ...req.headers, host, ...(body ? { 'content-length': String(body.length) } : {}) };
+  return new Promise((resolve, reject) => {
+    const out = request(
+      { hostname, port, method: req.method, path: req.url, headers, agent, signal: AbortSignal.timeout(30_000) },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (c: Buffer) => chunks.push(c));
+        answer.on('error', reject);
+        answer.on('end', () =>
+          resolve({ status: answer.statusCode ?? 502, headers: plainHeaders(answer.headers), body: Buffer.concat(chunks) }),
+        );
+      },
+    );
+    out.on('error', reject);
+    out.end(body);
+  });
 }
 
 /** Listens on 127.0.0.1 at a free port; `close` drops open connections too, so a test never waits on them. */

@@ -39,6 +39,31 @@ export function useTestMock(): { mock(): RunningMock } {
   return { mock: () => mock! };
 }
 
+/**
+ * Mocks for tests that run side by side (describe.concurrent): `onFreeMock(run)` lends `run` a mock no other run is
+ * using (started on first need, stopped after the file), so each mock serves one run at a time, as a file's one mock
+ * serves its tests in turn, and no run's webhooks crowd another's. The seed is deterministic: every mock has the
+ * same keys.
+ */
+export function useMockPool(): { onFreeMock<T>(run: (mock: RunningMock) => Promise<T>): Promise<T> } {
+  const idle: RunningMock[] = [];
+  const started: RunningMock[] = [];
+  afterAll(async () => {
+    for (const m of started) await m.close();
+  });
+  return {
+    async onFreeMock(run) {
+      let m = idle.pop();
+      if (!m) started.push((m = await startTestMock()));
+      try {
+        return await run(m);
+      } finally {
+        idle.push(m);
+      }
+    },
+  };
+}
+
 /** The checks of these names, in the suite's order (a name that is no check fails here, not later). */
 export function checksNamed(names: string[]): CheckDef[] {
   const unknown = names.filter((n) => !allChecks.some((c) => c.name === n));

@@ -1,8 +1,8 @@
 // What coverage-honesty.test.ts plants in front of the mock to break one rule alone: a row per defect (the proxy's
 // transformers of broken-proxy.ts, or what a planted sender delivers to the suite's receiver), the helpers the rows
-// are written with, and the proxy and receiver that play them. Test-only.
+// are written with, and the receiver that plays a planted sender. Test-only.
 import { Receiver, type Delivery } from '../receiver.ts';
-import { jsonOf, setJson, startBrokenProxy, type ProxyRequest, type ProxyResponse } from './broken-proxy.ts';
+import { jsonOf, setJson, type ProxyRequest, type ProxyResponse } from './broken-proxy.ts';
 import type { Breaks } from './check-file.ts';
 
 export type Payload = Record<string, unknown>;
@@ -109,7 +109,7 @@ export const both = (...all: Breaks[]): Breaks => ({
   },
 });
 
-/** One proxy in front of the mock for every row: `plant` swaps what it breaks (rows run one after another). */
+/** One proxy in front of the mock for cases run one after another: `plant` swaps what it breaks. */
 export async function startSwappableProxy(mockOrigin: string) {
   let current: Breaks = {};
   const proxy = await startBrokenProxy(mockOrigin, {
