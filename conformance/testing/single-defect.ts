@@ -2,7 +2,7 @@
 // transformers of broken-proxy.ts, or what a planted sender delivers to the suite's receiver), the helpers the rows
 // are written with, and the receiver that plays a planted sender. Test-only.
 import { Receiver, type Delivery } from '../receiver.ts';
-import { jsonOf, setJson, type ProxyRequest, type ProxyResponse } from './broken-proxy.ts';
+import { jsonOf, setJson, startBrokenProxy, type ProxyRequest, type ProxyResponse } from './broken-proxy.ts';
 import type { Breaks } from './check-file.ts';
 
 export type Payload = Record<string, unknown>;
