@@ -5,7 +5,8 @@
 // twice per request: that hop cost more than the engine's own work.
 import type http from 'node:http';
 import type { AdapterEnv } from '../platform/adapter.ts';
-import { HOP_BY_HOP, type UpstreamResponse } from './raw-forward.ts';
+import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
+import type { UpstreamResponse } from './raw-forward.ts';
 
 export type EngineFetch = (request: Request, env: AdapterEnv) => Response | Promise<Response>;
 

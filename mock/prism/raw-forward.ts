@@ -3,6 +3,7 @@
 // validating proxy's forward step, so uploads and malformed JSON reach the engine untouched.
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
+import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
 
 export interface Upstream {
   host: string;
@@ -17,8 +18,6 @@ export interface UpstreamResponse {
   /** The body as the upstream wrote it, when it wrote a string (the in-process engine): written without a copy. */
   text?: string;
 }
-
-export const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
 
 /**
  * Idle pooled sockets are dropped after this long, well before the engine server closes its side

@@ -7,7 +7,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { FAULT_SCOPE_HEADER } from '../platform/faults.ts';
 import { PEER_HEADER } from '../platform/loopback.ts';
 import { REQUEST_ID_HEADER } from '../platform/record-requests.ts';
-import { HOP_BY_HOP } from '../prism/raw-forward.ts';
+import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
 import { UpstreamUnreachable, type Forward, type UpstreamAnswer } from './proxy.ts';
 
 /** An upstream answer slower than this is cut off: the client gets a 502 naming the upstream instead of a hang. */

@@ -5,7 +5,7 @@
 import type { RecordedExchange, TrafficViolation } from '../../conformance/judge/traffic.ts';
 import { adapterOf } from '../platform/adapter.ts';
 import type { EngineContext, RouteHandler } from '../platform/deps.ts';
-import { HOP_BY_HOP } from '../prism/raw-forward.ts';
+import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
 import { cut, type Exchanged, type Violation } from '../platform/journal-entry.ts';
 import { createRedactor, withoutKey } from '../platform/redact.ts';
 import { answerError, readBody } from '../platform/responses.ts';
