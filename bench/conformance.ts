@@ -5,21 +5,17 @@ import { startMock, type MockMode } from '../mock/server.ts';
 import { runSuite } from '../conformance/runner.ts';
 import { startBrokenProxy } from '../conformance/testing/broken-proxy.ts';
 import type { RunReport } from '../conformance/model.ts';
+import { testMockOptions } from '../conformance/testing/mock-options.ts';
+
+/** The tests' mock, but with its default rate limit: the run is measured as a user's against `npm run mock` would be. */
+const { rateLimit: _testsLimit, ...mockOptions } = testMockOptions;
 
 const n = (r: RunReport, o: string) => r.results.filter((x) => x.outcome === o).length;
 const line = (r: RunReport) =>
   `${n(r, 'passed')} passed, ${n(r, 'failed')} failed, ${n(r, 'blocked')} blocked, ${n(r, 'timed-out')} timed out, ${n(r, 'skipped')} skipped`;
 
 async function measure(label: string, mode: MockMode, latencyMs: number, key?: string): Promise<{ seconds: number; report: RunReport }> {
-  const mock = await startMock({
-    port: 0,
-    host: '127.0.0.1',
-    timeScale: 0.01,
-    strict: true,
-    allowPrivateWebhooks: true,
-    quiet: true,
-    mode,
-  });
+  const mock = await startMock({ ...mockOptions, mode });
   const proxy = latencyMs
     ? await startBrokenProxy(new URL(mock.url).origin, { name: 'latency', area: '', rule: '', latencyMs })
     : undefined;

@@ -11,6 +11,7 @@ import { Register } from './register.ts';
 import { allChecks, responseChecks } from './checks/index.ts';
 import { TamperingReceiver } from './testing/tampering-receiver.ts';
 import { failureLines, startTestMock, suiteOptions, useMockPool } from './testing/check-file.ts';
+import { runProcess } from './testing/run-process.ts';
 
 let mock: RunningMock;
 let keys: VariantKeys;
@@ -204,20 +205,8 @@ describe.concurrent('webhook checks against wrong deliveries (a receiver that al
 
 describe('cli', () => {
   it('runs as a real process: --help exits 0, bad usage exits 2 with the message on stderr', async () => {
-    const { spawn } = await import('node:child_process');
     const run = (args: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-        const child = spawn('npx', ['tsx', 'conformance/cli.ts', ...args], {
-          cwd: new URL('..', import.meta.url).pathname,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-      });
+      runProcess('npx', ['tsx', 'conformance/cli.ts', ...args], { cwd: new URL('..', import.meta.url).pathname });
     const [help, bad] = await Promise.all([
       run(['--help']),
       run(['--url', 'http://127.0.0.1:1/ext-api/v1', '--key', 'k', '--profile', 'some']),

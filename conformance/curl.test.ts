@@ -1,7 +1,6 @@
 // Curl lines run as printed: the output names every variable they read and how to set it (with --mock, a key file
 // under --out, mode 0600); set that way, a printed line gets the status the report claims; with a variable unset the
 // shell stops, naming it, and nothing is sent (never an empty key, which would get a 401).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,19 +11,12 @@ import { howToSet, toCurl, variablesIn } from './curl.ts';
 import type { RunReport } from './model.ts';
 import { answer, is, startBrokenProxy } from './testing/broken-proxy.ts';
 import { startTestMock } from './testing/check-file.ts';
+import { type Ran, runProcess } from './testing/run-process.ts';
 
 /** Runs `script` in bash without any CLINICAL_RECORDS_* variable of ours; killed after 15 s. */
-function bash(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function bash(script: string): Promise<Ran> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CLINICAL_RECORDS_')));
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess('bash', ['-c', script], { env, timeout: 15_000 });
 }
 
 describe('curl lines', () => {

@@ -3,16 +3,9 @@
 // overlaps and near misses abound, and both in time linear in the text on the inputs that make indexOf slow.
 import { describe, expect, it } from 'vitest';
 import { literalIndex, literalsReplacer, replaceLiteral } from './literal-search.ts';
+import { mulberry32 } from '../../spec/runtime/prng.ts';
 
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const next = random(7);
+const next = mulberry32(7);
 const word = (max: number, alphabet = 'abc') =>
   Array.from({ length: 1 + Math.floor(next() * max) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
 

@@ -3,21 +3,13 @@
 // milliseconds where the expressions took half a second per 15 KB word.
 import { describe, expect, it } from 'vitest';
 import { createRedactor, REDACTED, withoutKey } from './redact.ts';
+import { mulberry32 } from '../../spec/runtime/prng.ts';
 
 /** The expressions redact.ts replaced (without seed keys), as the reference. */
 const OLD_KEY_LIKE = /\b[A-Za-z]{2,10}_[A-Za-z0-9_]*[A-Za-z0-9]{16,}\b/g;
 const OLD_KEY_FIELD = /("[^"\\]{0,40}(?:api[-_ ]?key|x-api-key)[^"\\]{0,40}"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
 const old = (text: string) => text.replace(OLD_KEY_LIKE, REDACTED).replace(OLD_KEY_FIELD, `$1"${REDACTED}"`);
 
-/** A seeded generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const PIECES = [
   'a',
   'B',
@@ -47,7 +39,7 @@ describe('createRedactor', () => {
   const redact = createRedactor([]);
 
   it('gives what the old regular expressions gave, on 5,000 random texts', () => {
-    const next = random(32);
+    const next = mulberry32(32);
     for (let n = 0; n < 5000; n++) {
       let text = '';
       const parts = Math.floor(next() * 40);
