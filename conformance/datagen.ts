@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Contract } from './contract.ts';
 import type { JsonObject, Json } from '../spec/runtime/json-pointer.ts';
-import { ASSUMED_KEYWORDS, SchemaValidator } from './schemas.ts';
+import { ASSUMED_KEYWORDS, assumedKeyword, SchemaValidator, schemaTypes as types } from './schemas.ts';
 
 export type CaseKind = 'unknown-property' | 'missing-required' | 'wrong-type' | 'out-of-bounds';
 
@@ -18,7 +18,6 @@ export interface BodyCase {
 }
 
 type Schema = JsonObject;
-const types = (s: Schema): string[] => (Array.isArray(s.type) ? (s.type as string[]) : s.type ? [String(s.type)] : []);
 
 export class BodyGenerator {
   private readonly strict: SchemaValidator;
@@ -98,7 +97,7 @@ export class BodyGenerator {
       if (this.strict.validate(pointer, body).length) continue;
       // Which fields are required is the kit's reading where the object's mark covers `required`: a body of only
       // those rests on it (another reading may require more), a body of every field does not.
-      const assumed = this.usesAssumption(s, body) || (!full && requiredIsAssumed(s));
+      const assumed = this.usesAssumption(s, body) || (!full && assumedKeyword(s, 'required'));
       out.push({ label: full ? 'every field' : 'required fields', body, assumed });
     }
     return out;
@@ -171,13 +170,6 @@ export class BodyGenerator {
       if (first === 'object' && p.properties && path.length === 0) this.fieldCases(p, at, cases, with_);
     }
   }
-}
-
-/** Is the object's `required` list the kit's choice (its mark concerns the whole node, or lists `required`)? */
-function requiredIsAssumed(s: Schema): boolean {
-  if (!('x-assumption' in s)) return false;
-  const listed = s[ASSUMED_KEYWORDS];
-  return !Array.isArray(listed) || listed.includes('required');
 }
 
 /** Does the node, or a schema inside it (refs not followed), carry an x-assumption about the whole node? */

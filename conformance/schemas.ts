@@ -18,6 +18,17 @@ export const ASSUMED_KEYWORDS = 'x-assumption-keywords';
 /** On a marked object: the fields the document says are always returned, which stay required when it is relaxed. */
 const DOCUMENTED_REQUIRED = 'x-documented-required';
 
+/** Did the kit assume this keyword of the schema node (its mark lists it, or concerns the whole node)? */
+export function assumedKeyword(node: JsonObject, keyword: string): boolean {
+  if (!('x-assumption' in node)) return false;
+  const listed = node[ASSUMED_KEYWORDS];
+  return !Array.isArray(listed) || listed.includes(keyword);
+}
+
+/** A schema node's `type` as a list (none when it names none). */
+export const schemaTypes = (node: JsonObject): string[] =>
+  Array.isArray(node.type) ? (node.type as string[]) : node.type ? [String(node.type)] : [];
+
 const orNull = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
 
 function relaxNode(node: JsonObject): JsonObject {

@@ -3,13 +3,13 @@
 // documented profile a violation that only an x-assumption forbids is never generated (datagen marks those).
 import type { Contract, Operation } from '../contract.ts';
 import { BodyGenerator } from '../datagen.ts';
-import type { Profile } from '../schemas.ts';
+import { assumedKeyword, type Profile } from '../schemas.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { concrete, XID, type Case, type Kind, type Step } from './case.ts';
 import { queryViolations } from './query-violations.ts';
 import type { Rng } from './prng.ts';
 import { Setup } from './setup.ts';
-import { ValueDraw, assumedKeyword } from './values.ts';
+import { ValueDraw } from './values.ts';
 
 /** Query parameters a positive case leaves alone: a lookup by a value that names nothing answers 404 by design. */
 const LOOKUPS = new Set(['external_id', 'npi']);

@@ -4,22 +4,13 @@
 // document may refuse it, so the documented profile never fails a server for refusing it as invalid.
 import type { Contract } from '../contract.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
-import { ASSUMED_KEYWORDS } from '../schemas.ts';
+import { assumedKeyword, schemaTypes as types } from '../schemas.ts';
 import type { Rng } from './prng.ts';
 
 type Schema = JsonObject;
 
 /** Texts beyond ASCII: where servers that assume one byte per character, or one code unit, break. */
 const UNICODE_TEXTS = ['Zoë Ångström-Łukasz', '山田 太郎', 'Ñandú 🩺', '🧑‍⚕️👩🏽‍🔬', 'O’Brien — “quoted”'];
-
-const types = (s: Schema): string[] => (Array.isArray(s.type) ? (s.type as string[]) : s.type ? [String(s.type)] : []);
-
-/** Did the kit assume this keyword of the node (its mark lists it, or concerns the whole node)? */
-export function assumedKeyword(s: Schema, keyword: string): boolean {
-  if (!('x-assumption' in s)) return false;
-  const listed = s[ASSUMED_KEYWORDS];
-  return !Array.isArray(listed) || listed.includes(keyword);
-}
 
 /** Code points, as JSON Schema counts a string's length. */
 const cut = (text: string, max: number) => [...text].slice(0, max).join('');
