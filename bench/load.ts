@@ -22,10 +22,17 @@ export function startProcess(args: string[], ready: RegExp, opts: { built?: bool
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready: ${out}`)), 120_000);
+    // Once ready, the output is drained unread, as a terminal would take it: kept and searched, a server that prints a
+    // line per exchange (--upstream) made the bench quadratic in its output and slowed the load it measured.
+    const drain = () => {};
     const onData = (d: Buffer) => {
       out += d;
       const m = out.match(ready);
-      if (m) clearTimeout(timer), resolve({ url: m[1]!, proc, startedMs: performance.now() - t0 });
+      if (!m) return;
+      clearTimeout(timer);
+      for (const s of [proc.stdout!, proc.stderr!]) s.off('data', onData).on('data', drain);
+      out = '';
+      resolve({ url: m[1]!, proc, startedMs: performance.now() - t0 });
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', onData);
