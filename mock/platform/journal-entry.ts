@@ -42,6 +42,8 @@ export interface Exchanged {
   requestHeaders: Record<string, string>;
   response: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
   violations: Violation[];
+  /** Why the judge did not judge it (no operation of the contract matches); undefined when judged. */
+  notJudged?: string;
 }
 
 /**
@@ -110,6 +112,8 @@ export interface ShownEntry {
   key: string;
   organization_id: string | null;
   violations?: Violation[];
+  /** --upstream: why the exchange was not judged (no operation of the contract matches it). */
+  not_judged?: string;
   engine_status?: number;
   /** Why the mock refused it, or why the browser hid its answer from the page, and the flag that would allow it. */
   refused?: { by: Refusal['by']; reason: string; allow?: string };
@@ -174,6 +178,7 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
     organization_id: e.check?.owner?.organization_id ?? null,
   } as ShownEntry;
   if (e.violations !== undefined) shown.violations = e.violations;
+  if (e.upstream?.notJudged !== undefined) shown.not_judged = e.upstream.notJudged;
   if (e.engine_status !== undefined) shown.engine_status = e.engine_status;
   if (e.refusal) {
     const { by, reason, allow } = e.refusal;

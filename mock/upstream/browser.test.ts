@@ -94,11 +94,13 @@ describe.skipIf(skip !== undefined)(`--upstream from a page in headless Chromium
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
       body: '{"first_name":"A","x":1}',
     });
+    await fetch(`${judged.url}/reports`, { method: 'PUT', headers: { 'x-api-key': key } }); // no operation of the contract
     const dashboard = await browser.newPage();
     await dashboard.goto(`${judged.controlUrl}/`);
     const rows = dashboard.locator('#journal-rows tr:not(.detail)');
-    await rows.nth(1).waitFor(WAIT);
+    await rows.nth(2).waitFor(WAIT);
     expect(await dashboard.locator('#journal-rows tr[data-method="GET"]').textContent()).toContain('1 RATE-001');
+    expect(await dashboard.locator('#journal-rows tr[data-method="PUT"]').textContent()).toContain('not judged');
     await dashboard.selectOption('select[name="violations"]', 'request');
     await expect.poll(() => dashboard.locator('#journal-rows tr:not(.detail):visible').count(), WAIT).toBe(1);
     expect(await dashboard.locator('#journal-rows tr:not(.detail):visible').textContent()).toContain('GEN-010');

@@ -7,8 +7,18 @@ import type { Profile } from '../../conformance/schemas.ts';
 
 export type { Profile };
 
-export function createJudge(profile: Profile): (exchange: RecordedExchange) => TrafficViolation[] {
+/** What the judge made of one exchange: its violations, or, when no operation of the contract matches it, why not judged. */
+export interface Judged {
+  violations: TrafficViolation[];
+  notJudged?: string;
+}
+
+export function createJudge(profile: Profile): (exchange: RecordedExchange) => Judged {
   const contract = new Contract();
   const judge = trafficJudge(contract, Register.load(), profile);
-  return (exchange) => judgeTraffic(exchange, judge).violations;
+  return (exchange) => {
+    const verdict = judgeTraffic(exchange, judge);
+    if (verdict.exchange.operation) return { violations: verdict.violations };
+    return { violations: [], notJudged: `no operation of the contract is ${exchange.method} ${verdict.exchange.request.path}` };
+  };
 }

@@ -3,6 +3,7 @@
 // finds goes to the journal entry, the terminal (one line an exchange) and, with --upstream-errors, to the client as
 // a 502 in place of the violating answer. Nothing of the exchange is kept but the journal's entry: no state.
 import type { RecordedExchange, TrafficViolation } from '../../conformance/judge/traffic.ts';
+import type { Judged } from './judge.ts';
 import { adapterOf } from '../platform/adapter.ts';
 import type { EngineContext, RouteHandler } from '../platform/deps.ts';
 import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
@@ -35,7 +36,7 @@ export interface UpstreamProxy {
   /** The upstream's base URL, as given (the banner, the 502's text). */
   base: string;
   forward: Forward;
-  judge(exchange: RecordedExchange): TrafficViolation[];
+  judge(exchange: RecordedExchange): Judged;
   /** --upstream-errors: a response that breaks a rule is answered 502 with the violations instead. */
   errors: boolean;
   /** One line per exchange (the terminal), unless quiet. */
@@ -76,8 +77,10 @@ const asJournalViolation = (v: TrafficViolation): Violation => ({
 });
 
 /** The terminal's line for one exchange. */
-function exchangeLine(method: string, path: string, status: number, violations: TrafficViolation[]): string {
+function exchangeLine(method: string, path: string, status: number, violations: TrafficViolation[], notJudged?: string): string {
   const head = `${method} ${path} -> ${status}`;
+  // Never a ✓ for what nothing judged: a path the contract does not have is the app's call or the document's gap.
+  if (notJudged) return `[upstream] · ${head}  not judged: ${notJudged}`;
   if (!violations.length) return `[upstream] ✓ ${head}`;
   // A request the contract forbids is the app's bug; an answer outside it, the service's.
   const each = violations.map(
@@ -104,7 +107,7 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       return answerError(c, { error: `The upstream ${proxy.base} did not answer: ${e.message}` }, 502);
     }
     const text = answer.text();
-    const judged = proxy.judge({
+    const { violations: judged, notJudged } = proxy.judge({
       method: c.req.method,
       url: `${url.pathname}${url.search}`,
       requestHeaders: headers,
@@ -130,9 +133,10 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
         truncated: text.length > UPSTREAM_BODY_CHARS,
       },
       violations: violations.map(asJournalViolation),
+      notJudged,
     };
     c.set('upstream', exchanged);
-    proxy.onExchange?.(exchangeLine(c.req.method, c.req.path, answer.status, violations));
+    proxy.onExchange?.(exchangeLine(c.req.method, c.req.path, answer.status, violations, notJudged));
     const broken = violations.filter((v) => v.side === 'response');
     if (proxy.errors && broken.length)
       return answerError(

@@ -134,6 +134,18 @@ describe('--upstream', () => {
     }
   });
 
+  it('marks an exchange no operation of the contract matches as not judged, never as passing', async () => {
+    const { m, lines } = await proxy(upstream.url);
+    const res = await client(m).call('GET', '/reports?year=2026');
+    expect(res.status).toBe(404); // the upstream's own answer
+    const [entry] = await journal(m);
+    expect(entry.violations).toBeUndefined();
+    expect(entry.not_judged).toBe('no operation of the contract is GET /reports');
+    expect(lines).toEqual(['[upstream] · GET /ext-api/v1/reports -> 404  not judged: no operation of the contract is GET /reports']);
+    const har = await (await fetch(`${m.controlUrl}/requests.har`)).json();
+    expect(har.log.entries[0]._not_judged).toBe(entry.not_judged);
+  });
+
   it('--upstream-errors answers a violating response with 502 and the violations', async () => {
     const { m } = await proxy(`${broken.origin}/ext-api/v1`, true);
     const r = await client(m).call('GET', '/providers');

@@ -56,6 +56,7 @@ function harEntry(e: ShownEntry, origin: string) {
     _key: e.key,
     ...(response.status !== e.status ? { _answered: e.status } : {}),
     ...(e.violations ? { _violations: e.violations } : {}),
+    ...(e.not_judged ? { _not_judged: e.not_judged } : {}),
     ...(e.refused ? { _refused: e.refused } : {}),
   };
 }

@@ -163,6 +163,11 @@
 
   /** The violations column: how many, and their rule ids. */
   function violationsCell(e) {
+    if (e.not_judged) {
+      const cell = td('not judged');
+      cell.title = e.not_judged;
+      return cell;
+    }
     if (!e.violations) return td('');
     const ids = [...new Set(e.violations.map((v) => v.rule_id).filter(Boolean))];
     return td(`${e.violations.length}${ids.length ? ` ${ids.join(' ')}` : ''}`, 's5');
