@@ -146,6 +146,8 @@ export interface RunReport {
   /** Rules about the shape of responses or payloads, checked through the schema checks. */
   coveredBySchemas: CoveredBySchema[];
   cleanup: { created: number; removed: number; leftovers: string[] };
+  /** Judged from recorded traffic (--har): nothing was sent, so nothing was created or cleaned up. */
+  recorded?: boolean;
   interrupted: boolean;
   /** Pauses taken because the target's rate-limit window was spent (429, X-RateLimit-Remaining 0). */
   pacing: { pauses: number; seconds: number };

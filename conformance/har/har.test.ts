@@ -137,6 +137,7 @@ describe('conformance --har', () => {
     const ok = await run(['--har', clean, '--reporter', 'console,junit,json,html', '--out', out]);
     expect(ok.code).toBe(0);
     expect(ok.out).toContain(`recorded traffic ${clean}`);
+    expect(ok.out).not.toMatch(/cleanup/i); // nothing was sent: no "0/0 removed"
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.target).toMatch(/2 exchanges, 1 outside the contract's operations, 0 unanswered/);
     const byName = new Map(report.results.map((r: any) => [r.name, r]));
@@ -144,6 +145,8 @@ describe('conformance --har', () => {
     expect(byName.get('list_meta_defaults')).toMatchObject({ outcome: 'skipped', reason: NEEDS_LIVE });
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(NEEDS_LIVE);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('error_body_shape');
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).not.toContain('Cleanup:');
+    expect(report.recorded).toBe(true);
 
     const noRate = entry({ headers: [{ name: 'Content-Type', value: 'application/json' }] });
     const broken = await run(['--har', write('broken.har', [entry(), noRate]), '--reporter', 'json', '--out', join(dir, 'broken')]);

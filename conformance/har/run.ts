@@ -97,6 +97,7 @@ export function runHar(opts: HarRunOptions): RunReport {
       notChecked,
       coveredBySchemas,
       cleanup: { created: 0, removed: 0, leftovers: [] },
+      recorded: true,
       interrupted: false,
       pacing: { pauses: 0, seconds: 0 },
     },

@@ -113,9 +113,13 @@ export function renderConsole(report: RunReport, files: string[] = []): string {
   lines.push(
     '',
     `${counts(report.results)}; ${report.coveredBySchemas.length} more rules checked through the schema checks; ${report.notChecked.length} rules not checked, each with its reason (listed in the JSON/HTML reports); ${report.seconds.toFixed(1)} s; profile ${report.profile}; run ${report.runId}`,
-    `cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed${report.cleanup.leftovers.length ? '; LEFT BEHIND:' : ''}`,
-    ...report.cleanup.leftovers.map((l) => `  ${l}`),
   );
+  // Recorded traffic (--har) sent nothing: a cleanup line would only say 0/0.
+  if (!report.recorded)
+    lines.push(
+      `cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed${report.cleanup.leftovers.length ? '; LEFT BEHIND:' : ''}`,
+      ...report.cleanup.leftovers.map((l) => `  ${l}`),
+    );
   if (report.pacing.pauses)
     lines.push(
       `rate limit: the target's window was spent ${report.pacing.pauses} time(s); paused ${Math.round(report.pacing.seconds)} s and resent (use a key of its own for the suite, or a higher limit)`,

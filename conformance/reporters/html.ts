@@ -155,7 +155,7 @@ ${hide}{display:none}
 <p class="summary"><span>✓ ${n('passed')} passed</span><span>✗ ${n('failed')} failed</span>${n('timed-out') ? `<span>${n('timed-out')} timed out</span>` : ''}${n('blocked') ? `<span>⊘ ${n('blocked')} blocked</span>` : ''}<span>- ${n('skipped')} skipped</span><span>${report.notChecked.length} rules not checked</span></p>
 ${baselineSection(report)}${failedRules(report, groups)}
 ${explorationTable(report, h)}<section id="areas"><h2>By area</h2>${areas.map((a) => areaBar(a, byArea(a))).join('\n')}</section>
-<p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed.${leftovers ? ' Left behind:' : ''}</p>${leftovers}
+${report.recorded ? '' : `<p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed.${leftovers ? ' Left behind:' : ''}</p>${leftovers}`}
 ${variablesSection(report)}
 <p class="filter">Show only: ${filters} <a href="#all">all</a></p>
 ${OUTCOMES.map((o) => `<i id="show-${o}"></i>`).join('')}

@@ -106,6 +106,7 @@ export function mergeReports(reports: RunReport[]): RunReport {
       removed: reports.reduce((n, r) => n + r.cleanup.removed, 0),
       leftovers: reports.flatMap((r) => r.cleanup.leftovers),
     },
+    ...(reports.every((r) => r.recorded) ? { recorded: true } : {}),
     interrupted: reports.some((r) => r.interrupted),
     pacing: { pauses: reports.reduce((n, r) => n + r.pacing.pauses, 0), seconds: reports.reduce((n, r) => n + r.pacing.seconds, 0) },
     variables: reports.flatMap((r) => r.variables ?? []).filter((v, i, all) => all.findIndex((w) => w.name === v.name) === i),
