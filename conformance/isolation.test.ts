@@ -4,7 +4,8 @@
 import { beforeAll, describe, it } from 'vitest';
 import { runSuite } from './runner.ts';
 import { MockControl } from './mock-control.ts';
-import { startBrokenProxy, variants, type VariantKeys } from './testing/broken-proxy.ts';
+import { startBrokenProxy, type VariantKeys } from './testing/broken-proxy.ts';
+import { variants } from './testing/variants.ts';
 import { independentDefects } from './testing/independent-defects.ts';
 import { startTestMock, suiteOptions } from './testing/check-file.ts';
 import type { RunReport } from './model.ts';

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { allChecks, checkFiles, responseChecks } from './index.ts';
-import { variants } from '../testing/broken-proxy.ts';
+import { variants } from '../testing/variants.ts';
 
 const DIR = new URL('.', import.meta.url).pathname;
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -91,7 +91,7 @@ describe('checks layout', () => {
   it('every check has a broken variant that proves it can fail', () => {
     // A variant is a [check, rule, ...] entry of a test under conformance/ (run by describeBrokenVariants, the
     // broken sender, or a tampering receiver, each asserting the check fails on its rule), or a single-defect
-    // variant of testing/broken-proxy.ts whose rule has exactly this one check.
+    // variant of testing/variants.ts whose rule has exactly this one check.
     const entries = new Set<string>();
     for (const f of tsFiles(ROOT).filter((x) => x.endsWith('.test.ts')))
       for (const m of readFileSync(ROOT + f, 'utf8').matchAll(/'([a-z][a-z0-9_]*)',\s*'([A-Z]+-\d{3})'/g)) entries.add(`${m[1]} ${m[2]}`);

@@ -1,5 +1,5 @@
 // Single defects an implementation written from the document alone was found with (issue 29): each must fail its
-// own rule and at most a few other checks, like the variants of broken-proxy.ts. Test-only.
+// own rule and at most a few other checks, like those of variants.ts. Test-only.
 import { answer, apiPath, is, jsonOf, setJson, type Variant } from './broken-proxy.ts';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';

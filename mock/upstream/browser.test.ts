@@ -10,7 +10,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as conformance } from '../../conformance/cli.ts';
 import { chromiumSkipReason, launchBrowser } from '../../scripts/testing/chromium.ts';
-import { serveOnLoopback, startBrokenProxy, variants } from '../../conformance/testing/broken-proxy.ts';
+import { serveOnLoopback, startBrokenProxy } from '../../conformance/testing/broken-proxy.ts';
+import { variants } from '../../conformance/testing/variants.ts';
 import { startMock, type RunningMock } from '../server.ts';
 
 const skip = chromiumSkipReason();

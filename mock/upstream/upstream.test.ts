@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as conformance } from '../../conformance/cli.ts';
-import { startBrokenProxy, variants } from '../../conformance/testing/broken-proxy.ts';
+import { startBrokenProxy } from '../../conformance/testing/broken-proxy.ts';
+import { variants } from '../../conformance/testing/variants.ts';
 import { startMock, type RunningMock } from '../server.ts';
 import { client } from '../testing/http.ts';
 
