@@ -112,8 +112,17 @@ export class BodyGenerator {
     return Object.keys(body).some((k) => marksWholeNode(this.s(props[k])));
   }
 
-  /** Invalid bodies, each breaking one constraint of the schema at a pointer, built on a valid base body. */
-  invalid(pointer: string, base: Record<string, unknown>, fresh: () => Record<string, unknown>): BodyCase[] {
+  /**
+   * Invalid bodies, each breaking one constraint of the schema at a pointer, built on a valid base body. `asSent` gives
+   * the body as it will be sent, for judging what it breaks: a body that still holds placeholders (exploration's
+   * references to earlier answers) is invalid everywhere until they are filled, and would be marked documented.
+   */
+  invalid(
+    pointer: string,
+    base: Record<string, unknown>,
+    fresh: () => Record<string, unknown>,
+    asSent: (body: Record<string, unknown>) => unknown = (b) => b,
+  ): BodyCase[] {
     const s = this.s({ $ref: pointer } as unknown as Json);
     const cases: Array<Omit<BodyCase, 'assumed'>> = [];
     const with_ = (path: string[], v: unknown | typeof DROP) => setPath({ ...structuredClone(base), ...fresh() }, path, v);
@@ -135,8 +144,8 @@ export class BodyGenerator {
     }
     this.fieldCases(s, [], cases, with_);
     return cases
-      .filter((c) => this.strict.validate(pointer, c.body).length > 0) // must really be invalid
-      .map((c) => ({ ...c, assumed: c.kind !== 'unknown-property' && this.relaxed.validate(pointer, c.body).length === 0 }));
+      .filter((c) => this.strict.validate(pointer, asSent(c.body)).length > 0) // must really be invalid
+      .map((c) => ({ ...c, assumed: c.kind !== 'unknown-property' && this.relaxed.validate(pointer, asSent(c.body)).length === 0 }));
   }
 
   private fieldCases(

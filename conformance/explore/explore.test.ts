@@ -11,6 +11,8 @@ import { exploreDefects } from '../testing/defects-explore.ts';
 import { startSwappableProxy } from '../testing/single-defect.ts';
 import { answer } from '../testing/broken-proxy.ts';
 import { mergeReports } from '../reporters/merge.ts';
+import { SchemaValidator } from '../schemas.ts';
+import { concrete } from './case.ts';
 import { Plan } from './plan.ts';
 import { parseReplayId } from './replay-id.ts';
 
@@ -179,5 +181,21 @@ describe('seeded plan', () => {
     const plan = (seed: number) => JSON.stringify(new Plan(contract, 'all', true).cases(seed, 400));
     expect(plan(7)).toBe(plan(7));
     expect(plan(7)).not.toBe(plan(8));
+  });
+
+  it('under the documented profile, every negative case breaks what the document states (judged as sent, placeholders filled)', () => {
+    const relaxed = new SchemaValidator(contract.doc, 'documented');
+    const assumedOnly: string[] = [];
+    let negatives = 0;
+    for (const seed of [11, 12, 13])
+      for (const c of new Plan(contract, 'documented', true).cases(seed, 3000)) {
+        const step = c.steps.at(-1)!;
+        if (c.kind !== 'negative' || !step.body || step.violation?.label === 'an unknown property') continue;
+        negatives++;
+        const pointer = contract.byId(step.op).jsonBodyPointer!;
+        if (!relaxed.validate(pointer, concrete(step.body)).length) assumedOnly.push(`${seed}-${c.index} ${c.label}`);
+      }
+    expect(negatives).toBeGreaterThan(50);
+    expect(assumedOnly).toEqual([]);
   });
 });

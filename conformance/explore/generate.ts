@@ -50,7 +50,7 @@ export class CaseGenerator {
     }
     const inBody =
       op.jsonBodyPointer && body
-        ? this.bodies.invalid(op.jsonBodyPointer, body, () => ({})).filter((c) => this.profile === 'all' || !c.assumed)
+        ? this.bodies.invalid(op.jsonBodyPointer, body, () => ({}), concrete).filter((c) => this.profile === 'all' || !c.assumed)
         : [];
     const inQuery = this.profile === 'all' ? queryViolations(this.contract, op) : [];
     if (!inBody.length && !inQuery.length) return undefined;
