@@ -1,7 +1,8 @@
 // The documented profile judges only what the source document states: an implementation that differs from the mock
 // only where the document leaves room (extra response fields, meta.total, error.code, a charset on JSON, an HTTP-date
 // Retry-After, null for unset fields, PATCH ignoring any external_id, no bounds on name and search, any address object,
-// patients newest first, an upload answering processing, /notes/export without a default format) passes it, while
+// patients newest first, an upload answering processing in its own words, /notes/export without a default format, as
+// a bare array or labelled application/ndjson) passes it, while
 // --profile all still judges the kit's reading and fails it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../mock/server.ts';
@@ -81,6 +82,13 @@ describe('the documented-profile schemas, derived from the marks', () => {
     // "Inner structure of address: not shown": any object, whatever its fields hold.
     expect(both('#/components/schemas/Address', { line1: 12345, unit: { floor: 3 } })).toEqual([true, false]);
     expect(both('#/components/schemas/Address', 'Arlington')).toEqual([false, false]);
+    // "Input fields of repeat_rule on create: not shown": any object.
+    expect(both('#/components/schemas/RepeatRule', { frequency: '', interval: '2' })).toEqual([true, false]);
+    expect(both('#/components/schemas/RepeatRule', 'weekly')).toEqual([false, false]);
+    // "Further parameters and response layout of /notes/export: not shown": a bare array too.
+    const exportJson = '#/paths/~1notes~1export/get/responses/200/content/application~1json/schema';
+    expect(both(exportJson, [])).toEqual([true, false]);
+    expect(both(exportJson, { data: [] })).toEqual([true, true]);
     expect(both('#/components/schemas/Error', { error: null })).toEqual([false, false]);
   });
 

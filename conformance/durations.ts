@@ -14,6 +14,9 @@ export const DOCUMENTED_MS: Readonly<Record<Wait, number>> = {
   delivery: 3 * 30_000 + 1_000 + 2_000,
 };
 
+/** The fastest a PDF's extraction is documented to take ("roughly 10 to 30 seconds"), in real milliseconds. */
+export const EXTRACTION_FASTEST_MS = 10_000;
+
 /**
  * Slack on each wait: "roughly" and "typical" are not bounds, and the network, the suite's own polling and a busy
  * machine add real time that no time scale shrinks (so it is never scaled).

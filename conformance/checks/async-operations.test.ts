@@ -32,6 +32,23 @@ const uploadAnswersCompleted: Breaks = {
     editBody(res, (b) => Object.assign(b.data, { status: 'completed', has_extracted_text: true })),
 };
 
+/** Every upload answered only once its extraction ended, with the status it ended in: a service that waits for it. */
+function uploadWaitsForExtraction(): Breaks {
+  return {
+    async response(res, req) {
+      const b = jsonOf(res.body);
+      if (!is(req, 'POST', UPLOAD) || res.status !== 201 || !b?.data?.id) return;
+      const list = `${new URL(file.mock().url).origin}${req.url}`;
+      for (let i = 0; i < 500; i++) {
+        const r = await fetch(list, { headers: { 'x-api-key': req.headers['x-api-key'] ?? '' } });
+        const doc = ((await r.json()).data ?? []).find((d: { id: string }) => d.id === b.data.id);
+        if (doc?.status === 'completed' || doc?.status === 'failed') return editBody(res, (body) => (body.data = doc));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+  };
+}
+
 /** A terminal status seen once per document, then `processing` again (a run that never really ends). */
 function terminalFlips(): Breaks {
   const seen = new Set<string>();
@@ -99,7 +116,7 @@ const broken: Array<[string, string, () => Breaks]> = [
   ],
   ['terminal_status_stays', 'DOC-012', terminalFlips],
   ['upload_status_is_a_real_state', 'DOC-014', () => uploadAnswersCompleted],
-  ['upload_does_not_wait_for_extraction', 'DOC-025', () => uploadAnswersCompleted],
+  ['upload_does_not_wait_for_extraction', 'DOC-025', uploadWaitsForExtraction],
   [
     'queued_upload_message_says_started',
     'DOC-026',

@@ -32,6 +32,8 @@ export const readingsMet = {
   extractDataOnly: 0,
   appointmentFields: 0,
   otherSuccessStatus: 0,
+  exportOtherLayout: 0,
+  startedInOtherWords: 0,
 };
 
 /**
@@ -121,6 +123,30 @@ function appointmentNeedsTypes(res: ProxyResponse, req: ProxyRequest): boolean {
   return true;
 }
 
+/**
+ * "Further parameters and response layout of /notes/export: not shown", and the document names formats, not media
+ * types: the json export a bare array of notes, the ndjson one labelled application/ndjson.
+ */
+function exportOtherLayout(res: ProxyResponse, req: ProxyRequest): void {
+  if (res.status !== 200 || req.method !== 'GET' || apiPath(req) !== '/notes/export') return;
+  const type = res.headers['content-type'] ?? '';
+  if (type.startsWith('application/x-ndjson')) res.headers['content-type'] = 'application/ndjson';
+  else if (type.startsWith('application/json')) {
+    const b = jsonOf(res.body) as Obj | undefined;
+    if (!isObj(b) || !Array.isArray(b.data)) return;
+    setJson(res, b.data);
+  } else return;
+  readingsMet.exportOtherLayout++;
+}
+
+/** The started wording is not quoted (DOC-026): this server says it its own way. */
+function startedInOtherWords(body: Obj, req: ProxyRequest, status: number): void {
+  if (status !== 201 || req.method !== 'POST' || !/^\/patients\/\d+\/documents$/.test(apiPath(req))) return;
+  if (!/extraction started/i.test(String(body.message))) return;
+  body.message = 'Document uploaded. Started text extraction.';
+  readingsMet.startedInOtherWords++;
+}
+
 /** /notes/export has no documented default format: without one (and past the key checks) it is a validation failure. */
 function exportNeedsFormat(res: ProxyResponse, req: ProxyRequest): boolean {
   if (res.status !== 200 || req.method !== 'GET' || apiPath(req) !== '/notes/export') return false;
@@ -164,12 +190,14 @@ export const allowedVariant: Variant = {
         if (was?.page && res.status === 200) cutPage(body, was.page, was.limit!);
         if (was?.address && isObj(body.data) && res.status < 300) body.data.address = was.address;
         uploadAnswersProcessing(body, req, res.status);
+        startedInOtherWords(body, req, res.status);
         extractDataOnly(body, req, res.status);
         laterThanPending(body);
         addFields(body, res.status);
         setJson(res, body);
       }
     }
+    exportOtherLayout(res, req);
     // Retry-After as an HTTP date (RFC 9110 allows it; the document names the header only), and the reset likewise.
     const ra = res.headers['retry-after'];
     if (ra !== undefined && /^\d+$/.test(ra)) res.headers['retry-after'] = new Date(Date.now() + Number(ra) * 1000).toUTCString();

@@ -25,7 +25,8 @@ export interface Variant {
   /** `all` for a variant that breaks an assumed rule (its check runs only with --profile all). */
   profile?: 'documented' | 'all';
   request?(req: ProxyRequest): void;
-  response?(res: ProxyResponse, req: ProxyRequest): void;
+  /** A promise it returns is awaited: a service that waits for something before it answers. */
+  response?(res: ProxyResponse, req: ProxyRequest): unknown;
   /** Instead of answering: reset the connection, or hold it open until the client gives up. */
   drop?(req: ProxyRequest): 'reset' | 'hang' | undefined;
   /** Added to every round trip (the control API's too): a staging-like target far from the suite. */
@@ -100,7 +101,7 @@ export async function startBrokenProxy(
         if (variant?.latencyMs) await new Promise((r) => setTimeout(r, variant.latencyMs));
         if (!req.url.startsWith('/__mock')) variant?.request?.(req);
         const res = await forward(agent, target, req);
-        if (!req.url.startsWith('/__mock')) variant?.response?.(res, req);
+        if (!req.url.startsWith('/__mock')) await variant?.response?.(res, req);
         outgoing.writeHead(res.status, { ...res.headers, 'content-length': String(res.body.length) }).end(res.body);
       } catch (err) {
         outgoing.writeHead(502, { 'content-type': 'text/plain' }).end(`broken-proxy: ${(err as Error).message}`);

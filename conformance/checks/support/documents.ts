@@ -12,8 +12,19 @@ export const TERMINAL = new Set(['completed', 'failed']);
 /** pending → processing → completed | failed: a status never goes back to a lower rank within one run. */
 export const RANK: Record<string, number> = { pending: 0, processing: 1, completed: 2, failed: 2 };
 
-/** The source's "text-extraction-started wording" (DOC-026): the exact text is not quoted. */
-export const STARTED_WORDING = /extraction\b[^.]*\bstart/i;
+/**
+ * The source's "text-extraction-started wording" (DOC-026). No text is quoted, so any message that speaks of
+ * extraction and of its start, in either order, says it ("Text extraction started", "Started text extraction",
+ * "Text extraction has begun", "Queued for extraction", "Extracting text..."), unless it says it did not happen.
+ */
+export function saysExtractionStarted(message: string): boolean {
+  if (/\b(not|never|failed|unable|cannot)\b|n't\b/i.test(message)) return false;
+  if (/\bextracting\b/i.test(message)) return true;
+  return (
+    /\bextract(ion)?\b/i.test(message) &&
+    /\b(start(s|ed|ing)?|begins?|began|begun|queued|initiated|under ?way|in progress|running)\b/i.test(message)
+  );
+}
 
 export function lookupDocument(ctx: CheckContext, patientId: string, externalId: string): Promise<Exchange> {
   return ctx.send({ method: 'GET', path: `/patients/${patientId}/documents`, key: ctx.keys.main, query: { external_id: externalId } });

@@ -10,6 +10,19 @@ export function documented(op: Operation, status: number) {
   return op.responses.get(String(status)) ?? op.responses.get(`${String(status)[0]}XX`) ?? op.responses.get('default');
 }
 
+/**
+ * Names in use for one format's media type. The document names the export formats (`json`, `csv`, `ndjson`), never a
+ * media type, so a server that labels NDJSON `application/ndjson` has chosen as well as the contract's `x-ndjson`.
+ */
+const FORMAT_NAMES: readonly (readonly string[])[] = [
+  ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines'],
+  ['text/csv', 'application/csv'],
+];
+
+/** Does media type `actual` name the format of the contract's `documented` one (the same type, or another name of it)? */
+export const sameFormat = (documented: string, actual: string): boolean =>
+  documented === actual || FORMAT_NAMES.some((names) => names.includes(documented) && names.includes(actual));
+
 /** Error-body fields whose shape another rule owns: a 400's details map (ERR-001), a 409's existing (ERR-006). */
 const OWNED_FIELDS = ['details', 'existing'] as const;
 type OwnedField = (typeof OWNED_FIELDS)[number];
