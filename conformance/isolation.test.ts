@@ -34,7 +34,7 @@ const failing = (r: RunReport) => r.results.filter((x) => x.outcome === 'failed'
 // mostly waiting on scaled extraction and delivery timers, and runs sharing one mock would share its organization's
 // webhook deliveries and delivery queue, so one run's webhooks would slow and crowd another's timing checks.
 describe.concurrent('single-defect servers: the broken rule fails, at most two other checks with it', { retry: 1 }, () => {
-  const all = (k: VariantKeys) => [...variants(k), ...independentDefects()];
+  const all = (k: VariantKeys) => [...variants(k), ...independentDefects(k)];
   const names = all({ main: '', scoped: [], otherOrg: '', expired: '' });
   for (const probe of names)
     it(`${probe.name} → ${probe.rule}`, async ({ expect }) => {

@@ -1,11 +1,27 @@
-// Single defects an implementation written from the document alone was found with (issue 29): each must fail its
-// own rule and at most a few other checks, like those of variants.ts. Test-only.
-import { answer, apiPath, is, jsonOf, setJson, type Variant } from './broken-proxy.ts';
+// Single defects an implementation written from the document alone was found with (issue 29, and a second one
+// since): each must fail its own rule and at most a few other checks, like those of variants.ts. Test-only.
+import { answer, apiPath, is, jsonOf, setJson, type Variant, type VariantKeys } from './broken-proxy.ts';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
-export function independentDefects(): Variant[] {
+export function independentDefects(keys: VariantKeys): Variant[] {
+  /** Foreign deletes the mock carried out with the owner's key, to be answered as if refused. */
+  const foreignDeletes = new WeakSet<object>();
   return [
+    {
+      // The organization check answers 404, but after the write: the patient is gone all the same.
+      name: "another organization's delete answers 404 and deletes",
+      area: 'tenancy',
+      rule: 'GEN-001',
+      request(req) {
+        if (req.method !== 'DELETE' || req.headers['x-api-key'] !== keys.otherOrg || !/^\/patients\/\d+$/.test(apiPath(req))) return;
+        req.headers['x-api-key'] = keys.main;
+        foreignDeletes.add(req);
+      },
+      response(res, req) {
+        if (foreignDeletes.has(req)) answer(res, 404, { error: 'Not found' });
+      },
+    },
     {
       name: 'errors as text/plain',
       area: 'gen',
