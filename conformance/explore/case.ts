@@ -16,7 +16,7 @@ export type KeyRole = 'main' | 'none' | 'invalid' | 'otherOrg';
  * accept (positive data), reject (negative data), refuse (no or a wrong key), readable and listed (a created resource),
  * gone (a deleted one), foreign (another organization's).
  */
-export type Intent = 'setup' | 'accept' | 'reject' | 'refuse' | 'readable' | 'listed' | 'gone' | 'foreign';
+export type Intent = 'setup' | 'accept' | 'reject' | 'refuse' | 'readable' | 'listed' | 'gone' | 'foreign' | 'intact';
 
 export interface Step {
   op: string;

@@ -93,6 +93,12 @@ function foreign_id_not_found({ ex }: StepView): Finding | undefined {
   return { expected: "404 for another organization's resource", actual: got(ex) };
 }
 
+/** After another organization's key tried to delete it (answered 404), the resource is still there for its owner. */
+function foreign_write_left_intact({ ex }: StepView): Finding | undefined {
+  if (status(ex) === 200) return undefined;
+  return { expected: `200: resource ${pathId(ex)} still there after another organization's delete of it`, actual: got(ex) };
+}
+
 export const exploreChecks: ExploreCheck[] = [
   { name: positive_data_accepted.name, intent: 'accept', rule: operationRule('ERR-015'), judge: positive_data_accepted },
   { name: negative_data_rejected.name, intent: 'reject', rule: fixed('ERR-001'), judge: negative_data_rejected },
@@ -101,4 +107,5 @@ export const exploreChecks: ExploreCheck[] = [
   { name: created_resource_listed.name, intent: 'listed', rule: fixed('XID-008'), judge: created_resource_listed },
   { name: use_after_free.name, intent: 'gone', rule: fixed('ERR-004'), judge: use_after_free },
   { name: foreign_id_not_found.name, intent: 'foreign', rule: fixed('GEN-001'), judge: foreign_id_not_found },
+  { name: foreign_write_left_intact.name, intent: 'intact', rule: fixed('GEN-001'), judge: foreign_write_left_intact },
 ];

@@ -116,6 +116,7 @@ describe('--explore finds a planted defect no check was written for', () => {
             .map((r) => `${r.name} ${r.explored?.operation}`)
             .join('; '),
         ).toBeDefined();
+        if (d.alone) expect([...new Set(failed(report).map((r) => r.ruleId))]).toEqual([hit!.ruleId]);
         const f = hit!.failures[0]!;
         expect(f.explored).toMatchObject({ rechecked: true });
         expect(f.explored!.steps).toBeLessThanOrEqual(f.explored!.generatedSteps);

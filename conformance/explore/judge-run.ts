@@ -62,9 +62,12 @@ export function caseJudge(env: JudgeEnv): (c: Case, run: CaseRun) => { found: Fo
       const f = judge(xc);
       if (f) found.push({ ...at, step: i, ...f });
     };
+    // Once a resource is found gone after another organization's delete, the steps after it (its owner's update, read
+    // and delete) fail for that one defect: they are not judged, so it reads as one failing rule.
+    let gone = false;
     run.exchanges.forEach((ex: Exchange, i) => {
       const op = ex.operation;
-      if (!op) return; // every step is an operation of the contract: its exchange always matches one
+      if (!op || gone) return; // every step is an operation of the contract: its exchange always matches one
       for (const rc of active) reached.push({ key: keyOf(rc.name, labelOf(op)), check: rc.name, ruleId: rc.rule, operation: labelOf(op) });
       for (const v of judgeExchange({ ...ex, operation: op }, judgeEnv, active))
         found.push({
@@ -76,7 +79,9 @@ export function caseJudge(env: JudgeEnv): (c: Case, run: CaseRun) => { found: Fo
           expected: v.expected,
           actual: v.actual,
         });
+      const before = found.length;
       intentCheck(i, op, (xc) => xc.judge({ step: c.steps[i]!, ex, earlier: run.exchanges.slice(0, i), profile: env.profile }));
+      gone = c.steps[i]!.intent === 'intact' && found.length > before;
     });
     const u = run.unanswered;
     if (u) intentCheck(u.step, env.contract.byId(c.steps[u.step]!.op), () => ({ expected: 'an answer', actual: u.what }));

@@ -85,6 +85,8 @@ export function lifeCase(
   if (otherOrg) {
     at(life.get, 'foreign', { key: 'otherOrg' });
     at(life.remove, 'foreign', { key: 'otherOrg' });
+    // A 404 is not enough: the other organization's delete must not have happened (its effect names it).
+    at(life.get, 'intact', { after: steps.length - 1 });
   }
   const update = life.update && bodyOf(life.update);
   if (update) {

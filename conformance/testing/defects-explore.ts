@@ -12,6 +12,8 @@ export interface ExploreDefect {
   operation: RegExp;
   /** What the shrunk case's failing request must still show (its curl lines). */
   shrunkHas: RegExp;
+  /** No other rule fails with it (the steps its effect spoils are not judged): one defect, one failing rule. */
+  alone?: true;
 }
 
 const NON_ASCII = /[^ -~]/; // anything beyond printable ASCII
@@ -100,5 +102,27 @@ export const exploreDefects: ExploreDefect[] = [
     check: 'ignored_auth',
     operation: /^GET \/providers$/,
     shrunkHas: /-X GET '[^']*\/providers'/,
+  },
+  {
+    defect: "another organization's patient delete answered 404 and carried out",
+    breaks: (mainKey) => {
+      // Any real key other than the owner's (not the explorer's made-up one) deletes as the owner, answered 404.
+      const foreign = new WeakSet<ProxyRequest>();
+      return {
+        request(req) {
+          const key = req.headers['x-api-key'];
+          if (!is(req, 'DELETE', /^\/patients\/\d+$/) || !key || key === mainKey || key.startsWith('crc-explore-not-a-key')) return;
+          foreign.add(req);
+          req.headers['x-api-key'] = mainKey;
+        },
+        response(res, req) {
+          if (foreign.has(req)) answer(res, 404, { error: 'Not found' });
+        },
+      };
+    },
+    check: 'foreign_write_left_intact',
+    operation: /^GET \/patients\/\{patientId\}$/,
+    shrunkHas: /-X DELETE/,
+    alone: true,
   },
 ];
