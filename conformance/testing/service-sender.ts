@@ -69,6 +69,8 @@ export interface SenderOptions {
   backoffMs?: [number, number];
   /** Before each event, a delivery about another document, as a late one from an earlier check would be. */
   strayFirst?: boolean;
+  /** Changes each payload before it is sent (a service that fills a field wrongly). */
+  edit?: (payload: Payload) => void;
 }
 
 export interface Sender {
@@ -126,6 +128,7 @@ export async function startServiceSender(o: SenderOptions): Promise<Sender> {
       req.on('end', () => {
         res.writeHead(200).end();
         const p = jsonOf(Buffer.concat(chunks)) as Payload | undefined;
+        if (p) o.edit?.(p);
         if (p && !closed) void deliver(p);
       });
     }),

@@ -187,6 +187,36 @@ export async function webhook_payload_schema(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** document_url: "direct lookup by external_id when one was set" (the upload set one), relative or absolute; it answers. */
+export async function document_url_lookup(ctx: CheckContext): Promise<void> {
+  const r = await attemptsOf(ctx);
+  const d = r?.attempts[0];
+  if (!r || !d) return;
+  const base = new URL(ctx.http.baseUrl.replace(/\/?$/, '/'));
+  let url: URL | undefined;
+  try {
+    url = new URL(String(d.json?.document_url ?? ''), base);
+  } catch {
+    url = undefined;
+  }
+  const basePath = base.pathname.replace(/\/$/, '');
+  const path = url?.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : undefined;
+  const lookup = `/patients/${r.patientId}/documents`;
+  if (
+    !ctx.expect(path === lookup && url?.searchParams.get('external_id') === r.ext, {
+      expected: `document_url the lookup ${basePath}${lookup}?external_id=${r.ext} (the upload set that external_id)`,
+      actual: JSON.stringify(d.json?.document_url),
+    })
+  )
+    return;
+  const fetched = await ctx.send({ method: 'GET', path: lookup, key: ctx.keys.main, query: { external_id: r.ext } });
+  ctx.expect(fetched.response.status === 200 && listOf(fetched).some((x) => x.id === r.docId), {
+    expected: `GET document_url answers 200 with document ${r.docId}`,
+    actual: got(fetched),
+    exchange: fetched,
+  });
+}
+
 export async function received_delivery_is_post(ctx: CheckContext): Promise<void> {
   const r = await attemptsOf(ctx);
   for (const d of r?.attempts ?? [])
@@ -292,6 +322,7 @@ export const checks: CheckDef[] = [
     exclusive: true,
     waits: DELIVERY_WAITS,
   }),
+  check(document_url_lookup, { rule: 'EVT-023', needs: { receiver: true, write: true }, exclusive: true, waits: DELIVERY_WAITS }),
   check(received_delivery_is_post, { rule: 'EVT-032', needs: { receiver: true, write: true }, exclusive: true, waits: DELIVERY_WAITS }),
   check(webhook_retries_identical_payload, {
     rule: 'EVT-037',
