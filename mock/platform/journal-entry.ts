@@ -178,7 +178,7 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
     organization_id: e.check?.owner?.organization_id ?? null,
   } as ShownEntry;
   if (e.violations !== undefined) shown.violations = e.violations;
-  if (e.upstream?.notJudged !== undefined) shown.not_judged = e.upstream.notJudged;
+  if (e.upstream?.notJudged !== undefined) shown.not_judged = clean(e.upstream.notJudged);
   if (e.engine_status !== undefined) shown.engine_status = e.engine_status;
   if (e.refusal) {
     const { by, reason, allow } = e.refusal;
