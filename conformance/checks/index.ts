@@ -3,15 +3,20 @@ import type { CheckDef } from '../model.ts';
 import type { ResponseCheckDef } from './support/define.ts';
 import * as gen from './gen.ts';
 import * as auth from './auth.ts';
-import * as pat from './pat.ts';
-import * as apt from './apt.ts';
-import * as doc from './doc.ts';
+import * as patFields from './pat/fields.ts';
+import * as patSearchAndWrites from './pat/search-and-writes.ts';
+import * as aptFields from './apt/fields.ts';
+import * as aptLifecycle from './apt/lifecycle.ts';
+import * as docUploadAnswers from './doc/upload-answers.ts';
+import * as docExtractionRuns from './doc/extraction-runs.ts';
 import * as prv from './prv.ts';
 import * as note from './note.ts';
-import * as regen from './regen.ts';
+import * as regenBodiesAndRuns from './regen/bodies-and-runs.ts';
+import * as regenSessionsAndKeys from './regen/sessions-and-keys.ts';
 import * as xid from './xid.ts';
 import * as pag from './pag.ts';
-import * as err from './err.ts';
+import * as errStatuses from './err/statuses.ts';
+import * as errValidation from './err/validation.ts';
 import * as lim from './lim.ts';
 import * as rate from './rate.ts';
 import * as ver from './ver.ts';
@@ -27,15 +32,20 @@ type CheckFile = { checks?: CheckDef[]; responseChecks?: ResponseCheckDef[] };
 export const checkFiles: Record<string, CheckFile> = Object.fromEntries([
   ['gen.ts', gen],
   ['auth.ts', auth],
-  ['pat.ts', pat],
-  ['apt.ts', apt],
-  ['doc.ts', doc],
+  ['pat/fields.ts', patFields],
+  ['pat/search-and-writes.ts', patSearchAndWrites],
+  ['apt/fields.ts', aptFields],
+  ['apt/lifecycle.ts', aptLifecycle],
+  ['doc/upload-answers.ts', docUploadAnswers],
+  ['doc/extraction-runs.ts', docExtractionRuns],
   ['prv.ts', prv],
   ['note.ts', note],
-  ['regen.ts', regen],
+  ['regen/bodies-and-runs.ts', regenBodiesAndRuns],
+  ['regen/sessions-and-keys.ts', regenSessionsAndKeys],
   ['xid.ts', xid],
   ['pag.ts', pag],
-  ['err.ts', err],
+  ['err/statuses.ts', errStatuses],
+  ['err/validation.ts', errValidation],
   ['lim.ts', lim],
   ['rate.ts', rate],
   ['ver.ts', ver],

@@ -1,13 +1,9 @@
-// ERR: errors. Validation 400 with details, status codes per operation, 413/415, other organizations' ids, and the
-// response checks applied to every exchange (documented status, no 5xx).
-import { randomUUID } from 'node:crypto';
-import type { CheckContext, CheckDef } from '../model.ts';
-import type { Operation } from '../contract.ts';
-import type { Exchange, RequestSpec } from '../http.ts';
-import { tinyPdf } from '../fixtures.ts';
-import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
+import type { CheckContext, CheckDef } from '../../model.ts';
+import type { Operation } from '../../contract.ts';
+import type { Exchange, RequestSpec } from '../../http.ts';
+import { tinyPdf } from '../../fixtures.ts';
+import type { Json, JsonObject } from '../../../spec/runtime/json-pointer.ts';
 import {
-  uploadLimits,
   createAppointment,
   farFuture,
   uploadDocument,
@@ -18,34 +14,11 @@ import {
   fillPath,
   unusedNpi,
   limitUploads,
-  isValidationError,
   readableError,
-  listOf,
-  negative,
-} from './support/common.ts';
-import { jsonWrites, own, opLabel, mockSession, pathParams, bodyFor, keyWithout, malformed, WRITE_METHODS } from './support/operations.ts';
-import { documented, errorBodyFindings } from './support/responses.ts';
-import { check, type InspectedExchange, type InspectEnv, type Finding, type ResponseCheckDef, responseCheck } from './support/define.ts';
-
-/** One request per JSON write with a body past the largest body the document mentions (the upload's x-max-bytes). */
-function oversizedJson(ctx: CheckContext) {
-  return ctx.fixtures.shared('oversized-json', async () => {
-    const limit = uploadLimits(ctx).maxBytes;
-    if (limit === undefined) ctx.skip('the spec gives no body size (x-max-bytes) to go past');
-    const { targets } = await jsonWrites(ctx);
-    const out: Array<{ op: Operation; path: string; size: number; ex: Exchange }> = [];
-    for (const t of targets) {
-      // The padding is an unknown field, so a server without a size limit refuses the body (400) rather than
-      // storing it: the check still fails, and nothing is written.
-      const text = JSON.stringify({ ...t.body(), crc_padding: 'x'.repeat(limit! + 1) });
-      const ex = await ctx.send({ method: t.op.method, path: t.path, key: ctx.keys.main, bodyText: text });
-      out.push({ op: t.op, path: t.path, size: text.length, ex });
-    }
-    return out;
-  });
-}
-
-const opName = (op: Operation) => `${op.method} ${op.template} (${op.operationId})`;
+} from '../support/common.ts';
+import { jsonWrites, own, opLabel, mockSession, pathParams, bodyFor, keyWithout, malformed, WRITE_METHODS } from '../support/operations.ts';
+import { check } from '../support/define.ts';
+import { oversizedJson } from '../support/error-bodies.ts';
 
 export async function external_id_conflict_body(ctx: CheckContext): Promise<void> {
   const message = (ctx.contract.resolve('#/components/schemas/ExternalIdConflict') as { properties: { error: { const: string } } })
@@ -273,169 +246,9 @@ export async function per_operation_error_statuses(ctx: CheckContext): Promise<v
     });
 }
 
-export async function error_text_non_empty_string(ctx: CheckContext): Promise<void> {
-  const patient = await ctx.fixtures.patient();
-  const cases: Array<[string, RequestSpec]> = [
-    ['401 without a key', { method: 'GET', path: '/patients' }],
-    ['401 with an invalid key', { method: 'GET', path: '/patients', rawKey: 'crc-not-a-valid-key-0000000000' }],
-    ['404 for a patient that does not exist', { method: 'GET', path: `/patients/${'9'.repeat(19)}`, key: ctx.keys.main }],
-    [
-      '404 for a lookup that misses',
-      { method: 'GET', path: '/patients', key: ctx.keys.main, query: { external_id: `${ctx.prefix}no-such` } },
-    ],
-    ['404 for a note that does not exist', { method: 'GET', path: `/notes/${randomUUID()}`, key: ctx.keys.main }],
-    ['400 for page=0', { method: 'GET', path: '/patients', key: ctx.keys.main, query: { page: 0 } }],
-    ['400 for a patientId of the wrong form', { method: 'GET', path: '/patients/abc', key: ctx.keys.main }],
-    ['400 for an unknown export format', { method: 'GET', path: '/notes/export', key: ctx.keys.main, query: { format: 'crc-unknown' } }],
-    [
-      '404 for the documents of a patient that does not exist',
-      { method: 'GET', path: `/patients/${'9'.repeat(19)}/documents`, key: ctx.keys.main },
-    ],
-  ];
-  const lacking = keyWithout(ctx, ['patients:read']);
-  if (lacking)
-    cases.push(['403 for a key without patients:read', { method: 'GET', path: `/patients/${String(patient.id)}`, key: lacking.key }]);
-  for (const [what, spec] of cases) {
-    const ex = await ctx.send(spec);
-    const e = body(ex).error;
-    // Only the status class and a non-empty error string: no text is compared.
-    ctx.expect(ex.response.status >= 400 && ex.response.json !== undefined && typeof e === 'string' && e.trim().length > 0, {
-      expected: `an error status with a JSON body { error: <non-empty string> } (${what})`,
-      actual: got(ex),
-      exchange: ex,
-    });
-  }
-}
-
-export async function malformed_path_id_400(ctx: CheckContext): Promise<void> {
-  const patient = await ctx.fixtures.patient();
-  const pid = String(patient.id);
-  for (const op of ctx.contract.operations) {
-    if (op.method !== 'GET' && ctx.readOnly) continue;
-    const params = pathParams(op);
-    for (const p of params) {
-      // The other ids well formed (the run's own patient), the body valid: only the id is wrong.
-      const path = fillPath(op, { patientId: pid, [p]: malformed(p) });
-      const spec: RequestSpec = { method: op.method, path, key: ctx.keys.main };
-      if (op.operationId === 'uploadDocument')
-        spec.form = {
-          fields: { external_id: ctx.externalId('badid') },
-          file: { name: 'badid.pdf', type: 'application/pdf', bytes: tinyPdf() },
-        };
-      else if (op.jsonBodyPointer) spec.json = bodyFor(ctx, op, pid) ?? {};
-      const ex = await ctx.send(spec);
-      ctx.expect(isValidationError(ex), {
-        expected: `400 { error, details } (not 404) for ${opLabel(op)} with ${p} ${JSON.stringify(malformed(p))}`,
-        actual: got(ex),
-        exchange: ex,
-      });
-    }
-  }
-}
-
-export async function rate_limited_429(ctx: CheckContext): Promise<void> {
-  const message = (ctx.contract.resolve('#/components/schemas/RateLimitError') as { properties: { error: { const: string } } }).properties
-    .error.const;
-  await ctx.mock!.fault({ kind: 'rate-limited', count: 1 });
-  const ex = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.main, acceptRateLimited: true });
-  ctx.expect(ex.response.status === 429 && (!readableError(ex) || body(ex).error === message), {
-    expected: `429 { error: "${message}" }`,
-    actual: got(ex),
-    exchange: ex,
-  });
-  const ra = ex.response.headers['retry-after'];
-  ctx.expect(ra !== undefined && (/^\d+$/.test(ra) || !Number.isNaN(Date.parse(ra))), {
-    expected: 'Retry-After: delta-seconds or an HTTP date',
-    actual: String(ra),
-    exchange: ex,
-  });
-}
-
-export function not_a_server_error(ex: InspectedExchange): Finding | undefined {
-  const s = ex.response.status;
-  if (s < 500 || documented(ex.operation, s)) return;
-  return { expected: `no 5xx from ${opName(ex.operation)}`, actual: `${s} ${ex.response.text.slice(0, 200)}`, where: 'response.status' };
-}
-
-export function status_code_conformance(ex: InspectedExchange): Finding | undefined {
-  const s = ex.response.status;
-  if (documented(ex.operation, s)) return;
-  return {
-    expected: `one of ${[...ex.operation.responses.keys()].join(', ')} for ${opName(ex.operation)}`,
-    actual: String(s),
-    where: 'response.status',
-  };
-}
-
-export async function other_org_ids_not_found(ctx: CheckContext): Promise<void> {
-  // Ids the other organization can see must not resolve with this organization's key (reads only).
-  const other = ctx.keys.otherOrg!;
-  for (const [list, detail] of [
-    ['/patients', '/patients/'],
-    ['/appointments', '/appointments/'],
-    ['/notes', '/notes/'],
-    ['/providers', '/providers/'],
-  ] as const) {
-    const ex = await ctx.send({ method: 'GET', path: list, key: other, query: { limit: 3 } });
-    for (const item of listOf(ex).slice(0, 2)) {
-      const mine = await ctx.send({ method: 'GET', path: `${detail}${String(item.id)}`, key: ctx.keys.main });
-      ctx.expect(mine.response.status === 404, {
-        expected: `404 for another organization's ${detail}${String(item.id)}`,
-        actual: got(mine),
-        exchange: mine,
-      });
-    }
-  }
-}
-
-export function missing_required_rejected(ctx: CheckContext): Promise<void> {
-  return negative(['missing-required'])(ctx);
-}
-
-export function wrong_type_rejected(ctx: CheckContext): Promise<void> {
-  return negative(['wrong-type'])(ctx);
-}
-
-export function out_of_bounds_rejected(ctx: CheckContext): Promise<void> {
-  return negative(['out-of-bounds'])(ctx);
-}
-
-export async function malformed_json_rejected(ctx: CheckContext): Promise<void> {
-  const ex = await ctx.send({
-    method: 'POST',
-    path: '/patients',
-    key: ctx.keys.main,
-    bodyText: '{"name": "broken',
-    headers: { 'Content-Type': 'application/json' },
-  });
-  ctx.expect(ex.response.status === 400, { expected: '400 for a malformed JSON body', actual: got(ex), exchange: ex });
-}
-
 export const checks: CheckDef[] = [
   check(external_id_conflict_body, { rule: 'ERR-006', needs: { write: true } }),
   check(json_write_wrong_content_type_415, { rule: 'ERR-013', provenance: 'assumed', needs: { write: true } }),
   check(json_body_too_large_413, { rule: 'ERR-014', provenance: 'assumed', needs: { write: true } }),
   check(per_operation_error_statuses, { rule: 'ERR-015', provenance: 'assumed', needs: { write: true }, exclusive: true }),
-  check(error_text_non_empty_string, { rule: 'ERR-016', provenance: 'assumed' }),
-  check(malformed_path_id_400, { rule: 'ERR-019', provenance: 'assumed' }),
-  check(rate_limited_429, { rule: 'ERR-008', covers: ['RATE-002', 'RATE-003', 'RATE-004'], needs: { mock: true } }),
-  check(other_org_ids_not_found, { rule: 'ERR-004', needs: { keys: ['otherOrg'] } }),
-  check(missing_required_rejected, { rule: 'ERR-001', needs: { write: true } }),
-  check(wrong_type_rejected, { rule: 'ERR-001', needs: { write: true } }),
-  check(out_of_bounds_rejected, { rule: 'ERR-001', covers: ['LIM-002', 'LIM-003', 'LIM-004'], needs: { write: true } }),
-  check(malformed_json_rejected, { rule: 'ERR-012', provenance: 'assumed', needs: { write: true } }),
-];
-
-/** A 400's details: "error plus details, a map of field errors" (the status is the sending check's, the rest GEN-005's). */
-export function validation_error_details(ex: InspectedExchange, { schemas }: InspectEnv): Finding | undefined {
-  if (ex.response.status !== 400) return;
-  const f = errorBodyFindings(ex, schemas);
-  if (!f?.json || !f.owned.details.length) return;
-  return { expected: '400 { error, details }: details a map of field errors', actual: f.owned.details.join('; ') };
-}
-
-export const responseChecks: ResponseCheckDef[] = [
-  responseCheck(validation_error_details, { rule: 'ERR-001', reads: ['response.headers', 'response.body'] }),
-  responseCheck(not_a_server_error, { rule: 'ERR-018', reads: [] }),
-  responseCheck(status_code_conformance, { rule: 'ERR-017', reads: [] }),
 ];
