@@ -12,6 +12,7 @@ describe('saysExtractionStarted', () => {
     'Extracting text…',
     'Queued for extraction',
     'Upload complete; extraction in progress',
+    'Document uploaded successfully. Text extraction started. You do not need to call the extract endpoint.',
   ])('%s: says it', (m) => expect(saysExtractionStarted(m)).toBe(true));
 
   it.each([

@@ -13,17 +13,20 @@ export const TERMINAL = new Set(['completed', 'failed']);
 export const RANK: Record<string, number> = { pending: 0, processing: 1, completed: 2, failed: 2 };
 
 /**
- * The source's "text-extraction-started wording" (DOC-026). No text is quoted, so any message that speaks of
- * extraction and of its start, in either order, says it ("Text extraction started", "Started text extraction",
- * "Text extraction has begun", "Queued for extraction", "Extracting text..."), unless it says it did not happen.
+ * The source's "text-extraction-started wording" (DOC-026). No text is quoted, so any sentence of the message that
+ * speaks of extraction and of its start, in either order, says it ("Text extraction started", "Started text
+ * extraction", "Text extraction has begun", "Queued for extraction", "Extracting text..."), unless that sentence says
+ * it did not happen.
  */
 export function saysExtractionStarted(message: string): boolean {
-  if (/\b(not|never|failed|unable|cannot)\b|n't\b/i.test(message)) return false;
-  if (/\bextracting\b/i.test(message)) return true;
-  return (
-    /\bextract(ion)?\b/i.test(message) &&
-    /\b(start(s|ed|ing)?|begins?|began|begun|queued|initiated|under ?way|in progress|running)\b/i.test(message)
-  );
+  return message.split(/[.!?;]+/).some((sentence) => {
+    if (/\b(not|never|failed|unable|cannot)\b|n't\b/i.test(sentence)) return false;
+    if (/\bextracting\b/i.test(sentence)) return true;
+    return (
+      /\bextract(ion)?\b/i.test(sentence) &&
+      /\b(start(s|ed|ing)?|begins?|began|begun|queued|initiated|under ?way|in progress|running)\b/i.test(sentence)
+    );
+  });
 }
 
 export function lookupDocument(ctx: CheckContext, patientId: string, externalId: string): Promise<Exchange> {
