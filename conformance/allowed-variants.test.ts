@@ -2,7 +2,7 @@
 // only where the document leaves room (extra response fields, meta.total, error.code, a charset on JSON, an HTTP-date
 // Retry-After, null for unset fields, PATCH ignoring any external_id, no bounds on name and search, any address object,
 // patients newest first, an upload answering processing in its own words, /notes/export without a default format, as
-// a bare array or labelled application/ndjson) passes it, while
+// a bare array or labelled application/ndjson, a documents list refusing any query parameter but external_id) passes it, while
 // --profile all still judges the kit's reading and fails it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../mock/server.ts';

@@ -34,6 +34,7 @@ export const readingsMet = {
   otherSuccessStatus: 0,
   exportOtherLayout: 0,
   startedInOtherWords: 0,
+  documentsQueryStrict: 0,
 };
 
 /**
@@ -147,6 +148,19 @@ function startedInOtherWords(body: Obj, req: ProxyRequest, status: number): void
   readingsMet.startedInOtherWords++;
 }
 
+/**
+ * The documents list takes `external_id` only (it has no page, limit or meta): this server refuses any other query
+ * parameter as a validation failure, as it refuses an unknown body field.
+ */
+function documentsQueryStrict(res: ProxyResponse, req: ProxyRequest): boolean {
+  if (req.method !== 'GET' || !/^\/patients\/\d+\/documents$/.test(apiPath(req)) || res.status >= 500) return false;
+  readingsMet.documentsQueryStrict++;
+  const unknown = [...new URL(req.url, 'http://proxy').searchParams.keys()].filter((k) => k !== 'external_id');
+  if (!unknown.length) return false;
+  answer(res, 400, { error: 'Unknown query parameter', details: Object.fromEntries(unknown.map((k) => [k, 'not a parameter'])) });
+  return true;
+}
+
 /** /notes/export has no documented default format: without one (and past the key checks) it is a validation failure. */
 function exportNeedsFormat(res: ProxyResponse, req: ProxyRequest): boolean {
   if (res.status !== 200 || req.method !== 'GET' || apiPath(req) !== '/notes/export') return false;
@@ -179,7 +193,7 @@ export const allowedVariant: Variant = {
     req.body = Buffer.from(JSON.stringify(b));
   },
   response(res: ProxyResponse, req) {
-    if (exportNeedsFormat(res, req) || appointmentNeedsTypes(res, req)) return;
+    if (exportNeedsFormat(res, req) || appointmentNeedsTypes(res, req) || documentsQueryStrict(res, req)) return;
     otherSuccessStatus(res, req);
     const type = res.headers['content-type'] ?? '';
     if (type.startsWith('application/json')) {
