@@ -24,13 +24,12 @@ export function startProcess(args: string[], ready: RegExp, opts: { built?: bool
     const timer = setTimeout(() => reject(new Error(`not ready: ${out}`)), 120_000);
     // Once ready, the output is drained unread, as a terminal would take it: kept and searched, a server that prints a
     // line per exchange (--upstream) made the bench quadratic in its output and slowed the load it measured.
-    const drain = () => {};
     const onData = (d: Buffer) => {
       out += d;
       const m = out.match(ready);
       if (!m) return;
       clearTimeout(timer);
-      for (const s of [proc.stdout!, proc.stderr!]) s.off('data', onData).on('data', drain);
+      for (const s of [proc.stdout!, proc.stderr!]) s.off('data', onData).resume(); // flowing, read by no one
       out = '';
       resolve({ url: m[1]!, proc, startedMs: performance.now() - t0 });
     };

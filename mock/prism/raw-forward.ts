@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
+import { markStale, retryOnStaleSocket } from '../platform/stale-socket.ts';
 
 export interface Upstream {
   host: string;
@@ -55,23 +56,15 @@ function outgoingHeaders(headers: http.IncomingHttpHeaders, bodyLength?: number)
   return h;
 }
 
-/**
- * Sends a buffered request; resolves with the whole response. A reused pooled socket that the server closed as the
- * request went out (ECONNRESET before any answer) is retried once on a fresh one, as Node's documentation advises.
- */
-export async function send(
+/** Sends a buffered request; resolves with the whole response (once more on a fresh socket when a stale one failed). */
+export function send(
   up: Upstream,
   method: string,
   path: string,
   headers: http.IncomingHttpHeaders,
   body: Buffer | undefined,
 ): Promise<UpstreamResponse> {
-  try {
-    return await sendOnce(up, method, path, headers, body);
-  } catch (e) {
-    if (!(e as { reusedSocket?: boolean }).reusedSocket) throw e;
-    return sendOnce(up, method, path, headers, body);
-  }
+  return retryOnStaleSocket(() => sendOnce(up, method, path, headers, body));
 }
 
 function sendOnce(
@@ -91,8 +84,7 @@ function sendOnce(
         res.on('error', reject);
       },
     );
-    // No answer yet on a socket the pool reused: the server closed it while idle (marked for the one retry).
-    req.on('error', (e: NodeJS.ErrnoException) => reject(Object.assign(e, { reusedSocket: req.reusedSocket && e.code === 'ECONNRESET' })));
+    req.on('error', (e: NodeJS.ErrnoException) => reject(markStale(e, req.reusedSocket, e.code)));
     req.end(body);
   });
 }

@@ -8,6 +8,7 @@ import { FAULT_SCOPE_HEADER } from '../platform/faults.ts';
 import { PEER_HEADER } from '../platform/loopback.ts';
 import { REQUEST_ID_HEADER } from '../platform/record-requests.ts';
 import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
+import { markStale, retryOnStaleSocket } from '../platform/stale-socket.ts';
 import { UpstreamUnreachable, type Forward, type UpstreamAnswer } from './proxy.ts';
 
 /** An upstream answer slower than this is cut off: the client gets a 502 naming the upstream instead of a hang. */
@@ -67,17 +68,9 @@ export function createForward(base: URL): { forward: Forward; close(): void } {
         },
       );
       req.setTimeout(UPSTREAM_TIMEOUT_MS, () => req.destroy(new UpstreamUnreachable(`no answer within ${UPSTREAM_TIMEOUT_MS / 1000} s`)));
-      // A pooled socket the upstream closed while idle fails before any answer: marked for the one retry.
-      req.on('error', (e: NodeJS.ErrnoException) =>
-        reject(Object.assign(unreachable(e), { reusedSocket: req.reusedSocket && e.code === 'ECONNRESET' })),
-      );
+      req.on('error', (e: NodeJS.ErrnoException) => reject(markStale(unreachable(e), req.reusedSocket, e.code)));
       req.end(body);
     });
-  // Retried once on a fresh socket, as Node's documentation advises (raw-forward.ts's send does the same).
-  const forward: Forward = (method, target, headers, body) =>
-    sendOnce(method, target, headers, body).catch((e: UpstreamUnreachable & { reusedSocket?: boolean }) => {
-      if (!e.reusedSocket) throw e;
-      return sendOnce(method, target, headers, body);
-    });
+  const forward: Forward = (method, target, headers, body) => retryOnStaleSocket(() => sendOnce(method, target, headers, body));
   return { forward, close: () => agent.destroy() };
 }
