@@ -4,17 +4,20 @@
 //   3. openapi-typescript -> generated/types.ts (paths, components, operations, webhooks + named model aliases)
 //   4. generated/spec-values.ts: the few spec values read at run time (upload limits, webhook schemas, the kit's
 //      upload and extract wordings), so a browser bundle need not carry the whole document.
+//   5. generated/readings.ts: the readings of spec/readings.yaml, each with its places' words and rules, for the
+//      engine that plays them (a page included: no YAML parser, no file to read).
 // `--out <dir>` writes elsewhere (the staleness test regenerates to a temp dir and diffs); `--no-lint` skips step 1.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { loadReadings } from '../spec/runtime/readings.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SPEC = join(ROOT, 'spec/openapi.yaml');
 const REDOCLY = join(ROOT, 'node_modules/.bin/redocly');
-export const GENERATED_FILES = ['openapi.json', 'types.ts', 'spec-values.ts'] as const;
+export const GENERATED_FILES = ['openapi.json', 'types.ts', 'spec-values.ts', 'readings.ts'] as const;
 
 const HEADER = 'generated, do not edit: made by `npm run generate` (scripts/generate.ts) from spec/openapi.yaml';
 
@@ -211,6 +214,28 @@ export async function generate(outDir: string, opts: { lint?: boolean } = {}): P
   const types = `// ${HEADER}.\n\n${astToString(ast)}${aliases(doc)}`;
   writeFileSync(join(outDir, 'types.ts'), types);
   writeFileSync(join(outDir, 'spec-values.ts'), specValues(doc));
+  writeFileSync(join(outDir, 'readings.ts'), readingsModule());
+}
+
+/** Each reading with the words and rules of the places it belongs to (spec/readings.yaml). */
+function readingsModule(): string {
+  const { readings, places } = loadReadings();
+  const list = readings.map((r) => {
+    const mine = places.filter((p) => p.readings.includes(r.id));
+    return {
+      ...r,
+      places: mine.map((p) => p.id),
+      words: [...new Set(mine.flatMap((p) => p.words))],
+      rules: [...new Set(mine.flatMap((p) => p.rules))].sort(),
+    };
+  });
+  return [
+    `// ${HEADER} and spec/readings.yaml.`,
+    '',
+    '/** Every other reading of the document the catalogue lists: what the server does, where the document allows it. */',
+    `export const readingsCatalogue = ${JSON.stringify(list, null, 2)} as const;`,
+    '',
+  ].join('\n');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
