@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../mock/server.ts';
 import { runSuite } from './runner.ts';
-import { relaxBundle, SchemaValidator } from './schemas.ts';
+import { SchemaValidator } from './schemas.ts';
+import { relaxBundle } from '../spec/runtime/relax.ts';
 import { Contract } from './contract.ts';
 import { BodyGenerator } from './datagen.ts';
 import { startBrokenProxy } from './testing/broken-proxy.ts';

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Contract } from './contract.ts';
 import type { JsonObject, Json } from '../spec/runtime/json-pointer.ts';
-import { ASSUMED_KEYWORDS, assumedKeyword, SchemaValidator, schemaTypes as types } from './schemas.ts';
+import { SchemaValidator } from './schemas.ts';
+import { ASSUMED_KEYWORDS, assumedKeyword, schemaTypes as types } from '../spec/runtime/relax.ts';
 
 export type CaseKind = 'unknown-property' | 'missing-required' | 'wrong-type' | 'out-of-bounds';
 

@@ -8,50 +8,8 @@
 // names the fields the document itself requires: they stay required, and non-null, in either case.
 import type { ValidateFunction } from 'ajv';
 import { createAjv, bundleRef } from '../spec/runtime/bundle.ts';
-import type { Json, JsonObject } from '../spec/runtime/json-pointer.ts';
-
-/** Keywords a wholly relaxed node keeps: its structure. Everything else on it (bounds, enum, format, required, ...) goes. */
-const KEEP = new Set(['type', 'properties', 'items', '$ref', 'allOf', 'description', 'title', 'x-assumption']);
-/** Objects that are not schemas even when they carry x-assumption (operations, parameters, responses, headers). */
-const NOT_SCHEMA = ['in', 'responses', 'content', 'headers', 'operationId'];
-export const ASSUMED_KEYWORDS = 'x-assumption-keywords';
-/** On a marked object: the fields the document says are always returned, which stay required when it is relaxed. */
-const DOCUMENTED_REQUIRED = 'x-documented-required';
-
-/** Did the kit assume this keyword of the schema node (its mark lists it, or concerns the whole node)? */
-export function assumedKeyword(node: JsonObject, keyword: string): boolean {
-  if (!('x-assumption' in node)) return false;
-  const listed = node[ASSUMED_KEYWORDS];
-  return !Array.isArray(listed) || listed.includes(keyword);
-}
-
-/** A schema node's `type` as a list (none when it names none). */
-export const schemaTypes = (node: JsonObject): string[] =>
-  Array.isArray(node.type) ? (node.type as string[]) : node.type ? [String(node.type)] : [];
-
-const orNull = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
-
-function relaxNode(node: JsonObject): JsonObject {
-  const listed = node[ASSUMED_KEYWORDS];
-  // Fields the document itself says are always there survive any relaxation, and may not be null.
-  const documented = Array.isArray(node[DOCUMENTED_REQUIRED]) ? (node[DOCUMENTED_REQUIRED] as string[]) : [];
-  const keepRequired = (out: JsonObject) => (documented.length ? { ...out, required: documented } : out);
-  if (Array.isArray(listed)) return keepRequired(Object.fromEntries(Object.entries(node).filter(([k]) => !listed.includes(k))));
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(node)) if (KEEP.has(k)) out[k] = v;
-  if (out.properties && typeof out.properties === 'object' && !Array.isArray(out.properties))
-    out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, documented.includes(k) ? v : orNull(v)]));
-  return keepRequired(out);
-}
-
-export function relaxBundle(node: Json): Json {
-  if (Array.isArray(node)) return node.map(relaxBundle);
-  if (!node || typeof node !== 'object') return node;
-  const copy: JsonObject = {};
-  for (const [k, v] of Object.entries(node)) copy[k] = relaxBundle(v);
-  const isSchema = 'x-assumption' in copy && !NOT_SCHEMA.some((k) => k in copy);
-  return isSchema ? relaxNode(copy) : copy;
-}
+import type { JsonObject } from '../spec/runtime/json-pointer.ts';
+import { relaxBundle } from '../spec/runtime/relax.ts';
 
 export type Profile = 'documented' | 'all';
 

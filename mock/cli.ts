@@ -11,6 +11,7 @@ import { SeedError } from './seed/load.ts';
 import { StateFileError } from './platform/journal.ts';
 import type { MockMode, MockOptions, RunningMock } from './server.ts';
 import { isMainModule } from '../spec/runtime/main-module.ts';
+import { activeReadings, type ReadingsChoice } from './readings/active.ts';
 
 const USAGE = `Usage: clinical-records-mock [options]
 
@@ -36,6 +37,9 @@ const USAGE = `Usage: clinical-records-mock [options]
   --upstream-errors        with --upstream: a response that breaks a rule is answered 502 with the violations
   --profile <name>         with --upstream: documented (default) judges the document's rules; all adds the kit's
                            assumptions
+  --reading <id>           play another reading of the document where it leaves room (repeatable; the ids:
+                           GET /__mock/readings, spec/readings.yaml): test your app against another team's server
+  --readings all|random    every reading that combines with the others, or a draw of them (--seed <n> seeds it)
   --quiet                  print nothing but errors
   --help                   this text`;
 
@@ -66,6 +70,8 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
         upstream: { type: 'string' },
         'upstream-errors': { type: 'boolean' },
         profile: { type: 'string' },
+        reading: { type: 'string', multiple: true },
+        readings: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -130,13 +136,44 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
   if (mode === 'static' && (values.state || values['rate-limit'] || values['time-scale'] || values['journal-size'] || values.latency))
     throw new UsageError('--static runs Prism alone: --state, --rate-limit, --time-scale, --journal-size and --latency need the engine');
   if (mode === 'engine-only' && values.strict) throw new UsageError('--strict needs Prism in front: drop --engine-only');
-  if (values.seed !== undefined) opts.seed = values.seed;
+  const readings = readingsFlags(values, mode);
+  if (readings) opts.readings = readings;
+  else if (values.seed !== undefined) opts.seed = values.seed;
   if (values.state !== undefined) opts.state = values.state;
   opts.mode = mode;
   opts.strict = values.strict ?? false;
   opts.quiet = values.quiet ?? false;
   opts.allowPrivateWebhooks = values['allow-private-webhooks'] ?? false;
   return opts;
+}
+
+/**
+ * --reading <id> (repeatable) and --readings all|random; with --readings random an integer --seed seeds the draw (a
+ * seed file named by digits alone is passed as ./<name>). Checked here so that a bad id stops the start, exit 2.
+ */
+function readingsFlags(values: { reading?: string[]; readings?: string; seed?: string; upstream?: string }, mode: MockMode) {
+  const ids = values.reading ?? [];
+  const set = values.readings;
+  if (!ids.length && set === undefined) return undefined;
+  if (mode === 'static' || values.upstream !== undefined)
+    throw new UsageError('--reading and --readings are played by the engine: they do not go with --static or --upstream');
+  if (ids.length && set !== undefined)
+    throw new UsageError('--reading and --readings exclude each other: name readings, or take all or random');
+  let choice: ReadingsChoice = ids;
+  if (set === 'all') choice = 'all';
+  else if (set === 'random') {
+    if (values.seed === undefined || !/^\d{1,9}$/.test(values.seed))
+      throw new UsageError(
+        `--readings random needs --seed <n>, an integer that makes the draw repeatable${values.seed ? `; got "${values.seed}"` : ''}`,
+      );
+    choice = { random: Number(values.seed) };
+  } else if (set !== undefined) throw new UsageError(`--readings must be all or random, got "${set}"; one reading: --reading <id>`);
+  try {
+    activeReadings(choice);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return choice;
 }
 
 const ENGINE_FLAGS = ['static', 'engine-only', 'strict', 'seed', 'state', 'time-scale', 'rate-limit', 'allow-private-webhooks'] as const;
@@ -190,6 +227,7 @@ export function banner(m: RunningMock, opts: MockOptions): string {
       : [
           `  limits    ${m.rateLimit.requests} requests / ${m.rateLimit.seconds} s per key; time scale ${opts.timeScale ?? 1}${opts.latency === undefined ? '' : `; latency ${typeof opts.latency === 'number' ? opts.latency : opts.latency.join('-')} ms`}`,
           `  state     ${opts.state ?? 'in memory (reset on restart)'}`,
+          `  readings  ${m.engine?.readings.any ? m.engine.readings.ids.join(', ') : "the kit's everywhere (--reading <id>, --readings all: GET /__mock/readings)"}`,
         ]),
   ];
   // Against an upstream, the client's own keys are the upstream's: the seed's mean nothing there.

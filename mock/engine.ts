@@ -43,6 +43,9 @@ import { createValidator } from './platform/validator.ts';
 import type { EngineRuntime } from './runtime/types.ts';
 import { SeedError } from './seed/check.ts';
 import { forwardRoute, type UpstreamProxy } from './upstream/proxy.ts';
+import { activeReadings, type ActiveReadings, type ReadingsChoice } from './readings/active.ts';
+import { playReadings } from './readings/play.ts';
+import { answerShaper } from './readings/shape.ts';
 import { upstreamFaultRefusal, upstreamFaults } from './upstream/faults.ts';
 
 /** The API's features for a runtime, in seeding order (a feature may read rows an earlier one seeded). */
@@ -88,10 +91,14 @@ export interface EngineOptions {
   latency?: Latency;
   /** --upstream: every API request goes to this upstream, judged; no feature answers, no key or rate limit is the engine's. */
   upstream?: UpstreamProxy;
+  /** Readings of the document to play (spec/readings.yaml): ids, 'all', or a seeded random draw; none by default. */
+  readings?: ReadingsChoice;
 }
 
 export interface Engine {
   app: Hono;
+  /** The readings this engine plays (GET /__mock/readings lists them). */
+  readings: ActiveReadings;
   organizations: SeedFile['organizations'];
   keys: SeedFile['keys'];
   deps: EngineDeps;
@@ -120,10 +127,13 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const faults = createFaults();
   const config = opts.config ?? { publicBaseUrl: `http://127.0.0.1:4010${API_BASE}` };
   // Organizations come from the seed even when state is restored from --state (then features resume, not seed).
+  const active = activeReadings(opts.upstream ? [] : opts.readings);
+  const readings = playReadings(active, store);
   const base = {
     store,
     validator,
-    responses: createResponses(validator),
+    responses: createResponses(validator, readings),
+    readings,
     clock,
     faults,
     config,
@@ -186,6 +196,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     journal.capacity > 0 ? recordRequests(journal, opts.behindFront ?? false) : undefined,
     internalError,
     networkDelivery(faults, opts.latency),
+    answerShaper(active),
   );
   const api = new Hono<EngineEnv>();
   const routes = routeTable(api, front);
@@ -210,6 +221,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       upstream: upstream?.base,
       refuseFault: upstream ? upstreamFaultRefusal : undefined,
       apiUrl: () => config.publicBaseUrl,
+      readings: active,
       timeScale: clock.timeScale,
       pages: runtime.controlPages,
     }),
@@ -231,6 +243,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
 
   return {
     app,
+    readings: active,
     organizations,
     keys,
     deps,

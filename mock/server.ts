@@ -18,7 +18,9 @@ import { refusalNotices } from './platform/refusal-notices.ts';
 import { nodeRuntime } from './runtime/node.ts';
 import type { Latency } from './platform/network-faults.ts';
 import type { RateLimitConfig } from './platform/rate-limit.ts';
-import { API_BASE } from './platform/spec.ts';
+import { API_BASE, specIndex } from './platform/spec.ts';
+import type { ReadingsChoice } from './readings/active.ts';
+import { readingsContract } from './readings/contract.ts';
 import { checkSeed, readSeedFile } from './seed/load.ts';
 import { ENGINE_KEEP_ALIVE_MS } from './prism/raw-forward.ts';
 import type { Profile } from './upstream/judge.ts';
@@ -87,6 +89,8 @@ export interface MockOptions {
   profile?: Profile;
   /** --upstream: one line per exchange; stdout when omitted, nowhere when quiet. */
   onExchange?: (line: string) => void;
+  /** --reading / --readings: readings of the document to play (spec/readings.yaml); none by default. */
+  readings?: ReadingsChoice;
 }
 
 export interface RunningMock {
@@ -192,6 +196,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     boundHost: host,
     journalSize: options.journalSize,
     latency: options.latency,
+    readings: options.readings,
     onRefusal: notice,
   });
   // Refused before the engine: journaled there, and the terminal's line.
@@ -225,7 +230,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       ]);
       const upstream = createUpstream('127.0.0.1', enginePort);
       const proxy = createValidatingProxy({
-        operations: await prismOperations(),
+        operations: await prismOperations(readingsContract(specIndex().bundle, engine.readings)),
         upstream,
         engine: engine.app.fetch,
         strict: options.strict ?? false,

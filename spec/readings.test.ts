@@ -40,7 +40,10 @@ function fieldRows(): { all: Set<string>; typeOnly: string[] } {
     const heading = /^###\s+(.+?)(\s+\(.*\))?$/.exec(raw);
     if (heading) table = heading[1]!;
     if (!raw.startsWith('|') || /^\|\s*-/.test(raw)) continue;
-    const [name, type, notes] = raw.split('|').slice(1, -1).map((c) => c.trim());
+    const [name, type, notes] = raw
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (!name || !type || !/^`?[a-z_0-9]+`?$/.test(name)) continue;
     const field = `${table}.${name.replaceAll('`', '')}`;
     all.add(field);
@@ -87,7 +90,8 @@ describe('spec/readings.yaml', () => {
   });
 
   it('refuses a catalogue that breaks its grammar, naming every problem', () => {
-    const bad = 'readings:\n  Bad_Id: {says: ""}\nplaces:\n  - id: p\n    section: s\n    words: [w]\n    rules: [GEN-001]\n    readings: [nope]\n';
+    const bad =
+      'readings:\n  Bad_Id: {says: ""}\nplaces:\n  - id: p\n    section: s\n    words: [w]\n    rules: [GEN-001]\n    readings: [nope]\n';
     expect(() => parseReadings(bad)).toThrow(/kebab-case[\s\S]*says must be[\s\S]*kit must[\s\S]*nope is not in readings/);
     expect(() => parseReadings('readings: [')).toThrow(/does not parse/);
   });

@@ -4,7 +4,7 @@ import { body, got, is2xx, fillPath, serverFailed } from './support/common.ts';
 import { readablePathValues, pathParams } from './support/operations.ts';
 import { check } from './support/define.ts';
 import type { Operation } from '../contract.ts';
-import { relaxBundle } from '../schemas.ts';
+import { relaxBundle } from '../../spec/runtime/relax.ts';
 
 /**
  * Query values a plain GET must carry because the profile knows no default for them: an enum parameter whose default

@@ -3,7 +3,8 @@
 // documented profile a violation that only an x-assumption forbids is never generated (datagen marks those).
 import type { Contract, Operation } from '../contract.ts';
 import { BodyGenerator } from '../datagen.ts';
-import { assumedKeyword, type Profile } from '../schemas.ts';
+import type { Profile } from '../schemas.ts';
+import { assumedKeyword } from '../../spec/runtime/relax.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { concrete, XID, type Case, type Kind, type Step } from './case.ts';
 import { queryViolations } from './query-violations.ts';

@@ -4,7 +4,7 @@
 // document may refuse it, so the documented profile never fails a server for refusing it as invalid.
 import type { Contract } from '../contract.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
-import { assumedKeyword, schemaTypes as types } from '../schemas.ts';
+import { assumedKeyword, schemaTypes as types } from '../../spec/runtime/relax.ts';
 import type { Rng } from './prng.ts';
 
 type Schema = JsonObject;

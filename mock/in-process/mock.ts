@@ -6,6 +6,8 @@ import { createEngine, type Engine } from '../engine.ts';
 import { CONTROL_PREFIX, isControlPath } from '../platform/loopback.ts';
 import { checkLatency, FAULT_HEADER, type Latency, MAX_FAULT_MS, parseLatency } from '../platform/network-faults.ts';
 import { createResponseCheck, type ResponseCheck } from '../platform/response-check.ts';
+import type { ReadingsChoice } from '../readings/active.ts';
+import { readingsContract } from '../readings/contract.ts';
 import { parseRateLimit, type RateLimitConfig } from '../platform/rate-limit.ts';
 import { API_BASE, isApiPath, specIndex } from '../platform/spec.ts';
 import type { SeedFile } from '../platform/deps.ts';
@@ -27,6 +29,8 @@ export interface MockOptions {
   rateLimit?: RateLimitConfig | string;
   /** Each API answer is checked against the contract; one outside it becomes a 500 naming the violations. */
   strict?: boolean;
+  /** Readings of the document to play (spec/readings.yaml): ids, 'all', or { random: seed }; none by default. */
+  readings?: ReadingsChoice;
   /** The fetch webhooks are delivered with; default the global fetch, looked up at each delivery (MSW's, when set). */
   webhookFetch?: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   /** As the CLI's --allow-private-webhooks: receivers on loopback or private addresses, also over plain http. */
@@ -118,8 +122,9 @@ export async function createInProcessMock(options: MockOptions = {}, host: MockH
     mode: 'in-process',
     // The control API checks Host against loopback names or this one: the page's or test's own choice of origin.
     boundHost: base.hostname,
+    readings: options.readings,
   });
-  const check = options.strict ? strictCheck(createResponseCheck(specIndex().bundle)) : undefined;
+  const check = options.strict ? strictCheck(createResponseCheck(readingsContract(specIndex().bundle, engine.readings))) : undefined;
   let closed = false;
 
   const fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {

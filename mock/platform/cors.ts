@@ -95,6 +95,8 @@ export function preflight(
  */
 export function responseHeaders(c: Context, headers: Readonly<Record<string, string>>): void {
   const adapter = adapterOf(c);
+  // Kept for a played reading that writes these headers another way (mock/readings/shape.ts) after the transport has them.
+  c.set('sentHeaders', headers);
   if (adapter?.setHeaders) adapter.setHeaders(headers);
   else for (const k in headers) c.header(k, headers[k]);
 }

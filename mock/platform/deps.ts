@@ -6,6 +6,10 @@ import type { Context, Hono } from 'hono';
 import type { Exchanged, Refusal } from './journal-entry.ts';
 import type { KeyCheck } from './keys.ts';
 import type { SpecOperation } from './spec.ts';
+import type { readingsCatalogue } from '../../generated/readings.ts';
+
+/** A reading's id in spec/readings.yaml. */
+export type ReadingId = (typeof readingsCatalogue)[number]['id'];
 
 /** Who is calling: set by the auth middleware before any API route runs. */
 export interface AuthInfo {
@@ -41,6 +45,8 @@ export type EngineEnv = {
     errorBody: string;
     /** Set by corsCheck when the page's origin may not read the answer: the request journal shows why. */
     refusal: Refusal;
+    /** Headers set on the transport's own response (responseHeaders: the rate-limit headers), for a reading to restate. */
+    sentHeaders: Readonly<Record<string, string>>;
     /** --upstream: the exchange with the upstream and its violations (mock/upstream/proxy.ts), for the journal. */
     upstream: Exchanged;
   };
@@ -204,6 +210,31 @@ export interface EngineDeps {
   config: EngineConfig;
   /** The seed's organization ids (kept even when state is restored from --state). */
   organizations: readonly string[];
+  /** The readings of the document this engine plays (spec/readings.yaml; none: the kit's reading everywhere). */
+  readings: PlayedReadings;
+}
+
+/** Where a JSON body goes: its operation, the caller's organization and the path's parameters. */
+export interface BodyTarget {
+  operationId: string;
+  org: string;
+  params: Record<string, string>;
+}
+
+/** A refusal a played reading makes where the kit's reading would not. */
+export type ReadingRefusal = { status: 400 | 409; error: string; details?: FieldErrors };
+
+/** The played readings as the platform and the features ask them (mock/readings/play.ts builds it). */
+export interface PlayedReadings {
+  readonly ids: readonly ReadingId[];
+  readonly any: boolean;
+  has(id: ReadingId): boolean;
+  /** The query as the kit's validation must see it, or the field errors of that server's 400. */
+  query(operationId: string, query: Record<string, string | undefined>): Record<string, string | undefined> | { refused: FieldErrors };
+  /** Before the kit validates a body: the body in the kit's terms, or that server's refusal. */
+  bodyBefore(target: BodyTarget, body: unknown): { body: unknown } | ReadingRefusal;
+  /** After the kit's validation passed: that server's further refusal, if any. */
+  bodyAfter(target: BodyTarget, body: unknown): ReadingRefusal | undefined;
 }
 
 /** A seed file: the default one is mock/seed/default.json; users pass their own with --seed. */

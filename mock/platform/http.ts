@@ -7,6 +7,10 @@ import type { Collection, EngineContext, EngineDeps } from './deps.ts';
 export interface PageQuery {
   page: number;
   limit: number;
+  /** The newest-first reading: rows in reverse creation order. */
+  newestFirst?: boolean;
+  /** What an empty list reports as total_pages (1, the kit's reading, unless a reading says 0). */
+  emptyPages?: number;
 }
 
 /** The caller's organization (set by authenticate). */
@@ -14,7 +18,8 @@ export const orgOf = (c: EngineContext): string => c.get('auth').organization_id
 
 /** `{ data, meta }` for one page of `total` rows; an empty list reports total_pages 1 (the spec's assumption). */
 export function pageBody<T>(data: readonly T[], q: PageQuery, total: number) {
-  return { data, meta: { page: q.page, limit: q.limit, total_pages: Math.max(1, Math.ceil(total / q.limit)) } };
+  const pages = total === 0 ? (q.emptyPages ?? 1) : Math.ceil(total / q.limit);
+  return { data, meta: { page: q.page, limit: q.limit, total_pages: pages } };
 }
 
 /** pageBody's JSON text from items already serialized (json-cache.ts): the same bytes c.json would send. */
@@ -33,19 +38,28 @@ export function jsonText(c: Context, text: string, status = 200, headers?: Recor
 /** The page `q` asks for out of rows already matched. */
 export function pageOf<T>(matched: readonly T[], q: PageQuery) {
   const offset = (q.page - 1) * q.limit;
-  return { rows: matched.slice(offset, offset + q.limit), total: matched.length };
+  const ordered = q.newestFirst ? [...matched].reverse() : matched;
+  return { rows: ordered.slice(offset, offset + q.limit), total: matched.length };
 }
 
 /** A page of rows, filtered or not: unfiltered pages are sliced from the store without scanning it. */
 export function listPage<T extends { id: string }>(coll: Collection<T>, org: string, q: PageQuery, filter?: (row: T) => boolean) {
-  if (!filter) return { rows: coll.page(org, (q.page - 1) * q.limit, q.limit), total: coll.count(org) };
+  if (!filter && !q.newestFirst) return { rows: coll.page(org, (q.page - 1) * q.limit, q.limit), total: coll.count(org) };
+  if (!filter) return pageOf(coll.all(org), q);
   return pageOf(coll.all(org).filter(filter), q);
 }
 
 /** The operation's query parameters, validated, coerced and defaulted, or the 400 Response. */
 export function queryOf<T>(c: EngineContext, deps: EngineDeps): T | Response {
-  const q = deps.validator.query(c.get('operationId'), c.req.query());
-  return q.ok ? (q.value as T) : deps.responses.validation(c, q.details);
+  const operationId = c.get('operationId');
+  const raw = deps.readings.query(operationId, c.req.query());
+  if ('refused' in raw && typeof raw.refused === 'object') return deps.responses.validation(c, raw.refused);
+  const q = deps.validator.query(operationId, raw as Record<string, string | undefined>);
+  if (!q.ok) return deps.responses.validation(c, q.details);
+  // Lists ordered newest first, an empty list's total_pages: readings of what the document leaves open.
+  if (deps.readings.has('newest-first')) q.value.newestFirst = true;
+  if (deps.readings.has('empty-list-zero-pages')) q.value.emptyPages = 0;
+  return q.value as T;
 }
 
 /**

@@ -55,6 +55,8 @@ export function apiFront(
   record: Recorder | undefined,
   onError: (err: Error, c: EngineContext) => Response,
   network?: NetworkDelivery,
+  /** The answer as the played readings' server gives it (mock/readings/shape.ts), before it is recorded. */
+  shape?: (c: EngineContext, res: Response) => Promise<Response>,
 ): (route: RouteHandler) => RouteHandler {
   const failed = (err: unknown, c: EngineContext) => {
     if (!(err instanceof Error)) throw err;
@@ -74,6 +76,7 @@ export function apiFront(
     } catch (err) {
       out = failed(err, c);
     }
+    if (shape) out = Promise.resolve(out).then((answer) => shape(c, answer));
     if (out instanceof Response) return record ? recorded(record, c, started, out) : out;
     // One continuation for the answer or the failure: a second chained promise cost an async route a microtask.
     if (!record) return out.catch((err: unknown) => failed(err, c));

@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { adapterOf } from './adapter.ts';
 import { jsonText } from './http.ts';
-import type { EngineContext, Responses, Validator } from './deps.ts';
+import type { EngineContext, PlayedReadings, ReadingRefusal, Responses, Validator } from './deps.ts';
 import { outOfBounds } from './value-bounds.ts';
 import { requestHeader } from './request-header.ts';
 
@@ -23,7 +23,11 @@ export function answerError(c: Context, body: object, status: number, headers?: 
   return jsonText(c, text, status, headers);
 }
 
-export function createResponses(validator: Validator): Responses {
+/** A played reading's refusal, in the documented error shape. */
+const refusedByReading = (c: EngineContext, r: ReadingRefusal) =>
+  answerError(c, r.details ? { error: r.error, details: r.details } : { error: r.error }, r.status);
+
+export function createResponses(validator: Validator, readings?: PlayedReadings): Responses {
   const error: Responses['error'] = (c, status, message) => answerError(c, { error: message }, status);
   const validation: Responses['validation'] = (c, details, message = 'Validation failed') =>
     answerError(c, { error: message, details }, 400);
@@ -49,10 +53,20 @@ export function createResponses(validator: Validator): Responses {
       } catch {
         return validation(c, { body: 'malformed JSON' });
       }
+      const target = readings?.any
+        ? { operationId, org: c.get('auth')?.organization_id ?? '', params: c.get('pathParams') ?? {} }
+        : undefined;
+      if (target) {
+        const before = readings!.bodyBefore(target, body);
+        if (!('body' in before)) return refusedByReading(c, before);
+        body = before.body;
+      }
       const checked = validator.body(operationId, body);
       if (!checked.ok) return validation(c, checked.details);
       const refused = outOfBounds(text, body);
-      return refused ? validation(c, refused) : { body: checked.value };
+      if (refused) return validation(c, refused);
+      const further = target && readings!.bodyAfter(target, checked.value);
+      return further ? refusedByReading(c, further) : { body: checked.value };
     },
   };
 }

@@ -10,6 +10,8 @@ import { createResponses } from '../platform/responses.ts';
 import { specIndex } from '../platform/spec.ts';
 import { createStore } from '../platform/store.ts';
 import { createValidator } from '../platform/validator.ts';
+import { activeReadings, type ReadingsChoice } from '../readings/active.ts';
+import { playReadings } from '../readings/play.ts';
 import type {
   AuthInfo,
   Clock,
@@ -87,15 +89,21 @@ export interface Harness {
   close(): void;
 }
 
-export function createHarness(factories: FeatureFactory[], opts: { timeScale?: number; validator?: Validator } = {}): Harness {
+export function createHarness(
+  factories: FeatureFactory[],
+  opts: { timeScale?: number; validator?: Validator; readings?: ReadingsChoice } = {},
+): Harness {
   const validator = opts.validator ?? sharedValidator();
   const clock = createClock(opts.timeScale ?? 0.001);
   const faults = createFaults();
   const recorded = createRecordingEvents();
+  const store = createStore({ externalIdNamespace: EXTERNAL_ID_NAMESPACE });
+  const readings = playReadings(activeReadings(opts.readings), store);
   const deps: EngineDeps = {
-    store: createStore({ externalIdNamespace: EXTERNAL_ID_NAMESPACE }),
+    store,
     validator,
-    responses: createResponses(validator),
+    responses: createResponses(validator, readings),
+    readings,
     clock,
     faults,
     events: recorded.events,

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 const CATALOGUE_URL = new URL('../readings.yaml', import.meta.url);
 const PLAYS = ['engine', 'outside'] as const;
 
-export interface Reading {
+interface Reading {
   id: string;
   says: string;
   /** engine: the mock plays it; outside: not observable through {base_url} (`why` says why). */
@@ -18,7 +18,7 @@ export interface Reading {
   combines: boolean;
 }
 
-export interface Place {
+interface Place {
   id: string;
   section: string;
   /** The document's own words that leave the room. */
@@ -48,7 +48,8 @@ function readingProblems(id: string, r: Entry): string[] {
   for (const k of Object.keys(r)) if (!['says', 'plays', 'why', 'combines'].includes(k)) problems.push(`${at}: unknown field ${k}`);
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(id)) problems.push(`${at}: id must be kebab-case`);
   if (!isText(r.says)) problems.push(`${at}: says must be non-empty text`);
-  if (r.plays !== undefined && !(PLAYS as readonly unknown[]).includes(r.plays)) problems.push(`${at}: plays must be ${PLAYS.join(' or ')}`);
+  if (r.plays !== undefined && !(PLAYS as readonly unknown[]).includes(r.plays))
+    problems.push(`${at}: plays must be ${PLAYS.join(' or ')}`);
   if (r.plays === 'outside' && !isText(r.why)) problems.push(`${at}: a reading played outside needs why`);
   if (r.combines !== undefined && typeof r.combines !== 'boolean') problems.push(`${at}: combines must be a boolean`);
   return problems;
@@ -84,7 +85,8 @@ export function parseReadings(text: string, file = 'spec/readings.yaml'): Catalo
   }
   const rawReadings = doc?.readings;
   const rawPlaces = doc?.places;
-  if (!rawReadings || typeof rawReadings !== 'object' || Array.isArray(rawReadings)) throw new Error(`${file}: expected a map under readings:`);
+  if (!rawReadings || typeof rawReadings !== 'object' || Array.isArray(rawReadings))
+    throw new Error(`${file}: expected a map under readings:`);
   if (!Array.isArray(rawPlaces) || !rawPlaces.length) throw new Error(`${file}: expected a non-empty list under places:`);
   const entries = Object.entries(rawReadings as Record<string, Entry>);
   const ids = new Set(entries.map(([id]) => id));
@@ -93,7 +95,8 @@ export function parseReadings(text: string, file = 'spec/readings.yaml'): Catalo
     ...rawPlaces.flatMap((p, i) => (p && typeof p === 'object' ? placeProblems(p as Entry, i, ids) : [`place ${i + 1}: not a mapping`])),
   ];
   const placeIds = rawPlaces.map((p) => (p as Entry)?.id);
-  for (const id of new Set(placeIds.filter((id, i) => placeIds.indexOf(id) !== i))) problems.push(`place id ${String(id)} is used more than once`);
+  for (const id of new Set(placeIds.filter((id, i) => placeIds.indexOf(id) !== i)))
+    problems.push(`place id ${String(id)} is used more than once`);
   const used = new Set(rawPlaces.flatMap((p) => ((p as Entry).readings as string[] | undefined) ?? []));
   for (const id of ids) if (!used.has(id)) problems.push(`reading ${id} belongs to no place`);
   if (problems.length) throw new Error(`${file} is not usable:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

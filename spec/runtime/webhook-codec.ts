@@ -52,15 +52,23 @@ export function xmlText(s: string): string {
   return s.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch]!);
 }
 
+/** Another XML layout (the document does not show one): the root element's name, and null as an empty element. */
+export interface WebhookLayout {
+  xmlRoot?: string;
+  nullAsEmpty?: boolean;
+}
+
 /** The delivery body of a payload (its fields in the order given, which is schema order) in one format. */
-export function encodeWebhookBody(payload: FlatPayload, format: WebhookFormat): EncodedBody {
+export function encodeWebhookBody(payload: FlatPayload, format: WebhookFormat, layout: WebhookLayout = {}): EncodedBody {
   const contentType = WEBHOOK_FORMATS[format];
   const entries = Object.entries(payload);
   let text: string;
   if (format === 'JSON') text = JSON.stringify(payload);
   else if (format === 'XML') {
-    const children = entries.map(([k, v]) => (v === null ? `<${k} xsi:nil="true"/>` : `<${k}>${xmlText(String(v))}</${k}>`)).join('');
-    text = `<?xml version="1.0" encoding="UTF-8"?>\n<${XML_ROOT} xmlns:xsi="${XSI_NAMESPACE}">${children}</${XML_ROOT}>`;
+    const root = layout.xmlRoot ?? XML_ROOT;
+    const nil = (k: string) => (layout.nullAsEmpty ? `<${k}/>` : `<${k} xsi:nil="true"/>`);
+    const children = entries.map(([k, v]) => (v === null ? nil(k) : `<${k}>${xmlText(String(v))}</${k}>`)).join('');
+    text = `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns:xsi="${XSI_NAMESPACE}">${children}</${root}>`;
   } else text = new URLSearchParams(entries.map(([k, v]) => [k, v === null ? '' : String(v)])).toString();
   return { contentType, body: new TextEncoder().encode(text) };
 }

@@ -8,6 +8,7 @@ import type { DashboardView } from './dashboard/page.ts';
 import { readFaultInput } from './fault-input.ts';
 import { harRoute } from './har.ts';
 import { journalRoutes } from './requests.ts';
+import { readingsListing, type ActiveReadings } from '../../readings/active.ts';
 
 export interface ControlTarget {
   keys: SeedFile['keys'];
@@ -25,6 +26,8 @@ export interface ControlTarget {
   refuseFault?: (kind: FaultKind) => string | undefined;
   /** The API's public base URL (the HAR's request URLs). */
   apiUrl: () => string;
+  /** The readings of the document the engine plays (GET /__mock/readings lists the whole catalogue). */
+  readings: ActiveReadings;
 }
 
 /** Mounts the control API's pages (GET /__mock/, GET /__mock/docs) with the view they show. */
@@ -50,6 +53,7 @@ function controlRoutes(app: Hono, target: ControlTarget): void {
       })),
     }),
   );
+  app.get('/readings', (c) => c.json({ data: readingsListing(target.readings), active: target.readings.ids }));
   journalRoutes(app, target.journal);
   harRoute(app, target.journal, target.apiUrl);
   app.get('/faults', (c) => c.json({ data: target.faults.list() }));

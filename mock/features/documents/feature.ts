@@ -54,18 +54,15 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUplo
       if (!hit || hit.patient_id !== target.patientId) return deps.responses.error(c, 404, 'Document not found');
       return c.json({ data: [toApi(hit)] });
     }
-    return c.json({
-      data: docs
-        .all(org)
-        .filter((d) => d.patient_id === target.patientId)
-        .map(toApi),
-    });
+    const mine = docs.all(org).filter((d) => d.patient_id === target.patientId);
+    return c.json({ data: (deps.readings.has('newest-first') ? mine.reverse() : mine).map(toApi) });
   });
 
   app.post(base, async (c) => {
     const target = resolvePatient(c, deps, 'uploadDocument');
     if (target instanceof Response) return target;
-    const parsed = await readUpload(c.req.raw, MAX_UPLOAD_BYTES);
+    // ten-mib: "10 MB" read as 10 MiB, the other reading of the document's limit.
+    const parsed = await readUpload(c.req.raw, deps.readings.has('ten-mib') ? 10 * 1024 * 1024 : MAX_UPLOAD_BYTES);
     if (!parsed.ok)
       return parsed.status === 400
         ? deps.responses.validation(c, parsed.details, parsed.message)

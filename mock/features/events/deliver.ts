@@ -62,6 +62,8 @@ export interface DelivererOptions {
   /** Simulated delay before attempt n+1 is backoffMs * 2^(n-1), capped. */
   backoffMs?: number;
   backoffCapMs?: number;
+  /** A fraction added to each backoff delay (the retry-jitter reading); none by default. */
+  jitter?: () => number;
   /** Requests on the wire at once, in all. */
   concurrency?: number;
   /** Requests on the wire at once to one destination (scheme, host and port of the receiver's URL). */
@@ -141,7 +143,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
   async function run(d: Delivery, target: Target, encoded: Encoded, signal: AbortSignal): Promise<void> {
     const destination = destinationOf(target.url);
     for (let n = 1; n <= o.maxAttempts; n++) {
-      if (n > 1) await sleep(Math.min(o.backoffMs * 2 ** (n - 2), o.backoffCapMs), signal);
+      if (n > 1) await sleep(Math.min(o.backoffMs * 2 ** (n - 2) * (1 + (o.jitter?.() ?? 0)), o.backoffCapMs), signal);
       if (o.isRegistered && !o.isRegistered(target.webhook_id)) {
         d.attempts.push({ at: o.clock.stamp(), error: 'webhook was deleted; delivery stopped', duration_ms: 0 });
         d.state = 'failed';

@@ -9,6 +9,7 @@ import type { Resolver } from './destination.ts';
 import { encodeWebhookBody } from '../../../spec/runtime/webhook-codec.ts';
 import { documentPayload, notePayload, type Built } from './payloads.ts';
 import { createRegistry } from './registry.ts';
+import { payloadLayout, retryJitter, shapePayload } from '../../readings/events.ts';
 import { eventsControlRoutes } from './routes.ts';
 
 export interface EventsOptions {
@@ -45,6 +46,7 @@ export function createEvents(opts: EventsOptions): {
     now: () => deps.clock.now(),
   });
   const deliverer = createDeliverer({
+    jitter: retryJitter(deps.readings),
     ...opts.delivery,
     clock: deps.clock,
     allowPrivate: opts.allowPrivateWebhooks,
@@ -56,7 +58,8 @@ export function createEvents(opts: EventsOptions): {
   /** Fans one event out to the organization's receivers; never throws into the API request that caused it. */
   const emit = (org: string, build: () => Built) => {
     try {
-      const built = build();
+      const made = build();
+      const built = { ...made, payload: shapePayload(deps.readings, made.payload as Record<string, string | null>) } as Built;
       const hooks = registry.subscribers(org, built.event);
       if (hooks.length === 0) return;
       if (!built.ok) {
@@ -69,7 +72,7 @@ export function createEvents(opts: EventsOptions): {
           { webhook_id: w.id, url: w.url, headers: w.headers },
           built.event,
           built.payload,
-          encodeWebhookBody(built.payload, w.format),
+          encodeWebhookBody(built.payload, w.format, payloadLayout(deps.readings)),
         );
     } catch (e) {
       console.warn(`[events] event dropped: ${(e as Error).message}`);

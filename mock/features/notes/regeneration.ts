@@ -48,7 +48,9 @@ export function createRegenerator(deps: EngineDeps) {
   }
 
   function schedule(entry: RegenerationEntry) {
-    deps.clock.after(REGENERATION_MS[entry.model] ?? REGENERATION_MS[DEFAULT_MODEL]!, () => {
+    // regeneration-slow: "typical duration is under a minute" is not a bound; this server's take 90 s.
+    const ms = deps.readings.has('regeneration-slow') ? 90_000 : (REGENERATION_MS[entry.model] ?? REGENERATION_MS[DEFAULT_MODEL]!);
+    deps.clock.after(ms, () => {
       try {
         apply(entry);
       } catch (err) {
