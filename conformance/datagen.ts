@@ -39,6 +39,8 @@ export class BodyGenerator {
     const s = this.s(schema);
     if ('const' in s) return s.const;
     if (Array.isArray(s.enum)) return s.enum[0];
+    // A date-time sent as valid lies ahead (a week): an appointment in the past may be refused (appointment-in-the-future).
+    if (s.format === 'date-time') return new Date(Date.now() + 7 * 86_400_000).toISOString();
     if (Array.isArray(s.examples) && s.examples.length && typeof s.examples[0] !== 'object') return s.examples[0];
     for (const k of ['anyOf', 'oneOf'] as const)
       if (Array.isArray(s[k])) {
@@ -53,8 +55,6 @@ export class BodyGenerator {
     switch (s.format) {
       case 'date':
         return '1990-04-12';
-      case 'date-time':
-        return new Date(Date.now() + 7 * 86_400_000).toISOString();
       case 'uuid':
         return randomUUID();
       case 'uri':
@@ -98,10 +98,34 @@ export class BodyGenerator {
       if (this.strict.validate(pointer, body).length) continue;
       // Which fields are required is the kit's reading where the object's mark covers `required`: a body of only
       // those rests on it (another reading may require more), a body of every field does not.
-      const assumed = this.usesAssumption(s, body) || (!full && assumedKeyword(s, 'required'));
+      // Which fields a body may hold at all is the kit's reading where the mark lists `properties` (PATCH patient).
+      const listsFields = Array.isArray(s[ASSUMED_KEYWORDS]) && assumedKeyword(s, 'properties');
+      const assumed = this.usesAssumption(s, body) || (!full && assumedKeyword(s, 'required')) || listsFields;
       out.push({ label: full ? 'every field' : 'required fields', body, assumed });
+      // A field whose inner fields are the kit's reading (address: "Inner structure of address: not shown") may be
+      // refused by a server that reads them otherwise: the full body rests on them, and a body without those fields
+      // is the one every reading takes (spec/readings.yaml).
+      const inner = full ? this.innerAssumed(s, body) : [];
+      if (!inner.length) continue;
+      out[out.length - 1]!.assumed = true;
+      const rest = { ...Object.fromEntries(Object.entries(body).filter(([k]) => !inner.includes(k))), ...fresh() };
+      if (!this.strict.validate(pointer, rest).length)
+        out.push({
+          label: `every field but ${inner.join(', ')} (inner fields not shown)`,
+          body: rest,
+          assumed: this.usesAssumption(s, rest) || listsFields,
+        });
     }
     return out;
+  }
+
+  /** The fields of a body whose own fields the kit chose (their node's `properties` are an assumption). */
+  private innerAssumed(s: Schema, body: Record<string, unknown>): string[] {
+    const props = (s.properties ?? {}) as Record<string, Json>;
+    return Object.keys(body).filter((k) => {
+      const node = this.s(props[k]);
+      return node.properties !== undefined && assumedKeyword(node, 'properties');
+    });
   }
 
   /** Does the body rely on a node the spec only assumed (the object itself, or a field's schema)? */

@@ -208,7 +208,7 @@ export const readingsCatalogue = [
   },
   {
     "id": "status-transitions-checked",
-    "says": "An appointment is created SCHEDULED only, and COMPLETED, CANCELLED and NO_SHOW are final; another status on create, or a change out of a final status, is refused 409.",
+    "says": "An appointment is created SCHEDULED only, and COMPLETED, CANCELLED and NO_SHOW are final; another status on create, or a change out of a final status, is refused 400 with details.",
     "plays": "engine",
     "combines": true,
     "places": [
@@ -397,7 +397,7 @@ export const readingsCatalogue = [
   },
   {
     "id": "query-names-other",
-    "says": "The free-text search is q; the appointment date filters are on, from and to; the notes filters are patient, session, template, clinician, type, created_after and created_before. The kit's names are unknown parameters there, and ignored.",
+    "says": "The free-text search is q; the appointment date filters are on, from and to; the notes filters are patient, session, template, clinician, type, from and to. The kit's names are unknown parameters there, and ignored.",
     "plays": "engine",
     "combines": true,
     "places": [

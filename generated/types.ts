@@ -537,8 +537,11 @@ export interface components {
             last_name?: string;
             /** Format: date */
             date_of_birth?: string;
+            /** @example female */
             gender?: string;
+            /** @example +12025550143 */
             phone?: string;
+            /** @example ada.lovelace@example.org */
             email?: string;
             address?: components["schemas"]["Address"];
             mrn?: components["schemas"]["Mrn"];
@@ -551,8 +554,11 @@ export interface components {
             last_name?: string;
             /** Format: date */
             date_of_birth?: string;
+            /** @example female */
             gender?: string;
+            /** @example +12025550143 */
             phone?: string;
+            /** @example ada.lovelace@example.org */
             email?: string;
             address?: components["schemas"]["Address"];
             mrn?: components["schemas"]["Mrn"];
@@ -565,8 +571,11 @@ export interface components {
             last_name: string;
             /** Format: date */
             date_of_birth?: string;
+            /** @example female */
             gender?: string;
+            /** @example +12025550143 */
             phone?: string;
+            /** @example ada.lovelace@example.org */
             email?: string;
             address?: components["schemas"]["Address"];
             mrn?: components["schemas"]["Mrn"];
@@ -581,8 +590,11 @@ export interface components {
             last_name?: string;
             /** Format: date */
             date_of_birth?: string;
+            /** @example female */
             gender?: string;
+            /** @example +12025550143 */
             phone?: string;
+            /** @example ada.lovelace@example.org */
             email?: string;
             address?: components["schemas"]["Address"];
             mrn?: components["schemas"]["Mrn"];
@@ -599,7 +611,7 @@ export interface components {
          *       "last_name": "Hopper",
          *       "date_of_birth": "1906-12-09",
          *       "gender": "female",
-         *       "phone": "+1-555-0100",
+         *       "phone": "+12025550100",
          *       "email": "grace.hopper@example.org",
          *       "address": {
          *         "line1": "1 Navy Way",
@@ -669,7 +681,10 @@ export interface components {
             frequency: string;
             /** @default 1 */
             interval?: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2099-12-31
+             */
             end_date?: string;
         };
         AppointmentCreate: {
@@ -1469,7 +1484,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "phone": "+1-555-0199",
+                 *       "phone": "+12025550199",
                  *       "mrn": null
                  *     }
                  */

@@ -105,7 +105,7 @@ function appointmentUpdateChecks(r: ActiveReadings, b: Body): FieldErrors {
 function transition(r: ActiveReadings, store: Store, t: BodyTarget, b: Body): BodyRefusal | undefined {
   if (!r.has('status-transitions-checked') || typeof b.status !== 'string') return undefined;
   if (t.operationId === 'createAppointment')
-    return b.status === 'SCHEDULED' ? undefined : { status: 409, error: `An appointment is created SCHEDULED, not ${b.status}` };
+    return b.status === 'SCHEDULED' ? undefined : refusal({ status: `must be SCHEDULED on create, not ${b.status}` });
   const id = t.params.appointmentId ?? '';
   const current = store.collection<{ id: string; status?: string }>(APPOINTMENTS).get(t.org, id)?.status;
   if (current && FINAL.has(current) && b.status !== current)

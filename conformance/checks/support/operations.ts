@@ -59,7 +59,7 @@ export function bodyFor(ctx: CheckContext, op: Operation, patientId: string): Ob
     case 'createAppointment':
       return appointmentBody(ctx, patientId, { start_at: farFuture(), external_id: ctx.externalId('surface-appt') });
     case 'updatePatient':
-      return { phone: '+1-555-0142' };
+      return { phone: '+1 202 555 0142' };
     case 'updateAppointment':
       return { notes: 'Conformance contract surface' };
     case 'regenerateSessionNote':
