@@ -32,11 +32,15 @@ describe('the documented profile on the readings the mock plays', () => {
     expect(report.cleanup.leftovers).toEqual([]);
   }, 180_000);
 
-  it.each(played.filter((r) => !r.combines).map((r) => r.id))('passes %s, which does not combine, on its own', async (id) => {
-    const m = await mockWith([id]);
-    const { report } = await runSuite({ ...suiteOptions(m.url), profile: 'documented' });
-    expect(failureLines(report)).toEqual([]);
-  }, 180_000);
+  it.each(played.filter((r) => !r.combines).map((r) => r.id))(
+    'passes %s, which does not combine, on its own',
+    async (id) => {
+      const m = await mockWith([id]);
+      const { report } = await runSuite({ ...suiteOptions(m.url), profile: 'documented' });
+      expect(failureLines(report)).toEqual([]);
+    },
+    180_000,
+  );
 
   // Each reading alone, on the checks of the rules its places touch: a reading another masks under `all` shows here.
   it('passes each reading alone on the checks of its rules', async () => {

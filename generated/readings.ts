@@ -133,8 +133,8 @@ export const readingsCatalogue = [
     ]
   },
   {
-    "id": "mrn-empty-is-null",
-    "says": "An empty mrn is stored as none and returned as null.",
+    "id": "mrn-none-omitted",
+    "says": "A patient without an mrn (none sent, or sent null or empty) is answered without the field, not with null.",
     "plays": "engine",
     "combines": true,
     "places": [

@@ -57,6 +57,26 @@ describe('flags', () => {
       ['app.example.test', '.dev.test', 'all'],
     );
   });
+  it('takes readings: --reading (repeatable), --readings all, --readings random with an integer --seed', () => {
+    expect(parseFlags(['--reading', 'newest-first', '--reading', 'extra-fields']).readings).toEqual(['newest-first', 'extra-fields']);
+    expect(parseFlags(['--readings', 'all']).readings).toBe('all');
+    expect(parseFlags(['--readings', 'random', '--seed', '42'])).toMatchObject({ readings: { random: 42 } });
+    expect(parseFlags(['--readings', 'random', '--seed', '42']).seed).toBeUndefined();
+    expect(parseFlags(['--seed', 'my-seed.json']).seed).toBe('my-seed.json');
+    const refused: Array<[string[], RegExp]> = [
+      [['--reading', 'no-such'], /unknown reading no-such; the mock plays: /],
+      [['--reading', 'key-prefix-other'], /not observable through the API/],
+      [['--reading', 'extraction-fast', '--reading', 'extraction-slow'], /cannot be played together/],
+      [['--readings', 'some'], /--readings must be all or random/],
+      [['--readings', 'random'], /--readings random needs --seed <n>/],
+      [['--readings', 'random', '--seed', 'file.json'], /an integer that makes the draw repeatable; got "file.json"/],
+      [['--readings', 'all', '--reading', 'newest-first'], /exclude each other/],
+      [['--readings', 'all', '--static'], /do not go with --static or --upstream/],
+      [['--reading', 'newest-first', '--upstream', 'https://staging.example.org/ext-api/v1'], /do not go with --static or --upstream/],
+    ];
+    for (const [argv, message] of refused) expect(() => parseFlags(argv), argv.join(' ')).toThrow(message);
+  });
+
   it('refuses bad flags with a clear message', () => {
     for (const argv of [
       ['--port', 'x'],
@@ -125,6 +145,23 @@ describe('binary', () => {
   afterAll(() => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('plays --readings all: the banner and GET /__mock/readings name them', async () => {
+    const c = run(['--engine-only', '--port', '0', '--readings', 'all']);
+    children.push(c);
+    const control = (await waitFor(c, /control\s+(http:\/\/\S+)/))[1]!;
+    await waitFor(c, /readings\s+\S+/);
+    expect(c.output()).toMatch(/readings\s+patient-nameless-accepted, .*newest-first/);
+    const listed = (await (await fetch(`${control}/readings`)).json()) as {
+      data: Array<{ id: string; active: boolean; plays: string; words: string[] }>;
+    };
+    expect(listed.data.find((r) => r.id === 'newest-first')).toMatchObject({ active: true, plays: 'engine' });
+    expect(listed.data.find((r) => r.id === 'extraction-slow')?.active).toBe(false);
+    expect(listed.data.find((r) => r.id === 'key-prefix-other')).toMatchObject({ active: false, plays: 'outside' });
+    expect(listed.data.every((r) => r.words.length > 0)).toBe(true);
+    c.kill('SIGKILL');
+    await exitCode(c);
   });
 
   it('exits 2 on a bad flag, with the message', async () => {

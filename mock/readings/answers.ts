@@ -108,6 +108,7 @@ function reshapeData(a: Answer, v: AnswerView, r: ActiveReadings): void {
     for (const p of objects) {
       if (r.has('contact-normalised')) contact(p);
       if (r.has('address-other-fields')) otherAddress(p);
+      if (r.has('mrn-none-omitted') && p.mrn === null) delete p.mrn;
     }
   if (DOCUMENT_OPS.has(op)) for (const d of objects) documentForms(d, r);
   if (NOTE_OPS.has(op)) for (const n of objects) noteForms(n, r);

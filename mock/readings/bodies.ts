@@ -31,7 +31,6 @@ export function rewriteBody(r: ActiveReadings, t: BodyTarget, body: unknown): { 
     out.name = 'Unnamed patient';
   if (r.has('free-text-trimmed') && (PATIENT_WRITES.has(t.operationId) || APPOINTMENT_WRITES.has(t.operationId)))
     for (const f of TRIMMED) if (typeof out[f] === 'string') out[f] = (out[f] as string).trim();
-  if (r.has('mrn-empty-is-null') && out.mrn === '') out.mrn = null;
   if (r.has('address-other-fields') && PATIENT_WRITES.has(t.operationId) && isObj(out.address)) {
     const unknown = Object.keys(out.address).filter((k) => !(k in OTHER_ADDRESS));
     if (unknown.length)

@@ -14,7 +14,7 @@ import {
   made,
   SETUP,
 } from '../support/common.ts';
-import { createdOk, pageAndLimit, metaOf, same, sameField, getAppointment, lifecycle, everyTransition } from '../support/resources.ts';
+import { createdOk, pageAndLimit, metaOf, sameField, getAppointment, lifecycle, everyTransition } from '../support/resources.ts';
 import { check } from '../support/define.ts';
 import { patchAppointment, appointmentCreate } from '../support/appointment-fields.ts';
 

@@ -2,7 +2,7 @@
 // valid body accepted.
 import type { CheckContext, CheckDef } from '../../model.ts';
 import { type Obj, objOf, got, isValidationError, listOf, targets, gen, json, is2xx, made, SETUP } from '../support/common.ts';
-import { postPatient, getPatient, same, sameField, token, pageAndLimit, metaOf, lifecycle } from '../support/resources.ts';
+import { postPatient, getPatient, sameField, token, pageAndLimit, metaOf, lifecycle } from '../support/resources.ts';
 import { check } from '../support/define.ts';
 import { patchPatient } from '../support/patient-fields.ts';
 
