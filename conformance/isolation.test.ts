@@ -1,6 +1,7 @@
 // One defect reads as one failure: the whole documented run against the mock behind a loopback proxy that breaks
 // exactly one rule. The run must fail that rule's check, and at most two other checks (response checks included);
 // every other check passes, is skipped, or is blocked on a setup step naming the broken rule; nothing is left behind.
+// The mock behind a documented variant plays every reading of the document that combines (spec/readings.yaml).
 import { beforeAll, describe, it } from 'vitest';
 import { runSuite } from './runner.ts';
 import { MockControl } from './mock-control.ts';
@@ -8,6 +9,8 @@ import { startBrokenProxy, type VariantKeys } from './testing/broken-proxy.ts';
 import { variants } from './testing/variants.ts';
 import { independentDefects } from './testing/independent-defects.ts';
 import { startTestMock, suiteOptions } from './testing/check-file.ts';
+import { testMockOptions } from './testing/mock-options.ts';
+import { startMock } from '../mock/server.ts';
 import type { RunReport } from './model.ts';
 
 let keys: VariantKeys;
@@ -39,7 +42,9 @@ describe.concurrent('single-defect servers: the broken rule fails, at most two o
   for (const probe of names)
     it(`${probe.name} → ${probe.rule}`, async ({ expect }) => {
       const variant = all(keys).find((v) => v.name === probe.name)!;
-      const own = await startTestMock(); // the seed is deterministic: the same keys as the first mock's
+      // The seed is deterministic: the same keys as the first mock's. A documented run's mock plays every reading the
+      // document allows (--readings all): a reading never hides a defect, and a defect still reads as one failing rule.
+      const own = variant.profile === 'all' ? await startTestMock() : await startMock({ ...testMockOptions, readings: 'all' });
       const proxy = await startBrokenProxy(new URL(own.url).origin, variant);
       try {
         const run = async () =>

@@ -712,7 +712,7 @@ export const readingsCatalogue = [
   },
   {
     "id": "extra-fields",
-    "says": "Objects carry fields the tables do not list (request_id beside data, meta.total, error.code, object on every item, content_type on documents), unset optional fields come as null, and every answer carries X-Request-Id and a charset on its JSON Content-Type.",
+    "says": "Objects carry fields the tables do not list (request_id beside data, meta.has_more, error.code, object on every item, content_type on documents), and every answer carries X-Request-Id and a charset on its JSON Content-Type.",
     "plays": "engine",
     "combines": true,
     "places": [

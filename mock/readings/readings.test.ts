@@ -2,6 +2,7 @@
 // under the kit's reading, and as the catalogue says. A reading that were a no-op would make the suite's pass on it
 // (conformance/readings.test.ts) prove nothing; a probe per reading keeps them honest. Timing and webhook readings
 // are probed on their own units (the extraction and regeneration clocks, the payload shaper).
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readingsCatalogue } from '../../generated/readings.ts';
 import { makePdf } from '../features/documents/sample-files.ts';
@@ -178,6 +179,29 @@ describe('every reading the engine plays shows', () => {
       const theirs = await probes[id]!(await apiOf(m));
       const ours = await probes[id]!(kit);
       expect(theirs).not.toEqual(ours);
+    } finally {
+      await m.close();
+    }
+  });
+});
+
+describe('the readings a mock plays are named', () => {
+  it('in docs/mock.md, each with what it does', () => {
+    const doc = readFileSync(new URL('../../docs/mock.md', import.meta.url), 'utf8');
+    const missing = readingsCatalogue.filter((r) => r.plays === 'engine' && !doc.includes(`| \`${r.id}\``)).map((r) => r.id);
+    expect(missing).toEqual([]);
+  });
+
+  it('in the dashboard and at GET /__mock/readings', async () => {
+    const m = await createMock({ readings: ['newest-first', 'extra-fields'] });
+    try {
+      const page = await (await m.fetch(`${m.controlUrl}/`)).text();
+      expect(page).toMatch(
+        /<h2 id="h-readings">Readings<\/h2>\s*<ul><li><code>newest-first<\/code>: Lists.*<li><code>extra-fields<\/code>: Objects/,
+      );
+      const listed = (await (await m.fetch(`${m.controlUrl}/readings`)).json()) as { active: string[] };
+      expect(listed.active).toEqual(['newest-first', 'extra-fields']);
+      expect(await (await kitMock.fetch(`${kitMock.controlUrl}/`)).text()).toContain("The kit's reading everywhere");
     } finally {
       await m.close();
     }

@@ -37,7 +37,13 @@ function controlRoutes(app: Hono, target: ControlTarget): void {
   app.get('/health', (c) =>
     c.json({ status: 'ok', mode: target.mode, time_scale: target.timeScale, ...(target.upstream ? { upstream: target.upstream } : {}) }),
   );
-  target.pages?.(app, () => ({ mode: target.mode, keys: target.keys, apiBase: API_BASE, journalSize: target.journal.capacity }));
+  target.pages?.(app, () => ({
+    mode: target.mode,
+    keys: target.keys,
+    apiBase: API_BASE,
+    journalSize: target.journal.capacity,
+    readings: readingsListing(target.readings).filter((r) => r.active),
+  }));
   app.post('/reset', async (c) => {
     await target.reset();
     return c.json({ success: true });

@@ -37,6 +37,15 @@ export interface DashboardView {
   keys: SeedFile['keys'];
   apiBase: string;
   journalSize: number;
+  /** The readings of the document the engine plays (GET /__mock/readings), none when it plays the kit's. */
+  readings?: ReadonlyArray<{ id: string; says: string }>;
+}
+
+/** What the readings panel says: the kit's reading, or each reading played and what it does. */
+function readingsPanel(readings: DashboardView['readings'] = []): string {
+  if (!readings.length)
+    return '<p class="muted">The kit\'s reading everywhere the document leaves room; <code>--reading &lt;id&gt;</code> or <code>--readings all</code> plays another team\'s (list: <a href="readings">readings</a>).</p>';
+  return `<ul>${readings.map((r) => `<li><code>${escapeHtml(r.id)}</code>: ${escapeHtml(r.says)}</li>`).join('')}</ul>`;
 }
 
 function keyRows(keys: SeedFile['keys']): string {
@@ -117,6 +126,10 @@ ${table('session-rows', ['session', 'patient', 'transcript', 'ready', 'regenerat
 <section class="wide" aria-labelledby="h-webhooks"${engineOnly}>
 <h2 id="h-webhooks">Webhooks and deliveries</h2>
 ${table('webhook-rows', ['name', 'url', 'event', 'format', 'deliveries (newest first)'])}
+</section>
+<section class="wide" aria-labelledby="h-readings"${engineOnly}>
+<h2 id="h-readings">Readings</h2>
+${readingsPanel(v.readings)}
 </section>
 <section class="wide" aria-labelledby="h-keys"${engineOnly}>
 <h2 id="h-keys">API keys</h2>
