@@ -130,7 +130,7 @@ export function noteStall(ctx: CheckContext, externalId: string, status: unknown
 
 /** The wait, as a skip or failure message says it. */
 export const extractionWaitText = (ctx: Pick<CheckContext, 'mock'>): string =>
-  `${Math.round(extractionWaitMs(ctx) / 100) / 10} s (the documented extraction time, with a margin)`;
+  `${Math.round(extractionWaitMs(ctx) / 100) / 10} s (three times the document's "roughly 10 to 30 seconds", with a margin)`;
 
 export function checkTransitions(ctx: CheckContext, statuses: string[], order: string[]) {
   const idx = statuses.map((s) => order.indexOf(s));
