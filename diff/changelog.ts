@@ -47,7 +47,7 @@ export function writeChangelogs(root: string, report: Report, date = new Date().
     const rest = start < 0 ? -1 : text.slice(start + 1).search(/^## /m);
     const next =
       start < 0
-        ? text.replace(/\n(?=## )|$/, `\n${fresh}\n`)
+        ? text.replace(/\n(?=## )|$/, () => `\n${fresh}\n`)
         : `${text.slice(0, start)}${fresh}${rest < 0 ? '' : `\n${text.slice(start + 1 + rest)}`}`;
     writeFileSync(file, next.replace(/\n{3,}/g, '\n\n'));
     return file;

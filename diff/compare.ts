@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { Json } from '../spec/runtime/json-pointer.ts';
 import { classify } from './classify.ts';
-import { extensionChanges, withoutExtensions } from './extensions.ts';
+import { extensionChanges, forEngine } from './extensions.ts';
 import { InputError, type Tree } from './git.ts';
 import { type PackageName, PACKAGES, packageNeeds, type Report, type Side } from './model.ts';
 import { readRegister, registerChanges } from './register.ts';
@@ -56,8 +56,8 @@ export function compare(base: Tree, head: Tree): Report {
   const scratch = mkdtempSync(join(tmpdir(), 'crc-diff-'));
   try {
     const [baseFile, headFile] = [join(scratch, 'base.json'), join(scratch, 'head.json')];
-    writeFileSync(baseFile, JSON.stringify(withoutExtensions(docs.base)));
-    writeFileSync(headFile, JSON.stringify(withoutExtensions(docs.head)));
+    writeFileSync(baseFile, JSON.stringify(forEngine(docs.base)));
+    writeFileSync(headFile, JSON.stringify(forEngine(docs.head)));
     const structural = [...engineChanges(baseFile, headFile, scratch), ...extensionChanges(docs.base, docs.head)];
     const changes = [...structural.map((c) => classify(c, docs, rules)), ...registerChanges(...registers)];
     return { base: side(base), head: side(head), engine: engineName(), changes, needs: packageNeeds(changes) };

@@ -97,6 +97,16 @@ describe('each edit of the contract is classified per audience and tied to its r
     expect(c.where).toMatchObject({ method: 'POST', path: '/providers' });
   });
 
+  it("an inline parameter's words and schema changed at once: one change of that parameter, not one removed and one added", () => {
+    const report = edited('parameter-reworded', (d) => {
+      const npi = d.paths['/providers'].get.parameters.find((p: Doc) => p.name === 'npi');
+      npi.description = 'Reworded.';
+      npi['x-assumption'] = 'Reworded too.';
+      npi.schema = { $ref: '#/components/schemas/Npi' };
+    });
+    expect(bumping(report).map((c) => [c.kind, c.where.pointer])).toEqual([['modified', '/paths/~1providers/get/parameters/2/schema']]);
+  });
+
   it('an example changed: no bump for anyone', () => {
     const report = edited('example-changed', (d) => (d.components.schemas.Npi.examples = ['1234567893']));
     expect(bumping(report)).toEqual([]);
