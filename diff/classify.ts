@@ -2,7 +2,7 @@
 // touches, and what it asks of each audience. The engine rates a change for a client; a server judged by the suite
 // sees the mirror image, and the kit's own marks (x-assumption, x-required-scopes) mean things the engine ignores.
 import { assumedKeyword } from '../conformance/schemas.ts';
-import { type Json, type JsonObject, nodesAlong, pointerTokens } from '../spec/runtime/json-pointer.ts';
+import { escapeToken, type Json, type JsonObject, nodesAlong, pointerTokens } from '../spec/runtime/json-pointer.ts';
 import { type Bump, type Change, type Impacts, minBump, noImpact } from './model.ts';
 import type { RuleIndex } from './rule-map.ts';
 import type { EngineChange } from './structural.ts';
@@ -32,8 +32,9 @@ function locate(pointer: string): { path?: string; method?: string; direction: D
   if ((t[0] !== 'paths' && t[0] !== 'webhooks') || !t[1]) return { direction: 'none' };
   const method = t[2] && METHODS.has(t[2]) ? t[2] : undefined;
   const rest = t.slice(method ? 3 : 2);
-  const direction: Direction =
-    rest[0] === 'responses' ? 'response' : rest[0] === 'requestBody' || rest[0] === 'parameters' ? 'request' : 'none';
+  const sent: Direction = rest[0] === 'responses' ? 'response' : rest[0] === 'requestBody' || rest[0] === 'parameters' ? 'request' : 'none';
+  // A webhook is a request the server sends and the receiver answers (the engine rates it so for the receiver too).
+  const direction: Direction = t[0] !== 'webhooks' || sent === 'none' ? sent : sent === 'request' ? 'response' : 'request';
   return { path: t[0] === 'webhooks' ? `webhook ${t[1]}` : t[1], ...(method ? { method: method.toUpperCase() } : {}), direction };
 }
 
@@ -108,10 +109,31 @@ const short = (v: unknown) => {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 };
 
+/** What a change is about, named: a property, a parameter (by its name), a status, a media type. */
+function nameOf(c: EngineChange, docs: Docs): string {
+  const t = pointerTokens(c.path);
+  for (let i = t.length - 1; i >= 0; i--) {
+    const [token, before] = [t[i]!, t[i - 1]];
+    if (token === c.property || (STRUCTURE.has(token) && before !== 'properties')) continue;
+    if (before === 'responses') return `status ${token}`;
+    if (before === 'parameters' && /^\d+$/.test(token)) {
+      const at = `/${t
+        .slice(0, i + 1)
+        .map(escapeToken)
+        .join('/')}`;
+      const param = (nodesAlong(docs.head, at) ?? nodesAlong(docs.base, at))?.at(-1);
+      const resolved = isObject(param) && typeof param.$ref === 'string' ? nodesAlong(docs.head, param.$ref)?.at(-1) : param;
+      return isObject(resolved) && typeof resolved.name === 'string' ? `${resolved.name} parameter` : `parameter ${token}`;
+    }
+    if (!/^\d+$/.test(token)) return token;
+  }
+  return '';
+}
+
 /** The engine's own words when it has a verdict, else what changed and from what to what. */
-function describe(c: EngineChange): string {
+function describe(c: EngineChange, docs: Docs): string {
   if (c.verdicts.length) return c.verdicts.map((v) => v.message).join(' ');
-  const name = [...pointerTokens(c.path)].reverse().find((t) => !STRUCTURE.has(t) && !/^\d+$/.test(t) && t !== c.property) ?? '';
+  const name = nameOf(c, docs);
   if (c.kind !== 'modified' || !c.property) return `${c.typeName} \`${name}\` ${c.kind}`;
   if (c.base?.value === undefined) return `\`${c.property}\` of \`${name}\` set to ${short(c.revision?.value)}`;
   if (c.revision?.value === undefined) return `\`${c.property}\` of \`${name}\` removed (was ${short(c.base.value)})`;
@@ -123,7 +145,7 @@ export function classify(c: EngineChange, docs: Docs, rules: RuleIndex): Change 
   const keyword = keywordOf(c);
   const touched = rules.touched([c.path, ...written(c)]);
   const base = { source: 'contract' as const, kind: c.kind, where: { ...at, pointer: c.path.replace(/^#/, '') }, rules: touched };
-  const message = describe(c);
+  const message = describe(c, docs);
   if (DOCS.has(keyword) && (c.kind === 'modified' || keyword !== 'x-assumption'))
     return { ...base, message, impacts: noImpact(), why: 'description only' };
   if (keyword.startsWith('x-')) return { ...base, message, ...extensionImpacts(c, keyword) };

@@ -73,6 +73,14 @@ describe('each edit of the contract is classified per audience and tied to its r
     });
   });
 
+  it('an enum value added to a webhook payload: breaking for receivers, leeway for the server that sends it', () => {
+    const c = only(
+      edited('webhook-enum-added', (d) => d.components.schemas.DocumentStatusChangedEvent.properties.status.enum.push('pending')),
+    );
+    expect(c.impacts).toEqual({ clients: 'major', 'mock users': 'major', implementations: 'minor' });
+    expect(c.where).toMatchObject({ method: 'POST', path: 'webhook DOCUMENT_STATUS_CHANGED' });
+  });
+
   it('a status changed (202 to 200): breaking for everyone, tied to the rule on that status', () => {
     const c = only(
       edited('status-changed', (d) => {
