@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from './cli.ts';
+import { packGate } from './versions.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'crc-diff-cli-'));
@@ -105,6 +106,10 @@ describe('--check-versions and --changelog', () => {
   it('refuses a breaking change under an unchanged major, and a bump without a changelog entry', () => {
     const unchanged = run('--check-versions');
     expect(unchanged.code).toBe(1);
+    expect(packGate(repo)).toEqual({
+      refuse: true,
+      lines: expect.arrayContaining([expect.stringMatching(/^clinical-records-api: breaking changes under an unchanged major version/)]),
+    });
     expect(unchanged.out).toMatch(/clinical-records-api .*breaking changes under an unchanged major version \(1\.0\.0 → 1\.0\.0\)/);
     version('1.1.0');
     expect(run('--check-versions').out).toMatch(/unchanged major version \(1\.0\.0 → 1\.1\.0\)/);
@@ -123,6 +128,7 @@ describe('--check-versions and --changelog', () => {
     const ok = run('--check-versions', '--format', 'json');
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.out).versions.map((v: any) => v.ok)).toEqual([true, true, true]);
+    expect(packGate(repo)).toEqual({ refuse: false, lines: [] });
   });
 
   it('a shallow clone that lacks the base skips the check with a message, exit 0', () => {
@@ -134,5 +140,6 @@ describe('--check-versions and --changelog', () => {
     vi.restoreAllMocks();
     expect(code).toBe(0);
     expect(err).toMatch(/version check skipped: a shallow clone without tags cannot see the earliest contract/);
+    expect(packGate(shallow)).toEqual({ refuse: false, lines: [expect.stringMatching(/^version check skipped: a shallow clone/)] });
   });
 });

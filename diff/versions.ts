@@ -78,3 +78,13 @@ export function checkVersions(root: string, given?: string): VersionCheck {
   const report = compare(baseTree, head);
   return { report, verdicts: judgeVersions(report, (p) => head.read(`packages/${p}.CHANGELOG.md`)) };
 }
+
+/** What `npm run pack` says before packing: lines to print, and whether it must refuse. */
+export function packGate(root: string): { refuse: boolean; lines: string[] } {
+  const check = checkVersions(root);
+  if ('skipped' in check) return { refuse: false, lines: [check.skipped] };
+  const bad = check.verdicts.filter((v) => !v.ok);
+  if (!bad.length) return { refuse: false, lines: [] };
+  const why = bad.map((v) => `${v.package}: ${v.problem}`);
+  return { refuse: true, lines: [...why, `refused; see npm run diff -- ${check.report.base.ref} (docs/contract.md)`] };
+}

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Manifest, manifestPath, readJson, type RootPackage } from './packing/manifest.ts';
 import { stagePackage } from './packing/stage.ts';
-import { checkVersions } from '../diff/versions.ts';
+import { packGate } from '../diff/versions.ts';
 
 const PACKAGES = ['clinical-records-api', 'clinical-records-mock', 'clinical-records-conformance'] as const;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -27,13 +27,9 @@ async function main(argv: string[]): Promise<number> {
     console.error('usage: npm run pack -- <dir>   (writes the three tarballs into <dir>)');
     return 2;
   }
-  const check = checkVersions(ROOT);
-  if ('skipped' in check) console.error(`pack: ${check.skipped}`);
-  else if (check.verdicts.some((v) => !v.ok)) {
-    for (const v of check.verdicts.filter((x) => !x.ok)) console.error(`pack: ${v.package}: ${v.problem}`);
-    console.error(`pack: refused; see npm run diff -- ${check.report.base.ref} (docs/contract.md)`);
-    return 1;
-  }
+  const gate = packGate(ROOT);
+  for (const line of gate.lines) console.error(`pack: ${line}`);
+  if (gate.refuse) return 1;
   const out = resolve(argv[0]!);
   mkdirSync(out, { recursive: true });
   run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build.ts'), '--if-stale'], ROOT);
