@@ -76,7 +76,11 @@ export function registerChanges(base: Map<string, RegisterEntry>, head: Map<stri
     }
     const judged = judgedByDefault(entry);
     const suite: Bump = judged ? 'major' : entry.testable === 'not-from-outside' ? 'patch' : 'minor';
-    const why = judged ? 'a server that passed may now fail it' : 'not judged by the default profile';
+    const why = judged
+      ? 'a server that passed may now fail it'
+      : entry.testable === 'not-from-outside'
+        ? 'not observable from outside'
+        : 'not judged by the default profile';
     out.push(change(id, 'added', `${id} added (${show(entry.provenance)}): ${show(entry.rule)}`, suite, why));
   }
   for (const [id, entry] of base)

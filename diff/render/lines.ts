@@ -1,5 +1,5 @@
 // One change as one line of text, shared by the console, Markdown and changelog renderers: where, what, and the rule
-// ids it touches. Register changes of one kind are folded into one line listing their ids (a first release adds 300).
+// ids it touches. Register changes of one kind are folded into one entry listing their ids (a first release adds 300).
 import type { Change } from '../model.ts';
 
 const MAX_RULES = 8;
@@ -13,23 +13,32 @@ export function rulesText(ids: string[], max = MAX_RULES): string {
 export const whereText = (c: Change): string =>
   c.source === 'register' ? 'rules.yaml' : c.where.path ? `${c.where.method ? `${c.where.method} ` : ''}${c.where.path}` : c.where.pointer;
 
-function changeLine(c: Change, maxRules = MAX_RULES): string {
-  const rules = c.source === 'contract' && c.rules.length ? ` (rules: ${rulesText(c.rules, maxRules)})` : '';
-  return `${whereText(c)}: ${c.message}${rules}`;
-}
-
-/** Contract changes one per line; register changes one line per kind and reason, with every id. */
-export function groupedLines(changes: Change[], maxRules = MAX_RULES): string[] {
-  const lines = changes.filter((c) => c.source === 'contract').map((c) => changeLine(c, maxRules));
-  const folded = new Map<string, string[]>();
-  for (const c of changes.filter((c) => c.source === 'register')) {
-    if (c.kind !== 'added' && c.kind !== 'removed') {
-      lines.push(c.message);
+/** Rules added or removed with the same reason and bumps become one change listing every id; the rest stay as they are. */
+export function foldRegister(changes: Change[]): Change[] {
+  const folded = new Map<string, Change>();
+  const out: Change[] = [];
+  for (const c of changes) {
+    if (c.source !== 'register' || (c.kind !== 'added' && c.kind !== 'removed')) {
+      out.push(c);
       continue;
     }
-    const key = `Rules ${c.kind} (${c.why})`;
-    folded.set(key, [...(folded.get(key) ?? []), ...c.rules]);
+    const key = `${c.kind} ${c.why} ${JSON.stringify(c.impacts)}`;
+    const seen = folded.get(key);
+    if (seen) seen.rules.push(...c.rules);
+    else {
+      const group = { ...c, rules: [...c.rules], message: `Rules ${c.kind} (${c.why})` };
+      folded.set(key, group);
+      out.push(group);
+    }
   }
-  for (const [key, ids] of folded) lines.push(`${key}: ${ids.join(', ')}`);
-  return lines;
+  return out;
+}
+
+/** Contract changes one per line with up to `maxRules` ids; folded register changes with every id. */
+export function groupedLines(changes: Change[], maxRules = MAX_RULES): string[] {
+  return foldRegister(changes).map((c) => {
+    if (c.source === 'register') return c.message.startsWith('Rules ') ? `${c.message}: ${c.rules.join(', ')}` : c.message;
+    const rules = c.rules.length ? ` (rules: ${rulesText(c.rules, maxRules)})` : '';
+    return `${whereText(c)}: ${c.message}${rules}`;
+  });
 }
