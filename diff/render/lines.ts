@@ -13,20 +13,29 @@ export function rulesText(ids: string[], max = MAX_RULES): string {
 export const whereText = (c: Change): string =>
   c.source === 'register' ? 'rules.yaml' : c.where.path ? `${c.where.method ? `${c.where.method} ` : ''}${c.where.path}` : c.where.pointer;
 
-/** Rules added or removed with the same reason and bumps become one change listing every id; the rest stay as they are. */
+/** The one line a register change folds under, if it folds: rules added or removed for one reason, one field changed. */
+function foldTitle(c: Change): string | undefined {
+  if (c.source !== 'register') return undefined;
+  if (c.kind === 'added' || c.kind === 'removed') return `Rules ${c.kind} (${c.why})`;
+  if (c.kind === 'field') return `Rules whose \`${c.where.pointer.split('/').pop()}\` changed`;
+  return undefined;
+}
+
+/** Register changes that fold (same title and bumps) become one change listing every id; the rest stay as they are. */
 export function foldRegister(changes: Change[]): Change[] {
   const folded = new Map<string, Change>();
   const out: Change[] = [];
   for (const c of changes) {
-    if (c.source !== 'register' || (c.kind !== 'added' && c.kind !== 'removed')) {
+    const title = foldTitle(c);
+    if (!title) {
       out.push(c);
       continue;
     }
-    const key = `${c.kind} ${c.why} ${JSON.stringify(c.impacts)}`;
+    const key = `${title} ${JSON.stringify(c.impacts)}`;
     const seen = folded.get(key);
     if (seen) seen.rules.push(...c.rules);
     else {
-      const group = { ...c, rules: [...c.rules], message: `Rules ${c.kind} (${c.why})` };
+      const group = { ...c, rules: [...c.rules], message: title };
       folded.set(key, group);
       out.push(group);
     }
@@ -37,7 +46,7 @@ export function foldRegister(changes: Change[]): Change[] {
 /** Contract changes one per line with up to `maxRules` ids; folded register changes with every id. */
 export function groupedLines(changes: Change[], maxRules = MAX_RULES): string[] {
   return foldRegister(changes).map((c) => {
-    if (c.source === 'register') return c.message.startsWith('Rules ') ? `${c.message}: ${c.rules.join(', ')}` : c.message;
+    if (c.source === 'register') return foldTitle(c) ? `${c.message}: ${c.rules.join(', ')}` : c.message;
     const rules = c.rules.length ? ` (rules: ${rulesText(c.rules, maxRules)})` : '';
     return `${whereText(c)}: ${c.message}${rules}`;
   });

@@ -40,6 +40,18 @@ describe('renderMarkdown', () => {
     expect(md).toMatch(/#### Breaking \(1\)/);
   });
 
+  it('folds one register field changed on many rules into one row (a new per-rule field lands on all 306)', () => {
+    const field = (id: string): Change => ({
+      ...ruleAdded(id),
+      kind: 'field',
+      message: `${id} seen: set to exchange`,
+      where: { pointer: `spec/rules.yaml#/${id}/seen` },
+      impacts: { clients: 'none', 'mock users': 'none', implementations: 'patch' },
+    });
+    const md = renderMarkdown(report(['PAT-001', 'PAT-002'].map(field)));
+    expect(md).toContain('| rules.yaml | Rules whose `seen` changed | PAT-001, PAT-002 | none | none | patch |');
+  });
+
   it('cuts a diff too large for one pull-request comment, saying how many changes are left out', () => {
     const md = renderMarkdown(report(Array.from({ length: 1000 }, (_, i) => contract(i))));
     expect(md.length).toBeLessThanOrEqual(60_000);
