@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { USAGE } from './args.ts';
 import { main } from './cli.ts';
 import { packGate } from './versions.ts';
 
@@ -142,4 +143,12 @@ describe('--check-versions and --changelog', () => {
     expect(err).toMatch(/version check skipped: a shallow clone without tags cannot see the earliest contract/);
     expect(packGate(shallow)).toEqual({ refuse: false, lines: [expect.stringMatching(/^version check skipped: a shallow clone/)] });
   });
+});
+
+it("docs/contract.md's option table names every flag of the usage, and no other", () => {
+  const docs = readFileSync(join(ROOT, 'docs/contract.md'), 'utf8');
+  const table = docs.slice(docs.indexOf('| option | meaning |'), docs.indexOf('Exit codes: 0 fine'));
+  const flags = (text: string) => [...new Set(text.match(/--[a-z][a-z-]+/g))].sort();
+  expect(flags(table)).toEqual(flags(USAGE));
+  expect(flags(USAGE)).toEqual(['--changelog', '--check-versions', '--fail-on', '--format', '--output']);
 });
