@@ -4,6 +4,7 @@
 import { assumedKeyword } from '../conformance/schemas.ts';
 import { escapeToken, type Json, type JsonObject, nodesAlong, pointerTokens } from '../spec/runtime/json-pointer.ts';
 import { type Bump, type Change, type Impacts, minBump, noImpact } from './model.ts';
+import type { Reach } from './reach.ts';
 import type { RuleIndex } from './rule-map.ts';
 import type { EngineChange } from './structural.ts';
 
@@ -23,6 +24,8 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'pat
 export interface Docs {
   base: Json;
   head: Json;
+  /** The operations that reach a pointer of each side (reach.ts). */
+  reach: { base: Reach; head: Reach };
 }
 
 type Direction = 'request' | 'response' | 'none';
@@ -140,11 +143,22 @@ function describe(c: EngineChange, docs: Docs): string {
   return `\`${c.property}\` of \`${name}\` changed from ${short(c.base.value)} to ${short(c.revision.value)}`;
 }
 
+function reached(c: EngineChange, docs: Docs, at: { path?: string; method?: string }): { operations?: string[] } {
+  const ops = new Set(written(c).flatMap((p) => [...docs.reach.head(p), ...docs.reach.base(p)]));
+  if (at.path && ops.size) ops.add(at.path.startsWith('webhook ') ? at.path : `${at.method} ${at.path}`);
+  return ops.size ? { operations: [...ops].sort() } : {};
+}
+
 export function classify(c: EngineChange, docs: Docs, rules: RuleIndex): Change {
   const { direction, ...at } = locate(c.path);
   const keyword = keywordOf(c);
   const touched = rules.touched([c.path, ...written(c)]);
-  const base = { source: 'contract' as const, kind: c.kind, where: { ...at, pointer: c.path.replace(/^#/, '') }, rules: touched };
+  const base = {
+    source: 'contract' as const,
+    kind: c.kind,
+    where: { ...at, pointer: c.path.replace(/^#/, ''), ...reached(c, docs, at) },
+    rules: touched,
+  };
   const message = describe(c, docs);
   if (DOCS.has(keyword) && (c.kind === 'modified' || keyword !== 'x-assumption'))
     return { ...base, message, impacts: noImpact(), why: 'description only' };

@@ -71,7 +71,7 @@ describe('npm run diff -- <base> [<head>]', () => {
     expect(md.out).toMatch(/#### Breaking \(1\)/);
     const text = run('HEAD~1', 'HEAD');
     expect(text.out).toMatch(
-      /api major, mock major, suite major:\n {2}GET \/providers: Property `title` of `Provider` was removed\. \(rules: .*PRV-002/,
+      /api major, mock major, suite major:\n {2}GET \/providers \(\+1 more\): Property `title` of `Provider` was removed\. \(rules: .*PRV-002/,
     );
   });
 
@@ -123,7 +123,7 @@ describe('--check-versions and --changelog', () => {
     expect(run('--changelog').code).toBe(0);
     const api = readFileSync(join(repo, 'packages/clinical-records-api.CHANGELOG.md'), 'utf8');
     expect(api).toMatch(/^## 2\.0\.0 \(\d{4}-\d{2}-\d{2}\)$/m);
-    expect(api).toMatch(/### Breaking\n\n- GET \/providers: Property `title` of `Provider` was removed\. \(rules: .*PRV-002/);
+    expect(api).toMatch(/### Breaking\n\n- GET \/providers \(\+1 more\): Property `title` of `Provider` was removed\. \(rules: .*PRV-002/);
     run('--changelog'); // again: the entry is replaced, not repeated
     expect(readFileSync(join(repo, 'packages/clinical-records-api.CHANGELOG.md'), 'utf8').match(/^## 2\.0\.0/gm)).toHaveLength(1);
     const ok = run('--check-versions', '--format', 'json');

@@ -10,6 +10,7 @@ import { extensionChanges, forEngine } from './extensions.ts';
 import { InputError, type Tree } from './git.ts';
 import { type PackageName, PACKAGES, packageNeeds, type Report, type Side } from './model.ts';
 import { readRegister, registerChanges } from './register.ts';
+import { reachOf } from './reach.ts';
 import { ruleIndex } from './rule-map.ts';
 import { engineChanges, engineName } from './structural.ts';
 
@@ -47,7 +48,8 @@ function versionsAt(tree: Tree): Record<PackageName, string> {
 const side = (tree: Tree): Side => ({ ref: tree.label, ...(tree.commit ? { commit: tree.commit } : {}), versions: versionsAt(tree) });
 
 export function compare(base: Tree, head: Tree): Report {
-  const docs = { base: readSpec(base), head: readSpec(head) };
+  const specs = { base: readSpec(base), head: readSpec(head) };
+  const docs = { ...specs, reach: { base: reachOf(specs.base), head: reachOf(specs.head) } };
   const registers = [
     readRegister(base.read('spec/rules.yaml'), base.label),
     readRegister(head.read('spec/rules.yaml'), head.label),

@@ -45,6 +45,8 @@ describe('each edit of the contract is classified per audience and tied to its r
     const c = only(edited('response-field-removed', (d) => delete d.components.schemas.Provider.properties.title));
     expect(c.impacts).toEqual({ clients: 'major', 'mock users': 'major', implementations: 'major' });
     expect(c.where).toMatchObject({ method: 'GET', path: '/providers' });
+    // Reported once by the engine, the shared schema's change reaches both provider operations.
+    expect(c.where.operations).toEqual(['GET /providers', 'GET /providers/{providerId}']);
     expect(c.rules).toEqual(expect.arrayContaining(['PRV-002', 'GEN-011']));
   });
 

@@ -32,8 +32,11 @@ export interface Change {
   kind: string;
   /** One line saying what changed. */
   message: string;
-  /** Where: the operation's path and method when the change is under one, and the JSON pointer (spec or register). */
-  where: { path?: string; method?: string; pointer: string };
+  /**
+   * Where: the operation's path and method when the change is under one, the JSON pointer (spec or register), and every
+   * operation that reaches the changed node (a shared schema's change is reported once, under the first of them).
+   */
+  where: { path?: string; method?: string; pointer: string; operations?: string[] };
   /** The rule ids whose contract nodes the change touches (or the rule itself, for a register change). */
   rules: string[];
   /** The bump each audience needs; 'none' for an audience the change does not reach. */

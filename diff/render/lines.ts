@@ -10,8 +10,16 @@ export function rulesText(ids: string[], max = MAX_RULES): string {
   return ids.length > max ? `${shown} +${ids.length - max} more` : shown;
 }
 
-export const whereText = (c: Change): string =>
-  c.source === 'register' ? 'rules.yaml' : c.where.path ? `${c.where.method ? `${c.where.method} ` : ''}${c.where.path}` : c.where.pointer;
+/** The operation (and how many more reach the change), else the pointer; 'rules.yaml' for the register. */
+export function whereText(c: Change): string {
+  if (c.source === 'register') return 'rules.yaml';
+  const own = c.where.path ? `${c.where.method ? `${c.where.method} ` : ''}${c.where.path}` : undefined;
+  const ops = c.where.operations ?? [];
+  const first = own ?? ops[0];
+  if (!first) return c.where.pointer;
+  const more = ops.filter((o) => o !== first).length;
+  return more ? `${first} (+${more} more)` : first;
+}
 
 /** The one line a register change folds under, if it folds: rules added or removed for one reason, one field changed. */
 function foldTitle(c: Change): string | undefined {
