@@ -137,6 +137,7 @@ function nameOf(c: EngineChange, docs: Docs): string {
 function describe(c: EngineChange, docs: Docs): string {
   if (c.verdicts.length) return c.verdicts.map((v) => v.message).join(' ');
   const name = nameOf(c, docs);
+  if (c.kind !== 'modified' && c.typeName === 'SpecExtension') return `\`${c.property}\` ${c.kind} on \`${name}\``;
   if (c.kind !== 'modified' || !c.property) return `${c.typeName} \`${name}\` ${c.kind}`;
   if (c.base?.value === undefined) return `\`${c.property}\` of \`${name}\` set to ${short(c.revision?.value)}`;
   if (c.revision?.value === undefined) return `\`${c.property}\` of \`${name}\` removed (was ${short(c.base.value)})`;

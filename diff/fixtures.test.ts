@@ -137,6 +137,7 @@ describe('each edit of the contract is classified per audience and tied to its r
     );
     const c = only(report);
     expect(c.impacts).toEqual({ clients: 'none', 'mock users': 'none', implementations: 'minor' });
+    expect(c.message).toBe('`x-assumption` added on `title`');
   });
 });
 
