@@ -15,7 +15,10 @@ const repo = join(work, 'repo');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' }).trim();
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+  }).trim();
 const writeJson = (file: string, value: unknown) => writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 const version = (v: string) => {
   for (const name of ['clinical-records-api', 'clinical-records-mock', 'clinical-records-conformance'])
