@@ -61,6 +61,11 @@ describe('npm run diff -- <base> [<head>]', () => {
     expect(err).toMatch(/breaking changes \(--fail-on breaking\)/);
     const report = JSON.parse(out);
     expect(report.needs['clinical-records-api']).toBe('major');
+    expect(report.audiences).toEqual({
+      clients: 'clinical-records-api',
+      'mock users': 'clinical-records-mock',
+      implementations: 'clinical-records-conformance',
+    });
     const removed = report.changes.find((c: any) => c.message.includes('`title`'));
     expect(removed).toMatchObject({ where: { method: 'GET', path: '/providers' }, impacts: { clients: 'major' } });
     expect(removed.rules).toContain('PRV-002');

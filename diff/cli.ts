@@ -8,7 +8,7 @@ import { type Args, parseArgs, USAGE } from './args.ts';
 import { writeChangelogs } from './changelog.ts';
 import { compare } from './compare.ts';
 import { folderTree, gitTree, InputError } from './git.ts';
-import type { Report } from './model.ts';
+import { AUDIENCES, type Report } from './model.ts';
 import { renderConsole } from './render/console.ts';
 import { renderMarkdown } from './render/markdown.ts';
 import { checkVersions, releaseBase, type VersionVerdict } from './versions.ts';
@@ -16,7 +16,9 @@ import { checkVersions, releaseBase, type VersionVerdict } from './versions.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 function render(args: Args, report: Report, verdicts?: VersionVerdict[]): string {
-  if (args.format === 'json') return `${JSON.stringify({ ...report, ...(verdicts ? { versions: verdicts } : {}) }, null, 2)}\n`;
+  // The JSON names the package that speaks for each audience, so a change's impacts read as package bumps.
+  if (args.format === 'json')
+    return `${JSON.stringify({ ...report, audiences: AUDIENCES, ...(verdicts ? { versions: verdicts } : {}) }, null, 2)}\n`;
   return (args.format === 'markdown' ? renderMarkdown : renderConsole)(report, verdicts);
 }
 
