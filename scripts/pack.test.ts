@@ -63,6 +63,9 @@ describe('clinical-records-api, the light package', () => {
     >;
     expect(shipped.scripts).toBeUndefined();
     expect(Object.keys(shipped.dependencies as object)).toEqual(['openapi-fetch']);
+    // Its own version, and the changelog entry for it (npm run diff -- --changelog).
+    const changelog = readFileSync(join(app, 'node_modules/clinical-records-api/CHANGELOG.md'), 'utf8');
+    expect(changelog).toContain(`\n## ${shipped.version as string} (`);
   }, 240_000);
 
   it('every documented import type-checks under moduleResolution bundler, node16 and nodenext, and runs', async () => {

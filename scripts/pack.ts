@@ -1,7 +1,9 @@
 // `npm run pack -- <dir>`: writes the three packages' tarballs into <dir> (made if missing): clinical-records-api (types,
 // client, webhooks, spec), clinical-records-mock and clinical-records-conformance, each from packages/<name>.json and the
 // one build in dist/ (built first when stale). Each tarball is built: installing it builds nothing and needs no dev
-// dependency. Prints one line per tarball: its path, its size, and its dependencies.
+// dependency. Prints one line per tarball: its path, its size, and its dependencies. Refuses to pack a package whose
+// version has not moved as far as its changes since the release base need (a breaking change under an unchanged major,
+// diff/versions.ts); a base this clone lacks skips that check with a message.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Manifest, manifestPath, readJson, type RootPackage } from './packing/manifest.ts';
 import { stagePackage } from './packing/stage.ts';
+import { packGate } from '../diff/versions.ts';
 
 const PACKAGES = ['clinical-records-api', 'clinical-records-mock', 'clinical-records-conformance'] as const;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -24,6 +27,9 @@ async function main(argv: string[]): Promise<number> {
     console.error('usage: npm run pack -- <dir>   (writes the three tarballs into <dir>)');
     return 2;
   }
+  const gate = packGate(ROOT);
+  for (const line of gate.lines) console.error(`pack: ${line}`);
+  if (gate.refuse) return 1;
   const out = resolve(argv[0]!);
   mkdirSync(out, { recursive: true });
   run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build.ts'), '--if-stale'], ROOT);

@@ -1,5 +1,5 @@
 // A package's manifest (packages/<name>.json: name, exports, bin, peers, and how to pack it under `x-pack`) made into the
-// package.json that ships: the version, licence, engines and module type of the repository's own package.json, and
+// package.json that ships: its own version, the licence, engines and module type of the repository's own package.json, and
 // dependencies the code actually imports (scripts/packing/graph.ts) at the versions the lock file installs and CI tests.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ interface PackOptions {
 
 export interface Manifest {
   name: string;
+  /** The package's own version, moved by what its changes need (npm run diff -- --check-versions). */
+  version: string;
   exports?: Record<string, string | Record<string, string>>;
   bin?: Record<string, string>;
   main?: string;
@@ -28,7 +30,6 @@ export interface Manifest {
 }
 
 export interface RootPackage {
-  version: string;
   license: string;
   engines: Record<string, string>;
   dependencies: Record<string, string>;
@@ -64,15 +65,16 @@ export function shippedManifest(m: Manifest, root: RootPackage, imported: Iterab
     if (!version) throw new DependencyError(`${m.name} imports ${name}, which is not a dependency of the repository's package.json`);
     dependencies[name] = version;
   }
-  const { name, ...rest } = fields;
+  const { name, version, ...rest } = fields;
+  if (typeof version !== 'string' || !version) throw new DependencyError(`${m.name}: packages/${m.name}.json has no version`);
   return {
     name,
-    version: root.version,
+    version,
     ...rest,
     type: 'module',
     license: root.license,
     engines: root.engines,
-    files: ['dist'],
+    files: ['dist', 'CHANGELOG.md'],
     ...(Object.keys(dependencies).length ? { dependencies } : {}),
   };
 }

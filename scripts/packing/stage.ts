@@ -1,6 +1,6 @@
 // One package laid out for `npm pack`: the built files its entries reach (scripts/packing/graph.ts) and its assets,
 // under the same paths as in dist/, so every relative import and `new URL(…, import.meta.url)` works unchanged; the
-// README; and its package.json (scripts/packing/manifest.ts), whose dependencies are what the staged code imports.
+// README and its changelog (packages/<name>.CHANGELOG.md, written by `npm run diff -- --changelog`); and its package.json (scripts/packing/manifest.ts), whose dependencies are what the staged code imports.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { bundleEntries } from './bundle.ts';
@@ -38,6 +38,9 @@ export async function stagePackage(root: string, stage: string, m: Manifest, pkg
       bundled,
     );
   copyFileSync(join(root, m['x-pack'].readme), join(stage, 'README.md'));
+  const changelog = join(root, 'packages', `${m.name}.CHANGELOG.md`);
+  if (!existsSync(changelog)) throw new AssetMissing(`${m.name}: packages/${m.name}.CHANGELOG.md is missing (npm run diff -- --changelog)`);
+  copyFileSync(changelog, join(stage, 'CHANGELOG.md'));
   // Dependencies are what the shipped code imports, read from the staged files (after any inlining).
   const shipped = walk(entries.map((e) => join(stage, e)));
   const manifest = shippedManifest(m, pkg, [...shipped.runtime, ...shipped.types]);
