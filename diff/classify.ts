@@ -1,7 +1,7 @@
 // One change of the structural engine made into the kit's `Change`: where it is (operation, pointer), the rules it
 // touches, and what it asks of each audience. The engine rates a change for a client; a server judged by the suite
 // sees the mirror image, and the kit's own marks (x-assumption, x-required-scopes) mean things the engine ignores.
-import { assumedKeyword } from '../conformance/schemas.ts';
+import { assumedKeyword } from '../spec/runtime/relax.ts';
 import { escapeToken, type Json, type JsonObject, nodesAlong, pointerTokens } from '../spec/runtime/json-pointer.ts';
 import { type Bump, type Change, type Impacts, minBump, noImpact } from './model.ts';
 import type { Reach } from './reach.ts';
