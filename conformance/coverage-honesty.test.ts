@@ -57,6 +57,8 @@ let mock: RunningMock;
 // waiting out its margin for an event the defect withholds. Each run takes a mock of the pool, which serves one run at
 // a time, as the one mock every row once ran on in turn did.
 const { onFreeMock } = useMockPool();
+// A documented trial's mock plays every reading of the document that combines: a reading never hides a defect.
+const { onFreeMock: onFreeReadingsMock } = useMockPool('all');
 
 beforeAll(async () => {
   mock = await startTestMock();
@@ -82,7 +84,7 @@ function selection(d: Defect, checks: string[]): string[] {
 
 /** Runs `only` on a free mock through a proxy with the row's defect planted (its transformers fresh for the run). */
 function plant(d: Defect, profile: Profile, only: string[]): Promise<RunReport> {
-  return onFreeMock(async (m) => {
+  return (profile === 'documented' ? onFreeReadingsMock : onFreeMock)(async (m) => {
     const breaks = (typeof d.breaks === 'function' ? d.breaks() : d.breaks) ?? {};
     const proxy = await startBrokenProxy(new URL(m.url).origin, { name: d.defect, area: '', rule: d.rule, ...breaks });
     try {

@@ -153,6 +153,6 @@ describe('a regeneration no check watched', () => {
     expect(slept).toHaveLength(1);
     expect(slept[0]).toBeGreaterThan(regenerationWaitMs(ctx) - 1000);
     expect(slept[0]).toBeLessThanOrEqual(regenerationWaitMs(ctx));
-    expect(regenerationWaitMs(ctx)).toBe(60_000 * 0.01 + 10_000);
+    expect(regenerationWaitMs(ctx)).toBe(3 * 60_000 * 0.01 + 10_000);
   });
 });

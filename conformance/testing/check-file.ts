@@ -2,7 +2,7 @@
 // rate limit in the way), the three runs each file must pass (--profile all, documented, --read-only) and the proof
 // that one check fails on exactly its rule. Test-only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/server.ts';
+import { startMock, type MockOptions, type RunningMock } from '../../mock/server.ts';
 import { runSuite, type RunOptions } from '../runner.ts';
 import { MockControl } from '../mock-control.ts';
 import type { CheckDef, RunReport } from '../model.ts';
@@ -43,9 +43,9 @@ export function useTestMock(): { mock(): RunningMock } {
  * Mocks for tests that run side by side (describe.concurrent): `onFreeMock(run)` lends `run` a mock no other run is
  * using (started on first need, stopped after the file), so each mock serves one run at a time, as a file's one mock
  * serves its tests in turn, and no run's webhooks crowd another's. The seed is deterministic: every mock has the
- * same keys.
+ * same keys. `readings`: the pool's mocks play them (spec/readings.yaml).
  */
-export function useMockPool(): { onFreeMock<T>(run: (mock: RunningMock) => Promise<T>): Promise<T> } {
+export function useMockPool(readings?: MockOptions['readings']): { onFreeMock<T>(run: (mock: RunningMock) => Promise<T>): Promise<T> } {
   const idle: RunningMock[] = [];
   const started: RunningMock[] = [];
   afterAll(async () => {
@@ -54,7 +54,7 @@ export function useMockPool(): { onFreeMock<T>(run: (mock: RunningMock) => Promi
   return {
     async onFreeMock(run) {
       let m = idle.pop();
-      if (!m) started.push((m = await startTestMock()));
+      if (!m) started.push((m = readings ? await startMock({ ...testMockOptions, readings }) : await startTestMock()));
       try {
         return await run(m);
       } finally {
