@@ -21,7 +21,9 @@ describe('documented durations', () => {
     expect(checkBudgetMs(['extraction'], 30_000, 0.01).ms).toBe(30_000);
     expect(checkBudgetMs(['extraction'], 30_000).ms).toBe(90_000 + 2 * MARGIN_MS);
     expect(checkBudgetMs(['extraction', 'extraction'], 30_000).ms).toBe(180_000 + 3 * MARGIN_MS);
-    expect(checkBudgetMs(['regeneration'], 30_000).why).toMatch(/^waits of regeneration 180 s \(the document's words, 3x where they are no bound\)/);
+    expect(checkBudgetMs(['regeneration'], 30_000).why).toMatch(
+      /^waits of regeneration 180 s \(the document's words, 3x where they are no bound\)/,
+    );
     expect(checkBudgetMs(['delivery'], 200_000).ms).toBe(200_000);
   });
 });

@@ -50,5 +50,8 @@ export function checkBudgetMs(waits: readonly Wait[] | undefined, checkTimeoutMs
   const ms = waits.reduce((sum, w) => sum + waitMs(w, scale), MARGIN_MS);
   if (ms <= checkTimeoutMs) return { ms: checkTimeoutMs, why: '--check-timeout' };
   const named = waits.map((w) => `${w} ${Math.round((DOCUMENTED_MS[w] * PATIENCE[w] * scale) / 100) / 10} s`).join(' + ');
-  return { ms, why: `waits of ${named} (the document's words, ${PATIENCE.extraction}x where they are no bound), each + ${MARGIN_MS / 1000} s margin, + ${MARGIN_MS / 1000} s for its requests` };
+  return {
+    ms,
+    why: `waits of ${named} (the document's words, ${PATIENCE.extraction}x where they are no bound), each + ${MARGIN_MS / 1000} s margin, + ${MARGIN_MS / 1000} s for its requests`,
+  };
 }

@@ -20,7 +20,7 @@ import {
   json,
 } from './support/common.ts';
 import { postPatient, getPatient, createdOk, getAppointment } from './support/resources.ts';
-import { documented, errorBodyFindings, sameFormat } from './support/responses.ts';
+import { errorBodyFindings, sameFormat, successBody } from './support/responses.ts';
 import { check, type InspectedExchange, type InspectEnv, type Finding, type ResponseCheckDef, responseCheck } from './support/define.ts';
 
 export async function write_requests_json_content_type(ctx: CheckContext): Promise<void> {
@@ -195,7 +195,7 @@ export async function one_key_covers_every_provider(ctx: CheckContext): Promise<
 /** Error responses (400 and up) are error_body_shape's (GEN-005): their bodies' one rule, whatever the operation. */
 export function content_type_conformance(ex: InspectedExchange, { profile }: InspectEnv): Finding | undefined {
   if (ex.response.status >= 400) return;
-  const r = documented(ex.operation, ex.response.status);
+  const r = successBody(ex.operation, ex.response.status);
   const content = r?.node.content as JsonObject | undefined;
   if (!content || !ex.response.text) return;
   const types = Object.keys(content);
@@ -211,7 +211,7 @@ export function content_type_conformance(ex: InspectedExchange, { profile }: Ins
 
 export function response_schema_conformance(ex: InspectedExchange, { schemas }: InspectEnv): Finding | undefined {
   if (ex.response.status >= 400) return;
-  const r = documented(ex.operation, ex.response.status);
+  const r = successBody(ex.operation, ex.response.status);
   const content = r?.node.content as JsonObject | undefined;
   const media = ex.response.mediaType;
   if (!r || !content || !(media in content) || !(media === 'application/json' || media.endsWith('+json'))) return;

@@ -11,6 +11,19 @@ export function documented(op: Operation, status: number) {
 }
 
 /**
+ * The response whose body a success answer is judged by: the documented one for its status, or, where the document
+ * shows the body but not the status (the contract's one success response marks its status x-assumption: the extract
+ * endpoint's 200, the appointment create's 201), that one for any 2xx. A 202 extract answer carries the same body.
+ */
+export function successBody(op: Operation, status: number) {
+  const exact = documented(op, status);
+  if (exact || status < 200 || status > 299) return exact;
+  const successes = [...op.responses.entries()].filter(([code]) => /^2\d\d$/.test(code));
+  const only = successes.length === 1 ? successes[0]![1] : undefined;
+  return only && 'x-assumption' in only.node ? only : undefined;
+}
+
+/**
  * Names in use for one format's media type. The document names the export formats (`json`, `csv`, `ndjson`), never a
  * media type, so a server that labels NDJSON `application/ndjson` has chosen as well as the contract's `x-ndjson`.
  */
