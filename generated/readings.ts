@@ -610,6 +610,24 @@ export const readingsCatalogue = [
     ]
   },
   {
+    "id": "auth-first",
+    "says": "The key is checked before the path is routed, so a request without a valid key to a path or method no operation has answers 401, not 404 or 405.",
+    "plays": "engine",
+    "combines": true,
+    "places": [
+      "error-precedence"
+    ],
+    "words": [
+      "| 401 | missing, invalid, expired or revoked key | `{error}` |"
+    ],
+    "rules": [
+      "AUTH-001",
+      "AUTH-002",
+      "ERR-002",
+      "ERR-015"
+    ]
+  },
+  {
     "id": "error-texts-other",
     "says": "Every error text but the two the document quotes reads differently (NOT_FOUND, FORBIDDEN, VALIDATION_ERROR, ...).",
     "plays": "engine",

@@ -15,6 +15,8 @@ export interface AnswerView {
   query: URLSearchParams;
   /** Milliseconds since the epoch, for header forms relative to now. */
   now: number;
+  /** Did the request carry a valid key (the engine's checkKey)? */
+  keyOk: boolean;
 }
 
 /** An answer being shaped: its status, JSON body (undefined when not JSON) and headers, changed in place. */
@@ -134,6 +136,12 @@ function reshapeAnswer(a: Answer, v: AnswerView, r: ActiveReadings): void {
   }
   if (r.has('lookup-meta-one') && a.status === 200 && b && isObj(b.meta) && (v.query.has('external_id') || v.query.has('npi')))
     b.meta = { page: 1, limit: 1, total_pages: 1 };
+  // auth-first: the key is checked before the path is routed, so a keyless request to no operation is a 401.
+  if (r.has('auth-first') && !v.keyOk && v.operationId === undefined && (a.status === 404 || a.status === 405)) {
+    a.status = 401;
+    a.headers.delete('allow');
+    a.body = { error: 'Missing or invalid API key' };
+  }
   if (r.has('statuses-other')) otherStatuses(a, v);
 }
 

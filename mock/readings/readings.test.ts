@@ -16,17 +16,17 @@ import { createStore } from '../platform/store.ts';
 
 type Obj = Record<string, any>;
 type Call = { status: number; body: Obj; headers: Headers };
-type Api = (method: string, path: string, body?: unknown) => Promise<Call>;
+type Api = (method: string, path: string, body?: unknown, keyless?: boolean) => Promise<Call>;
 
 const future = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
 
 async function apiOf(m: InProcessMock): Promise<Api> {
   const key = m.keys.find((k) => k.state === 'active' && k.scopes.includes('*'))!.key;
-  return async (method, path, body) => {
+  return async (method, path, body, keyless) => {
     const form = body instanceof FormData;
     const res = await m.fetch(`${m.baseUrl}${path}`, {
       method,
-      headers: { 'x-api-key': key, ...(body && !form ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...(keyless ? {} : { 'x-api-key': key }), ...(body && !form ? { 'content-type': 'application/json' } : {}) },
       body: form ? body : body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -125,6 +125,7 @@ const probes: Partial<Record<ReadingId, (api: Api) => Promise<unknown>>> = {
   'upload-other-words': async (api) => (await upload(api)).body.message,
   'statuses-other': async (api) => [(await api('PATCH', '/patients')).status, (await api('GET', '/patients/abc')).status],
   'error-texts-other': async (api) => (await api('GET', '/patients/1')).body.error,
+  'auth-first': async (api) => [(await api('GET', '/no-such-path', undefined, true)).status, (await api('DELETE', '/providers', undefined, true)).status],
   'rate-headers-other-forms': async (api) => Number((await api('GET', '/providers?limit=1')).headers.get('x-ratelimit-reset')) > 1e9,
   'limit-clamped': async (api) => {
     const r = await api('GET', '/patients?limit=80');
