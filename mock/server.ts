@@ -161,7 +161,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const { startStaticMock } = await import('./prism/static.ts');
     const { organizations, keys } = loadSeed(); // a bad seed file is refused in every mode
     const gate = createGate({ ...gateOptions, onRefused: (r) => notice?.(r.refusal) });
-    const s = await startStaticMock(options.port ?? 4010, host, { gate, cors, onRefusal: notice });
+    const s = await startStaticMock(options.port ?? 4010, host, { gate, cors, boundHost: host, onRefusal: notice });
     const m = {
       url: `${origin(host, s.port)}${API_BASE}`,
       controlUrl: `${origin(host, s.port)}/__mock`,
