@@ -170,6 +170,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     return answerError(c, { error: 'Internal error in the mock engine' }, 500);
   };
   const { responses } = base;
+  const identify = checkKey(keyring);
   // The journal (left out entirely with --journal-size 0) starts after CORS, so that its duration and status cover
   // every refusal of the checks.
   const front = apiFront(
@@ -177,7 +178,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     upstream
       ? upstreamFaults(faults)
       : [
-          checkKey(keyring),
+          identify,
           rateLimit(limiter, faults, peerOf),
           httpFaults(faults),
           routeOperation(spec, responses),
@@ -187,7 +188,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
         ],
     journal.capacity > 0 ? recordRequests(journal, opts.behindFront ?? false) : undefined,
     internalError,
-    networkDelivery(faults, opts.latency),
+    networkDelivery(faults, opts.latency, upstream ? undefined : identify),
   );
   const api = new Hono<EngineEnv>();
   const routes = routeTable(api, front);

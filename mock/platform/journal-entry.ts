@@ -3,6 +3,7 @@
 // the error text answered) with no work done on it; everything shown (the key's label, a body's bytes as text,
 // redaction) is derived when read
 // (showEntry), off the hot path, which the journal's cost target (bench/journal.ts) needs as bare as it can be.
+import type { NetworkFaultEffect, NetworkFaultKind } from './deps.ts';
 import type { KeyCheck } from './keys.ts';
 import { withoutKey, type Redactor } from './redact.ts';
 
@@ -90,6 +91,8 @@ export interface RecordedRequest {
   refusal: Refusal | undefined;
   /** --upstream: the headers sent on and the upstream's answer. */
   upstream: Exchanged | undefined;
+  /** What a network fault did to it (`dropped`, `timed out after 1000 ms`, ...); undefined when none did. */
+  fault: NetworkFaultEffect | undefined;
 }
 
 /** An entry as the journal lists it: the request and its times. */
@@ -115,6 +118,12 @@ export interface ShownEntry {
   /** --upstream: why the exchange was not judged (no operation of the contract matches it). */
   not_judged?: string;
   engine_status?: number;
+  /**
+   * What an armed network fault did to it: its kind, and `effect` as it reads (`dropped`, `timed out after 1000 ms`,
+   * `reset mid-answer`, `malformed body`, `delayed 300 ms`). A dropped or timed-out request got no answer: its
+   * `status` (502, 504) is what the engine's marked answer stands for.
+   */
+  fault?: { kind: NetworkFaultKind; effect: string };
   /** Why the mock refused it, or why the browser hid its answer from the page, and the flag that would allow it. */
   refused?: { by: Refusal['by']; reason: string; allow?: string };
   /** The query string without `?`; '' when none. */
@@ -180,6 +189,7 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   if (e.violations !== undefined) shown.violations = e.violations;
   if (e.upstream?.notJudged !== undefined) shown.not_judged = clean(e.upstream.notJudged);
   if (e.engine_status !== undefined) shown.engine_status = e.engine_status;
+  if (e.fault !== undefined) shown.fault = { kind: e.fault.kind, effect: e.fault.text };
   if (e.refusal) {
     const { by, reason, allow } = e.refusal;
     shown.refused = { by, reason: clean(reason), ...(allow !== undefined ? { allow: clean(allow) } : {}) };

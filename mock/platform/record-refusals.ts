@@ -41,5 +41,6 @@ export function refusedEntry(r: FrontRefusal): RecordedRequest {
     frontId: undefined,
     refusal: r.refusal,
     upstream: undefined,
+    fault: undefined,
   };
 }

@@ -52,7 +52,9 @@ const readBack = (res: Response) =>
  */
 export function recordRequests(journal: RequestJournal, trustRequestId: boolean): Recorder {
   return (c, started, answer) => {
-    const duration = Math.max(0, Date.now() - started); // the wall clock may be set back meanwhile
+    const fault = c.get('fault');
+    // A timeout's hold is acted out by the transport after this answer: the client waits that long.
+    const duration = fault?.heldMs ?? Math.max(0, Date.now() - started); // the wall clock may be set back meanwhile
     const check = c.get('keyCheck');
     const raw = c.get('requestBody');
     const status = answer.status;
@@ -79,6 +81,7 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
       frontId: trustRequestId ? requestHeader(c, REQUEST_ID_HEADER) : undefined,
       refusal: c.get('refusal'),
       upstream,
+      fault,
     };
     if (!raw && entry.method !== 'GET' && entry.method !== 'HEAD') declaredBody(c, entry);
     if (entry.error !== undefined) entry.error = cut(entry.error);

@@ -1,7 +1,7 @@
 // The control API's own routes under /__mock: health, reset, keys, faults, the request journal, the dashboard and the API reference. Other features add theirs (finalize, ...).
 import type { Hono } from 'hono';
 import type { FaultKind, Feature, SeedFile } from '../../platform/deps.ts';
-import type { EngineFaults } from '../../platform/faults.ts';
+import { type EngineFaults, FAULT_KINDS } from '../../platform/faults.ts';
 import type { RequestJournal } from '../../platform/request-journal.ts';
 import { API_BASE } from '../../platform/spec.ts';
 import type { DashboardView } from './dashboard/page.ts';
@@ -34,7 +34,16 @@ function controlRoutes(app: Hono, target: ControlTarget): void {
   app.get('/health', (c) =>
     c.json({ status: 'ok', mode: target.mode, time_scale: target.timeScale, ...(target.upstream ? { upstream: target.upstream } : {}) }),
   );
-  target.pages?.(app, () => ({ mode: target.mode, keys: target.keys, apiBase: API_BASE, journalSize: target.journal.capacity }));
+  // The dashboard offers only what this mode does: the fault kinds it accepts, reset where there is a seed.
+  const faultKinds = FAULT_KINDS.filter((k) => !target.refuseFault?.(k));
+  target.pages?.(app, () => ({
+    mode: target.mode,
+    keys: target.keys,
+    apiBase: API_BASE,
+    journalSize: target.journal.capacity,
+    faultKinds,
+    canReset: target.upstream === undefined,
+  }));
   app.post('/reset', async (c) => {
     await target.reset();
     return c.json({ success: true });

@@ -79,7 +79,7 @@
     box.append(
       el('p', {
         class: 'muted',
-        text: `${e.time} · ${e.duration_ms} ms · key ${e.key}${e.organization_id ? ` · organization ${e.organization_id}` : ''}`,
+        text: `${e.time} · ${e.duration_ms} ms · key ${e.key}${e.organization_id ? ` · organization ${e.organization_id}` : ''}${e.fault ? ` · network fault: ${e.fault.effect}` : ''}`,
       }),
     );
     if (e.request.body !== null)
@@ -172,6 +172,17 @@
     const ids = [...new Set(e.violations.map((v) => v.rule_id).filter(Boolean))];
     return td(`${e.violations.length}${ids.length ? ` ${ids.join(' ')}` : ''}`, 's5');
   }
+  /**
+   * The status column: what the client met. A dropped or timed-out request got no answer (its 502/504 is only what the
+   * engine's mark stands for): the fault alone; a reset or malformed answer: its status and what the fault did to it.
+   */
+  function statusCell(e) {
+    if (!e.fault) return td(e.status, statusClass(e.status));
+    const unanswered = e.fault.kind === 'drop' || e.fault.kind === 'timeout';
+    const cell = td(unanswered ? e.fault.effect : `${e.status} · ${e.fault.effect}`, `fault ${unanswered ? 's5' : statusClass(e.status)}`);
+    cell.title = `network fault: ${e.fault.kind}`;
+    return cell;
+  }
   const sidesOf = (e) => (e.violations ? [...new Set(e.violations.map((v) => v.side || 'response'))].join(' ') : undefined);
 
   function journalRow(e) {
@@ -182,13 +193,14 @@
       {
         'data-id': e.id,
         'data-status': e.status,
+        'data-fault': e.fault ? e.fault.kind : undefined,
         'data-method': e.method,
         'data-refused': e.refused ? e.refused.by : undefined,
         'data-violations': sidesOf(e),
       },
       td(e.time.slice(11, 23), 'mono time'),
       el('td', {}, open),
-      td(e.status, statusClass(e.status)),
+      statusCell(e),
       td(e.duration_ms),
       td(e.key),
       violationsCell(e),
@@ -262,6 +274,14 @@
     body.replaceChildren(...(rows.length ? rows.map(build) : [el('tr', {}, el('td', { colspan: 9, class: 'muted', text: 'none' }))]));
   }
 
+  /** What an armed fault is aimed at and does: `GET /patients → 503`, `* /** · 300 ms`, `POST /patients · hold 1000 ms`. */
+  function faultTarget(f) {
+    if (!f.method) return 'the next runs it starts';
+    const ms = Array.isArray(f.ms) ? `${f.ms[0]}-${f.ms[1]} ms` : `${f.ms} ms`;
+    const what = { http: ` → ${f.status}`, latency: ` · ${ms}`, timeout: ` · hold ${f.ms === undefined ? '120000 ms' : ms}` }[f.kind];
+    return `${f.method} ${f.path}${what || ''}`;
+  }
+
   // In front of an upstream (--upstream) the engine holds no documents, sessions or webhooks: only faults are polled.
   const UPSTREAM = document.body.dataset.mode === 'upstream';
   const NONE = Promise.resolve({ data: [] });
@@ -274,14 +294,7 @@
       UPSTREAM ? NONE : call('GET', '/deliveries'),
     ]);
     fill('fault-rows', faults.data, (f) =>
-      el(
-        'tr',
-        {},
-        td(f.kind),
-        td(f.kind === 'http' ? `${f.method} ${f.path} → ${f.status}` : ''),
-        td(f.count === null ? 'until cleared' : f.count),
-        td(f.scope || ''),
-      ),
+      el('tr', {}, td(f.kind), td(faultTarget(f)), td(f.count === null ? 'until cleared' : f.count), td(f.scope || '')),
     );
     fill('document-rows', documents.data, (d) =>
       el(
@@ -351,21 +364,37 @@
 
   const kind = $('fault-kind');
   const aimed = () => kind.selectedOptions[0]?.hasAttribute('data-aimed');
-  const timed = () => kind.value === 'latency' || kind.value === 'timeout';
+  // Only the fields of the chosen kind are shown and submitted (a hidden field's constraints are not checked).
   const showFields = () => {
-    for (const f of document.querySelectorAll('.http-only')) f.hidden = kind.value !== 'http';
-    for (const f of document.querySelectorAll('.aimed-only')) f.hidden = !aimed();
-    for (const f of document.querySelectorAll('.ms-only')) f.hidden = !timed();
+    const only = {
+      'http-only': kind.value === 'http',
+      'aimed-only': aimed(),
+      'latency-only': kind.value === 'latency',
+      'timeout-only': kind.value === 'timeout',
+    };
+    for (const [cls, shown] of Object.entries(only))
+      for (const f of document.querySelectorAll(`.${cls}`)) {
+        f.hidden = !shown;
+        for (const input of f.querySelectorAll('input,select')) input.disabled = !shown;
+      }
   };
   kind.addEventListener('change', showFields);
   showFields();
-  /** "300" → 300, "100-800" → [100, 800]; empty → undefined (a timeout then holds for its longest). */
+  /** "300" → 300, "100-800" → [100, 800] (the input's pattern admits only these); empty → undefined. */
   const msOf = (text) => {
     const t = String(text || '').trim();
     if (!t) return undefined;
     const range = /^(\d+)\s*-\s*(\d+)$/.exec(t);
     return range ? [Number(range[1]), Number(range[2])] : Number(t);
   };
+  // What the pattern cannot say: a range's ends in order, each at most the longest delay.
+  const latencyInput = document.querySelector('input[name="latency"]');
+  latencyInput.addEventListener('input', () => {
+    const ms = msOf(latencyInput.value);
+    const ends = Array.isArray(ms) ? ms : [ms, ms];
+    const ok = ms === undefined || (ends[0] <= ends[1] && ends[1] <= 120000);
+    latencyInput.setCustomValidity(ok ? '' : 'milliseconds from 0 to 120000; a range low-high with low <= high');
+  });
   $('fault-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const form = new FormData(ev.target);
@@ -375,7 +404,8 @@
     if (form.get('scope')) body.scope = form.get('scope');
     if (aimed()) Object.assign(body, { method: form.get('method'), path: form.get('path') });
     if (body.kind === 'http') body.status = Number(form.get('status'));
-    if (timed() && msOf(form.get('ms')) !== undefined) body.ms = msOf(form.get('ms'));
+    const ms = msOf(form.get(body.kind === 'latency' ? 'latency' : 'hold'));
+    if ((body.kind === 'latency' || body.kind === 'timeout') && ms !== undefined) body.ms = ms;
     try {
       const { data } = await call('POST', '/faults', body);
       say(`Armed fault ${data.id}: ${data.kind}.`);
@@ -394,7 +424,7 @@
     $('journal-rows').replaceChildren();
     say('Journal cleared.');
   });
-  $('reset').addEventListener('click', async () => {
+  $('reset')?.addEventListener('click', async () => {
     if (!confirm('Reset the mock to its seed? Data, faults, rate-limit windows, deliveries and the journal are cleared.')) return;
     await call('POST', '/reset');
     $('journal-rows').replaceChildren();
