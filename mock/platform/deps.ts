@@ -43,11 +43,19 @@ export type EngineEnv = {
     refusal: Refusal;
     /** --upstream: the exchange with the upstream and its violations (mock/upstream/proxy.ts), for the journal. */
     upstream: Exchanged;
+    /** A multipart form as read (the documents upload): its text fields and its file's name and size, for the journal. */
+    form: UploadForm;
     /** A network fault this request met, as it reads (network-faults.ts): `dropped`, `timed out after 1000 ms`, ... */
     fault: NetworkFaultEffect;
   };
 };
 export type EngineContext = Context<EngineEnv>;
+
+/** A multipart form's shape, kept so that "copy as curl" can send it again (the file's bytes are never kept). */
+export interface UploadForm {
+  fields: Record<string, string>;
+  file?: { filename: string; bytes: number };
+}
 
 /** What a network fault did to one request, for the journal, the dashboard and the HAR. */
 export interface NetworkFaultEffect {

@@ -3,7 +3,7 @@
 // the error text answered) with no work done on it; everything shown (the key's label, a body's bytes as text,
 // redaction) is derived when read
 // (showEntry), off the hot path, which the journal's cost target (bench/journal.ts) needs as bare as it can be.
-import type { NetworkFaultEffect, NetworkFaultKind } from './deps.ts';
+import type { NetworkFaultEffect, NetworkFaultKind, UploadForm } from './deps.ts';
 import type { KeyCheck } from './keys.ts';
 import { withoutKey, type Redactor } from './redact.ts';
 
@@ -93,6 +93,8 @@ export interface RecordedRequest {
   upstream: Exchanged | undefined;
   /** What a network fault did to it (`dropped`, `timed out after 1000 ms`, ...); undefined when none did. */
   fault: NetworkFaultEffect | undefined;
+  /** A multipart upload's fields and file name and size (never its bytes); undefined for any other body. */
+  form: UploadForm | undefined;
 }
 
 /** An entry as the journal lists it: the request and its times. */
@@ -138,6 +140,8 @@ export interface ShownEntry {
     note?: string;
     /** --upstream: the headers as sent on (keys and credentials replaced). */
     headers?: Record<string, string>;
+    /** A multipart upload: its text fields and its file's name and size (the bytes are not kept). */
+    form?: UploadForm;
   };
   /** --upstream: the upstream's answer as the client got it (its body up to UPSTREAM_BODY_CHARS). */
   response?: Exchanged['response'];
@@ -153,6 +157,7 @@ const TEXTUAL = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form
 
 function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEntry['request'] {
   const part = { content_type: e.type, bytes: e.bytes, body: null as string | null, truncated: false };
+  if (e.form) return { ...part, note: 'not kept: a file upload', form: formShown(e.form, clean) };
   if (e.unread) {
     const upload = e.type !== null && /^multipart\//i.test(e.type);
     return { ...part, note: upload ? 'not kept: a file upload' : 'not read: the request was answered before its body was read' };
@@ -162,6 +167,11 @@ function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEn
   if (!TEXTUAL.test(e.type ?? '')) return { ...part, note: 'not kept: not a text body' };
   return { ...part, body: clean(UTF8.decode(e.body)), truncated: e.bytes !== null && e.bytes > e.body.byteLength };
 }
+
+const formShown = (f: UploadForm, clean: (text: string) => string): UploadForm => ({
+  fields: Object.fromEntries(Object.entries(f.fields).map(([k, v]) => [clean(k), clean(v)])),
+  ...(f.file ? { file: { filename: clean(f.file.filename), bytes: f.file.bytes } } : {}),
+});
 
 function keyLabel(check: KeyCheck | undefined, refusal: Refusal | undefined, upstream: Exchanged | undefined): string {
   if (upstream) return upstream.key ? 'passed to the upstream' : 'no key';

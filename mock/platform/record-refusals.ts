@@ -42,5 +42,6 @@ export function refusedEntry(r: FrontRefusal): RecordedRequest {
     refusal: r.refusal,
     upstream: undefined,
     fault: undefined,
+    form: undefined,
   };
 }

@@ -82,6 +82,7 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
       refusal: c.get('refusal'),
       upstream,
       fault,
+      form: c.get('form'),
     };
     if (!raw && entry.method !== 'GET' && entry.method !== 'HEAD') declaredBody(c, entry);
     if (entry.error !== undefined) entry.error = cut(entry.error);

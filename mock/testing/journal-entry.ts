@@ -23,5 +23,6 @@ export const keptEntry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
   refusal: undefined,
   upstream: undefined,
   fault: undefined,
+  form: undefined,
   ...over,
 });

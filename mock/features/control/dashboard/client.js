@@ -58,9 +58,16 @@
     const url = location.origin + e.path + (e.query ? `?${e.query}` : '');
     const parts = [`curl -X ${e.method} ${shellQuote(url)}`];
     if (e.key !== 'no key') parts.push(`-H "X-API-Key: $CLINICAL_RECORDS_KEY"`);
-    if (e.request.content_type) parts.push(`-H ${shellQuote(`Content-Type: ${e.request.content_type}`)}`);
+    const form = e.request.form;
+    // An upload is sent again as multipart (-F: curl writes the boundary and the Content-Type), the file by its name.
+    if (form) {
+      for (const [k, v] of Object.entries(form.fields)) parts.push(`--form-string ${shellQuote(`${k}=${v}`)}`);
+      if (form.file) parts.push(`-F ${shellQuote(`file=@"${form.file.filename.replace(/["\\]/g, '\\$&')}"`)}`);
+    } else if (e.request.content_type) parts.push(`-H ${shellQuote(`Content-Type: ${e.request.content_type}`)}`);
     if (e.request.body !== null) parts.push(`--data-raw ${shellQuote(e.request.body)}`);
     let curl = parts.join(' \\\n  ');
+    if (form?.file)
+      return `${curl}\n# the file's bytes are not kept: run this beside your copy of ${JSON.stringify(form.file.filename)} (${form.file.bytes} bytes)`;
     if (e.request.truncated) curl += `\n# the body was cut at 4 KB in the journal: this sends only its start`;
     else if (e.request.note) curl += `\n# body ${e.request.note}`;
     return curl;
