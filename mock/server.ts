@@ -53,6 +53,11 @@ export type MockMode = 'default' | 'engine-only' | 'static' | 'upstream';
 
 export interface MockOptions {
   port?: number;
+  /**
+   * The second, internal loopback port (default mode: the engine, reached by CORS preflights, /__mock and paths the
+   * spec does not have; --static: Prism). 0 or omitted: any free port. Engine-only and --upstream open none.
+   */
+  internalPort?: number;
   host?: string;
   /** A seed file path, or a seed object; the default seed when omitted. */
   seed?: string | SeedFile;
@@ -161,7 +166,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const { startStaticMock } = await import('./prism/static.ts');
     const { organizations, keys } = loadSeed(); // a bad seed file is refused in every mode
     const gate = createGate({ ...gateOptions, onRefused: (r) => notice?.(r.refusal) });
-    const s = await startStaticMock(options.port ?? 4010, host, { gate, cors, boundHost: host, onRefusal: notice });
+    const s = await startStaticMock(options.port ?? 4010, host, {
+      gate,
+      cors,
+      boundHost: host,
+      onRefusal: notice,
+      internalPort: options.internalPort,
+    });
     const m = {
       url: `${origin(host, s.port)}${API_BASE}`,
       controlUrl: `${origin(host, s.port)}/__mock`,
@@ -216,7 +227,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       const engineServer = createAdaptorServer({ fetch: nodeFetch(engine.app.fetch) }) as Server;
       engineServer.keepAliveTimeout = ENGINE_KEEP_ALIVE_MS;
       servers.push(engineServer);
-      const enginePort = await listen(engineServer, 0, '127.0.0.1');
+      const enginePort = await listen(engineServer, options.internalPort ?? 0, '127.0.0.1');
       const [{ createValidatingProxy }, { prismOperations }, { createUpstream }, { prismLogger }] = await Promise.all([
         import('./prism/proxy.ts'),
         import('./prism/operations.ts'),

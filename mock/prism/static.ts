@@ -45,9 +45,9 @@ function documentedError(status: number, body: unknown): object | undefined {
 export async function startStaticMock(
   port: number,
   host: string,
-  opts: { gate: Gate; cors: CorsPolicy; boundHost?: string; onRefusal?: (r: Refusal) => void },
+  opts: { gate: Gate; cors: CorsPolicy; boundHost?: string; onRefusal?: (r: Refusal) => void; internalPort?: number },
 ): Promise<{ port: number; close(): Promise<void> }> {
-  const prism = await startStaticPrism(0, '127.0.0.1', false);
+  const prism = await startStaticPrism(opts.internalPort ?? 0, '127.0.0.1', false);
   const upstream = createUpstream('127.0.0.1', prism.port);
   const front = http.createServer({ requireHostHeader: false }, (req, res) => {
     const admitted = opts.gate(req, res);
