@@ -5,7 +5,7 @@
 // (showEntry), off the hot path, which the journal's cost target (bench/journal.ts) needs as bare as it can be.
 import type { NetworkFaultEffect, NetworkFaultKind, UploadForm } from './deps.ts';
 import type { KeyCheck } from './keys.ts';
-import { withoutKey, type Redactor } from './redact.ts';
+import { redactCut, withoutKey, type Redactor } from './redact.ts';
 
 /** How much of a request or error body is kept. */
 export const JOURNAL_BODY_BYTES = 4096;
@@ -155,7 +155,9 @@ export const cut = (text: string, limit = JOURNAL_BODY_BYTES) => (text.length > 
 const UTF8 = new TextDecoder('utf-8');
 const TEXTUAL = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
 
-function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEntry['request'] {
+type Clean = (text: string, cut?: boolean) => string;
+
+function requestShown(e: JournalEntry, clean: Clean): ShownEntry['request'] {
   const part = { content_type: e.type, bytes: e.bytes, body: null as string | null, truncated: false };
   if (e.form) return { ...part, note: 'not kept: a file upload', form: formShown(e.form, clean) };
   if (e.unread) {
@@ -165,7 +167,8 @@ function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEn
   if (!e.body || e.bytes === 0) return part;
   if (typeof e.body === 'string') return { ...part, body: clean(e.body) }; // kept whole (record-requests.ts)
   if (!TEXTUAL.test(e.type ?? '')) return { ...part, note: 'not kept: not a text body' };
-  return { ...part, body: clean(UTF8.decode(e.body)), truncated: e.bytes !== null && e.bytes > e.body.byteLength };
+  const truncated = e.bytes !== null && e.bytes > e.body.byteLength;
+  return { ...part, body: clean(UTF8.decode(e.body), truncated), truncated };
 }
 
 const formShown = (f: UploadForm, clean: (text: string) => string): UploadForm => ({
@@ -184,7 +187,11 @@ const cleanHeaders = (h: Record<string, string>, clean: (text: string) => string
   Object.fromEntries(Object.entries(h).map(([k, v]) => [k, clean(v)]));
 
 export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
-  const clean = (text: string) => redact(withoutKey(withoutKey(text, e.presented), e.upstream?.key));
+  // A text cut short is redacted as if before the cut (redactCut): what a cut leaves of a key reads as no key.
+  const clean: Clean = (text, wasCut = false) => {
+    const known = withoutKey(withoutKey(text, e.presented), e.upstream?.key);
+    return wasCut ? redactCut(known, redact) : redact(known);
+  };
   // Field by field, in the order GET /__mock/requests has always listed them; optional ones only when set.
   const shown: ShownEntry = {
     id: e.id,
@@ -209,10 +216,10 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   if (e.upstream) {
     const { requestHeaders, response } = e.upstream;
     shown.request.headers = cleanHeaders(requestHeaders, clean);
-    shown.response = { ...response, headers: cleanHeaders(response.headers, clean), body: clean(response.body) };
+    shown.response = { ...response, headers: cleanHeaders(response.headers, clean), body: clean(response.body, response.truncated) };
   }
   if (e.error !== undefined) {
-    const text = clean(cut(e.error));
+    const text = clean(cut(e.error), e.error.length >= JOURNAL_BODY_BYTES);
     try {
       shown.error = JSON.parse(text);
     } catch {

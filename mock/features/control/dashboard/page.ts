@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { SeedFile } from '../../../platform/deps.ts';
 import type { FaultKind } from '../../../platform/deps.ts';
-import { isAimed } from '../../../platform/faults.ts';
+import { isAimed, MAX_FAULT_PATH } from '../../../platform/faults.ts';
 import { MAX_FAULT_MS } from '../../../platform/network-faults.ts';
 
 const asset = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
@@ -108,7 +108,7 @@ ${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded (UTC)'
 <label>count (empty: until cleared)<input name="count" type="number" min="1" step="1" value="1" inputmode="numeric"></label>
 <label>scope (optional)<input name="scope" type="text" maxlength="200" pattern="[!-~]{1,200}" title="1 to 200 visible ASCII characters, no spaces"></label>
 <label class="aimed-only">method<select name="method">${['*', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD'].map((m) => `<option>${m}</option>`).join('')}</select></label>
-<label class="aimed-only">path<input name="path" type="text" value="/patients/**" required maxlength="2048" pattern="/.*" title="a path starting with /"></label>
+<label class="aimed-only">path<input name="path" type="text" value="/patients/**" required maxlength="${MAX_FAULT_PATH}" pattern="/.*" title="a path starting with /"></label>
 <label class="http-only">status<input name="status" type="number" min="400" max="599" step="1" value="503"></label>
 <label class="latency-only">ms (300, or a range 100-800)<input name="latency" type="text" value="500" required pattern=" *[0-9]{1,6}( *- *[0-9]{1,6})? *" title="milliseconds from 0 to ${MAX_FAULT_MS}, or a range low-high"></label>
 <label class="timeout-only">hold ms (1 to ${MAX_FAULT_MS}; empty: ${MAX_FAULT_MS})<input name="hold" type="number" min="1" max="${MAX_FAULT_MS}" step="1" value="1000" inputmode="numeric"></label>
