@@ -266,7 +266,9 @@
     const { data, meta } = await call('GET', `/requests?since=${lastId}&limit=${LIMIT}`);
     const body = $('journal-rows');
     if (meta.capacity === 0) $('journal-note').textContent = 'The journal is off (--journal-size 0).';
-    for (const e of data.reverse()) body.prepend(journalRow(e));
+    const rows = data.reverse().map(journalRow);
+    labelCells(body, rows);
+    for (const row of rows) body.prepend(row);
     if (data.length) lastId = data[data.length - 1].id;
     while (body.querySelectorAll('tr:not(.detail)').length > MAX_ROWS) body.lastElementChild.remove();
     if (data.length) filterLog();
@@ -276,9 +278,19 @@
   /** A date-time as `2026-11-02 10:15:00` (UTC, as the column says), the exact value in its title. */
   const timeCell = (iso) => el('td', { class: 'mono date', title: iso || undefined, text: iso ? iso.replace('T', ' ').slice(0, 19) : '' });
 
+  /** Each cell named by its column (data-label): a narrow window shows the rows as lists (style.css). */
+  function labelCells(body, rows) {
+    const heads = [...body.closest('table').querySelectorAll('thead th')].map((th) => th.textContent);
+    for (const row of rows)
+      row.querySelectorAll(':scope > td').forEach((cell, i) => {
+        if (!cell.hasAttribute('colspan') && heads[i]) cell.dataset.label = heads[i];
+      });
+  }
+
   function fill(id, rows, build) {
     const body = $(id);
     body.replaceChildren(...(rows.length ? rows.map(build) : [el('tr', {}, el('td', { colspan: 9, class: 'muted', text: 'none' }))]));
+    labelCells(body, body.children);
   }
 
   /** What an armed fault is aimed at and does: `GET /patients → 503`, `* /** · 300 ms`, `POST /patients · hold 1000 ms`. */
@@ -366,6 +378,7 @@
     }
   }
 
+  labelCells($('key-rows'), $('key-rows').children);
   for (const b of document.querySelectorAll('button[data-copy]'))
     b.addEventListener('click', () => copy(b.dataset.copy, b.dataset.what || 'it'));
 

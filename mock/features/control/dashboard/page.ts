@@ -128,7 +128,7 @@ ${table('webhook-rows', ['name', 'url', 'event', 'format', 'deliveries (newest f
 <section class="wide" aria-labelledby="h-keys"${engineOnly}>
 <h2 id="h-keys">API keys</h2>
 <div class="scroll"><table><thead><tr><th scope="col">label</th><th scope="col">key (header X-API-Key)</th><th scope="col">scopes</th><th scope="col">state</th><th scope="col">organization</th></tr></thead>
-<tbody>
+<tbody id="key-rows">
 ${keyRows(v.keys)}
 </tbody></table></div>
 </section>
