@@ -231,7 +231,18 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const { startMock } = await import('./server.ts');
+  let startMock: typeof import('./server.ts').startMock;
+  try {
+    ({ startMock } = await import('./server.ts'));
+  } catch (e) {
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec((e as Error).message)?.[1];
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw e;
+    // Installed with --omit=optional (the light path for createMock and MSW): the command's own packages were left out.
+    console.error(
+      `clinical-records-mock: the command needs ${missing}, an optional dependency this install left out (npm install --omit=optional installs only createMock and the MSW handlers); install the package without --omit=optional to run the command`,
+    );
+    return 1;
+  }
   let mock: RunningMock;
   try {
     mock = await startMock(opts);
