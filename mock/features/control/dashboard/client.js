@@ -293,9 +293,16 @@
     labelCells(body, body.children);
   }
 
+  /** What the counted kinds (no method or path) are taken by. */
+  const COUNTED_TARGETS = {
+    'rate-limited': 'the next API requests: 429',
+    'extraction-fails': 'the next extraction runs: failed',
+    'extraction-not-queued': 'the next uploads: not queued',
+    'regeneration-unavailable': 'the next regenerate requests: 503',
+  };
   /** What an armed fault is aimed at and does: `GET /patients → 503`, `* /** · 300 ms`, `POST /patients · hold 1000 ms`. */
   function faultTarget(f) {
-    if (!f.method) return 'the next runs it starts';
+    if (!f.method) return COUNTED_TARGETS[f.kind] || '';
     const ms = Array.isArray(f.ms) ? `${f.ms[0]}-${f.ms[1]} ms` : `${f.ms} ms`;
     const what = { http: ` → ${f.status}`, latency: ` · ${ms}`, timeout: ` · hold ${f.ms === undefined ? '120000 ms' : ms}` }[f.kind];
     return `${f.method} ${f.path}${what || ''}`;

@@ -46,6 +46,8 @@ describe.skipIf(skip !== undefined)(`network faults in the dashboard, headless C
     await page.locator('#fault-rows', { hasText: '* /patients · hold 300 ms' }).waitFor(WAIT);
     await arm('latency', '/providers/*', { latency: '100-200' });
     await page.locator('#fault-rows', { hasText: '* /providers/* · 100-200 ms' }).waitFor(WAIT);
+    await fetch(`${mock.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ kind: 'extraction-fails' }) });
+    await page.locator('#fault-rows', { hasText: 'the next extraction runs: failed' }).waitFor(WAIT);
     await fetch(`${mock.controlUrl}/faults`, { method: 'DELETE' });
 
     await arm('timeout', '/patients', { hold: '300' });
