@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createAdaptorServer, getRequestListener, type ServerType } from '@hono/node-server';
 import { corsPolicy } from './platform/cors.ts';
 import { shapeClientErrors } from './front/client-error.ts';
-import { FaultingResponse } from './front/fault-delivery.ts';
+import { reportingResponses } from './front/fault-delivery.ts';
 import { createGate } from './front/gate.ts';
 import { nodeFetch } from './front/node-env.ts';
 import type { FeatureFactory, SeedFile } from './platform/deps.ts';
@@ -217,7 +217,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     if (mode === 'engine-only' || mode === 'upstream') {
       const listener = getRequestListener(nodeFetch(engine.app.fetch));
       // FaultingResponse: an answer marked with a network fault (drop, reset, timeout) is acted out on the socket.
-      const pub = createServer({ requireHostHeader: false, ServerResponse: FaultingResponse }, (req, res) => {
+      const ServerResponse = reportingResponses(engine.journal.settle);
+      const pub = createServer({ requireHostHeader: false, ServerResponse }, (req, res) => {
         if (gate(req, res)) void listener(req, res);
       });
       shapeClientErrors(pub, engine.rateHeadersFor, onRefused);
@@ -243,6 +244,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         logger: prismLogger(false) as never,
         onViolation,
         onViolations: (id, v, answered) => engine.journal.addViolations(id, v, answered),
+        onHeld: engine.journal.settle,
         gate,
         cors,
       });

@@ -160,6 +160,24 @@ describe.each<MockMode>(['engine-only', 'default'])('network faults over HTTP (%
     expect(reset).not.toHaveProperty('_error');
   });
 
+  it('a timeout the client gives up on reads as such in the journal, with how long the client really waited', async () => {
+    await fetch(`${m.controlUrl}/requests`, { method: 'DELETE' });
+    await arm({ kind: 'timeout', path: '/patients' }); // held up to 120 s
+    await get('/patients', { signal: AbortSignal.timeout(300) }).catch(() => undefined);
+    const latest = async () =>
+      (
+        (await (await fetch(`${m.controlUrl}/requests?limit=1`)).json()) as {
+          data: Array<{ duration_ms: number; fault: { effect: string } }>;
+        }
+      ).data[0]!;
+    await expect
+      .poll(async () => (await latest()).fault.effect, { timeout: 5_000 })
+      .toMatch(/^timed out: the client gave up after \d+ ms$/);
+    const e = await latest();
+    expect(e.duration_ms).toBeGreaterThanOrEqual(250);
+    expect(e.duration_ms).toBeLessThan(5_000);
+  });
+
   it('bad network faults are 400 with details', async () => {
     const post = (body: object) => fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) });
     const bad = async (body: object) => (await (await post(body)).json()).details;

@@ -22,15 +22,29 @@ export const MAX_FAULT_MS = 120_000;
 /** A delay: fixed, or drawn evenly from [min, max] for each request. */
 export type Latency = number | readonly [number, number];
 
-/** What a transport does with a marked answer. */
-export type TransportFault = { kind: 'drop' } | { kind: 'reset' } | { kind: 'timeout'; holdMs: number };
+/**
+ * What a transport does with a marked answer. A timeout names its journal entry (`entry`) when one was recorded: the
+ * transport tells how long the client really waited (HeldReport), which only it knows.
+ */
+export type TransportFault = { kind: 'drop' } | { kind: 'reset' } | { kind: 'timeout'; holdMs: number; entry?: number };
 
-/** The mark's text: `drop`, `reset`, `timeout; hold=<ms>` (and `malformed`, which a transport sends as it is). */
+/** A transport's word on a timeout it acted out: the journal entry, how long it was held, whether the client left first. */
+export type HeldReport = (entry: number, ms: number, clientGaveUp: boolean) => void;
+
+/** The mark's text: `drop`, `reset`, `timeout; hold=<ms>[; entry=<id>]` (and `malformed`, which a transport sends as it is). */
 export function readFaultMark(value: string | null | undefined): TransportFault | undefined {
   if (!value) return undefined;
   if (value === 'drop' || value === 'reset') return { kind: value };
-  const hold = /^timeout; hold=(\d+)$/.exec(value);
-  return hold ? { kind: 'timeout', holdMs: Math.min(Number(hold[1]), MAX_FAULT_MS) } : undefined;
+  const hold = /^timeout; hold=(\d+)(?:; entry=(\d+))?$/.exec(value);
+  if (!hold) return undefined;
+  const holdMs = Math.min(Number(hold[1]), MAX_FAULT_MS);
+  return hold[2] === undefined ? { kind: 'timeout', holdMs } : { kind: 'timeout', holdMs, entry: Number(hold[2]) };
+}
+
+/** A timeout's mark with its journal entry (record-requests.ts, once the entry has its id). */
+export function markEntry(answer: Response, entry: number): void {
+  const mark = answer.headers.get(FAULT_HEADER);
+  if (mark?.startsWith('timeout;')) answer.headers.set(FAULT_HEADER, `${mark}; entry=${entry}`);
 }
 
 /** A latency from JSON (`300` or `[100, 800]`), or why not. */
