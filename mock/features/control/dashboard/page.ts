@@ -9,7 +9,8 @@ import { isAimed, MAX_FAULT_PATH } from '../../../platform/faults.ts';
 import { MAX_FAULT_MS } from '../../../platform/network-faults.ts';
 
 const asset = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
-const SCRIPT = asset('client.js');
+// One inline script (one hash in the CSP): the opened row's rendering, then the script that uses it.
+const SCRIPT = `${asset('details.js')}\n${asset('client.js')}`;
 const STYLE = asset('style.css');
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
