@@ -20,13 +20,14 @@
 // cost in microseconds.
 // Usage: below (USAGE). `--route` measures the routes whose name holds that text (`--route "POST 400"`).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 import { MAX_JOURNAL_SIZE } from '../mock/platform/request-journal.ts';
 import { readFlags } from './flags.ts';
 import { median, medianInterval } from './median.ts';
+import { cpuNs } from './load.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const USAGE =
@@ -80,16 +81,6 @@ function start(journalSize: number): Promise<{ url: string; proc: ChildProcess }
     proc.once('exit', () => (clearTimeout(timer), reject(new Error(`exited: ${out}`))));
   });
 }
-
-/** Nanoseconds the process has run on a CPU, all its threads (taskset execs node: the pid is the server's). */
-const cpuNs = (pid: number) =>
-  readdirSync(`/proc/${pid}/task`).reduce((sum, t) => {
-    try {
-      return sum + Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      return sum; // a thread that ended between the listing and the read
-    }
-  }, 0);
 
 const stop = (proc: ChildProcess) => new Promise<void>((r) => (proc.once('exit', () => r()), proc.kill('SIGKILL')));
 

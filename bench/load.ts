@@ -2,6 +2,7 @@
 // autocannon run, runs combined into one row, and targets measured in rounds that take them in turn (so a slow spell of
 // this shared host falls on every target alike).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 import { median } from './median.ts';
@@ -108,3 +109,13 @@ export function target(route: RouteKey, s: Server, key: string, patient: string)
   if (route === 'byId') return [`${s.url}/patients/${patient}`, { headers: h }];
   return [`${s.url}/patients`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: POST_BODY }];
 }
+
+/** Nanoseconds the process has run on a CPU, all its threads (taskset execs node: the pid is the server's). */
+export const cpuNs = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`).reduce((sum, t) => {
+    try {
+      return sum + Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      return sum; // a thread that ended between the listing and the read
+    }
+  }, 0);

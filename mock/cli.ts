@@ -16,6 +16,8 @@ import { activeReadings, type ReadingsChoice } from './readings/active.ts';
 const USAGE = `Usage: clinical-records-mock [options]
 
   --port <n>               port to listen on (default 4010; 0 = any free port)
+  --internal-port <n>      the second port, on 127.0.0.1 only: default mode's engine behind Prism, --static's
+                           Prism (default 0 = any free port); engine-only and --upstream open none
   --host <address>         address to bind (default 127.0.0.1)
   --seed <file>            your own seed file, same format as mock/seed/default.json
   --time-scale <factor>    multiplies every simulated duration (1 = as documented, 0.01 = 100x faster)
@@ -54,6 +56,7 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
       allowPositionals: false,
       options: {
         port: { type: 'string' },
+        'internal-port': { type: 'string' },
         host: { type: 'string' },
         seed: { type: 'string' },
         'time-scale': { type: 'string' },
@@ -80,11 +83,8 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
     throw new UsageError((e as Error).message);
   }
   const opts: MockOptions & { help?: boolean } = { help: values.help };
-  if (values.port !== undefined) {
-    const port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`);
-    opts.port = port;
-  }
+  if (values.port !== undefined) opts.port = portFlag('--port', values.port);
+  if (values['internal-port'] !== undefined) opts.internalPort = portFlag('--internal-port', values['internal-port']);
   if (values.host !== undefined) {
     if (!values.host.trim()) throw new UsageError('--host must not be empty');
     opts.host = values.host;
@@ -135,6 +135,10 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
   const mode: MockMode = values.static ? 'static' : values['engine-only'] ? 'engine-only' : 'default';
   if (mode === 'static' && (values.state || values['rate-limit'] || values['time-scale'] || values['journal-size'] || values.latency))
     throw new UsageError('--static runs Prism alone: --state, --rate-limit, --time-scale, --journal-size and --latency need the engine');
+  if (opts.internalPort !== undefined && (mode === 'engine-only' || opts.upstream !== undefined))
+    throw new UsageError(`--internal-port: ${mode === 'engine-only' ? '--engine-only' : '--upstream'} opens one port only (--port)`);
+  if (opts.internalPort && opts.internalPort === (opts.port ?? 4010))
+    throw new UsageError(`--internal-port must differ from --port (both ${opts.internalPort})`);
   if (mode === 'engine-only' && values.strict) throw new UsageError('--strict needs Prism in front: drop --engine-only');
   const readings = readingsFlags(values, mode);
   if (readings) opts.readings = readings;
@@ -174,6 +178,13 @@ function readingsFlags(values: { reading?: string[]; readings?: string; seed?: s
     throw new UsageError((e as Error).message);
   }
   return choice;
+}
+
+/** A port flag's value: an integer from 0 (any free port) to 65535. */
+function portFlag(flag: string, text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`${flag} must be an integer from 0 to 65535, got "${text}"`);
+  return port;
 }
 
 const ENGINE_FLAGS = ['static', 'engine-only', 'strict', 'seed', 'state', 'time-scale', 'rate-limit', 'allow-private-webhooks'] as const;
@@ -258,16 +269,29 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const { startMock } = await import('./server.ts');
+  let startMock: typeof import('./server.ts').startMock;
+  try {
+    ({ startMock } = await import('./server.ts'));
+  } catch (e) {
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec((e as Error).message)?.[1];
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw e;
+    // Installed with --omit=optional (the light path for createMock and MSW): the command's own packages were left out.
+    console.error(
+      `clinical-records-mock: the command needs ${missing}, an optional dependency this install left out (npm install --omit=optional installs only createMock and the MSW handlers); install the package without --omit=optional to run the command`,
+    );
+    return 1;
+  }
   let mock: RunningMock;
   try {
     mock = await startMock(opts);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (e instanceof SeedError || e instanceof StateFileError) console.error(`clinical-records-mock: ${err.message}`);
-    else if (err.code === 'EADDRINUSE')
-      console.error(`clinical-records-mock: port ${opts.port ?? 4010} is already in use; pick another with --port`);
-    else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+    else if (err.code === 'EADDRINUSE') {
+      const internal = opts.internalPort !== undefined && (err as { port?: number }).port === opts.internalPort;
+      const [port, flag] = internal ? [opts.internalPort, '--internal-port'] : [opts.port ?? 4010, '--port'];
+      console.error(`clinical-records-mock: port ${port} is already in use; pick another with ${flag}`);
+    } else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
       console.error(`clinical-records-mock: cannot bind to host ${opts.host}`);
     else if (err.code === 'EACCES')
       console.error(`clinical-records-mock: not allowed to listen on port ${opts.port} (or to open ${opts.state})`);

@@ -13,6 +13,7 @@ import { providersFeature } from './features/providers/feature.ts';
 import { createClock } from './platform/clock.ts';
 import { EXTERNAL_ID_NAMESPACE } from './platform/collections.ts';
 import { corsCheck, corsPolicy, type CorsPolicy } from './platform/cors.ts';
+import { controlCors } from './platform/control-cors.ts';
 import type { EngineConfig, EngineContext, EngineDeps, EngineEnv, FeatureFactory, SeedFile } from './platform/deps.ts';
 import { createFaults } from './platform/faults.ts';
 import { createKeyring } from './platform/keys.ts';
@@ -171,13 +172,15 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   };
 
   const peerOf = peerResolver(opts.behindFront ?? false);
-  const cors = corsCheck(opts.cors ?? corsPolicy(), opts.onRefusal);
+  const policy = opts.cors ?? corsPolicy();
+  const cors = corsCheck(policy, opts.onRefusal);
   // A bug, not bad input: say so without leaking a stack, and keep serving.
   const internalError = (err: Error, c: Context) => {
     console.error(err);
     return answerError(c, { error: 'Internal error in the mock engine' }, 500);
   };
   const { responses } = base;
+  const identify = checkKey(keyring);
   // The journal (left out entirely with --journal-size 0) starts after CORS, so that its duration and status cover
   // every refusal of the checks.
   const front = apiFront(
@@ -185,7 +188,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     upstream
       ? upstreamFaults(faults)
       : [
-          checkKey(keyring),
+          identify,
           rateLimit(limiter, faults, peerOf),
           httpFaults(faults),
           routeOperation(spec, responses),
@@ -195,7 +198,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
         ],
     journal.capacity > 0 ? recordRequests(journal, opts.behindFront ?? false) : undefined,
     internalError,
-    networkDelivery(faults, opts.latency),
+    networkDelivery(faults, opts.latency, upstream ? undefined : identify),
     answerShaper(active),
   );
   const api = new Hono<EngineEnv>();
@@ -211,6 +214,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   // request go through the slower TrieRouter.
   const control = new Hono().basePath('/__mock');
   control.use('*', loopbackOnly(peerOf, opts.boundHost));
+  control.use('*', controlCors(policy, opts.boundHost));
   for (const f of [
     controlFeature({
       keys,
@@ -229,7 +233,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   ])
     f.control?.(control);
 
-  // CORS runs in front of the API's routes (apiFront) and of the not-found answer; the control API has none.
+  // CORS runs in front of the API's routes (apiFront) and of the not-found answer; the control API has its own (above).
   const notFound = (c: Context) => cors(c) ?? c.json({ error: 'Not found' }, 404);
   control.notFound(notFound);
   control.onError(internalError);

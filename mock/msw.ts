@@ -16,5 +16,28 @@ export function clinicalRecordsHandlers(mock: Pick<InProcessMock, 'fetch' | 'bas
       if (e instanceof TypeError || request.signal.aborted) return Response.error();
       throw e;
     });
-  return [mock.baseUrl, mock.controlUrl].flatMap((root) => [http.all(root, answer), http.all(`${root}/*`, answer)]);
+  return [mock.baseUrl, mock.controlUrl].flatMap((root) => [http.all(root, answer), http.all(`${root}/*`, answer)].map(saysNetworkError));
+}
+
+/**
+ * MSW's console line (when not `quiet`) reads a network error as `(200 OK)`: its logger turns status 0 into 200
+ * (msw/src/core/utils/logging/serializeResponse.ts). For such an answer this handler's line says what happened; any
+ * other answer is logged by MSW as usual.
+ */
+function saysNetworkError(handler: HttpHandler): HttpHandler {
+  const log = handler.log.bind(handler);
+  handler.log = async (args) => {
+    if (args.response.type !== 'error') return log(args);
+    const t = new Date();
+    const time = [t.getHours(), t.getMinutes(), t.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+    console.groupCollapsed(
+      `[MSW] ${time} ${args.request.method} ${args.request.url} (%cnetwork error%c)`,
+      'color:#e95f5d',
+      'color:inherit',
+    );
+    console.log('Request', args.request);
+    console.log('Response', 'none: the connection failed (a network fault of the mock, or the mock was closed)');
+    console.groupEnd();
+  };
+  return handler;
 }

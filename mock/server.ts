@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createAdaptorServer, getRequestListener, type ServerType } from '@hono/node-server';
 import { corsPolicy } from './platform/cors.ts';
 import { shapeClientErrors } from './front/client-error.ts';
-import { FaultingResponse } from './front/fault-delivery.ts';
+import { reportingResponses } from './front/fault-delivery.ts';
 import { createGate } from './front/gate.ts';
 import { nodeFetch } from './front/node-env.ts';
 import type { FeatureFactory, SeedFile } from './platform/deps.ts';
@@ -55,6 +55,11 @@ export type MockMode = 'default' | 'engine-only' | 'static' | 'upstream';
 
 export interface MockOptions {
   port?: number;
+  /**
+   * The second, internal loopback port (default mode: the engine, reached by CORS preflights, /__mock and paths the
+   * spec does not have; --static: Prism). 0 or omitted: any free port. Engine-only and --upstream open none.
+   */
+  internalPort?: number;
   host?: string;
   /** A seed file path, or a seed object; the default seed when omitted. */
   seed?: string | SeedFile;
@@ -165,7 +170,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const { startStaticMock } = await import('./prism/static.ts');
     const { organizations, keys } = loadSeed(); // a bad seed file is refused in every mode
     const gate = createGate({ ...gateOptions, onRefused: (r) => notice?.(r.refusal) });
-    const s = await startStaticMock(options.port ?? 4010, host, { gate, cors, onRefusal: notice });
+    const s = await startStaticMock(options.port ?? 4010, host, {
+      gate,
+      cors,
+      boundHost: host,
+      onRefusal: notice,
+      internalPort: options.internalPort,
+    });
     const m = {
       url: `${origin(host, s.port)}${API_BASE}`,
       controlUrl: `${origin(host, s.port)}/__mock`,
@@ -211,7 +222,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     if (mode === 'engine-only' || mode === 'upstream') {
       const listener = getRequestListener(nodeFetch(engine.app.fetch));
       // FaultingResponse: an answer marked with a network fault (drop, reset, timeout) is acted out on the socket.
-      const pub = createServer({ requireHostHeader: false, ServerResponse: FaultingResponse }, (req, res) => {
+      const ServerResponse = reportingResponses(engine.journal.settle);
+      const pub = createServer({ requireHostHeader: false, ServerResponse }, (req, res) => {
         if (gate(req, res)) void listener(req, res);
       });
       shapeClientErrors(pub, engine.rateHeadersFor, onRefused);
@@ -221,7 +233,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       const engineServer = createAdaptorServer({ fetch: nodeFetch(engine.app.fetch) }) as Server;
       engineServer.keepAliveTimeout = ENGINE_KEEP_ALIVE_MS;
       servers.push(engineServer);
-      const enginePort = await listen(engineServer, 0, '127.0.0.1');
+      const enginePort = await listen(engineServer, options.internalPort ?? 0, '127.0.0.1');
       const [{ createValidatingProxy }, { prismOperations }, { createUpstream }, { prismLogger }] = await Promise.all([
         import('./prism/proxy.ts'),
         import('./prism/operations.ts'),
@@ -237,6 +249,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         logger: prismLogger(false) as never,
         onViolation,
         onViolations: (id, v, answered) => engine.journal.addViolations(id, v, answered),
+        onHeld: engine.journal.settle,
         gate,
         cors,
       });

@@ -241,3 +241,34 @@ describe('clinical-records-mock and clinical-records-conformance, the commands',
     300_000,
   );
 });
+
+describe('clinical-records-mock, the light path (issue 42, item 7)', () => {
+  const app = join(work, 'light-app');
+
+  it('with --omit=optional installs what createMock needs, not the command: at most 50 packages and 20 MB', async () => {
+    project(app);
+    await install(app, ['--omit=optional', tarballs['clinical-records-mock']!]);
+    const packages = installedPackages(app);
+    expect(packages.filter((p) => p.startsWith('@stoplight/') || p.startsWith('@hono/node-server@'))).toEqual([]);
+    expect(packages.length, packages.join(', ')).toBeLessThanOrEqual(50);
+    expect(bytesUnder(join(app, 'node_modules'))).toBeLessThanOrEqual(20_000_000);
+    console.log(`light path: ${packages.length} packages, ${(bytesUnder(join(app, 'node_modules')) / 1e6).toFixed(1)} MB`);
+    writeFileSync(
+      join(app, 'light.mjs'),
+      `import { createMock } from 'clinical-records-mock';
+const mock = await createMock();
+const key = mock.keys.find((k) => k.scopes.includes('*')).key;
+const r = await mock.fetch(mock.baseUrl + '/patients', { headers: { 'x-api-key': key } });
+console.log(JSON.stringify({ status: r.status, meta: (await r.json()).meta }));
+await mock.close();`,
+    );
+    expect(lastJson((await sh(process.execPath, [join(app, 'light.mjs')], app, 30_000)).stdout)).toEqual({
+      status: 200,
+      meta: { page: 1, limit: 20, total_pages: 3 },
+    });
+    // The command says what it misses, and how to get it.
+    const cli = await shAnyway(process.execPath, [join(app, 'node_modules/clinical-records-mock/dist/mock/cli.js'), '--port', '0'], app);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toMatch(/optional dependency this install left out.*without --omit=optional/);
+  }, 300_000);
+});

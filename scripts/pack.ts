@@ -45,8 +45,9 @@ async function main(argv: string[]): Promise<number> {
         unpackedSize: number;
       }>;
       const deps = Object.keys((shipped.dependencies as object | undefined) ?? {});
+      const optional = Object.keys((shipped.optionalDependencies as object | undefined) ?? {});
       console.log(
-        `${join(out, packed!.filename)}  ${(packed!.size / 1e6).toFixed(2)} MB packed, ${(packed!.unpackedSize / 1e6).toFixed(2)} MB unpacked; depends on ${deps.join(', ') || 'nothing'}`,
+        `${join(out, packed!.filename)}  ${(packed!.size / 1e6).toFixed(2)} MB packed, ${(packed!.unpackedSize / 1e6).toFixed(2)} MB unpacked; depends on ${deps.join(', ') || 'nothing'}${optional.length ? `; optionally (the command) on ${optional.join(', ')}` : ''}`,
       );
     }
   } finally {

@@ -8,7 +8,7 @@
 //   reset    the status line, the headers (Content-Length of the whole body) and half the body, then a TCP reset.
 import type { Socket } from 'node:net';
 import { type IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { FAULT_HEADER, readFaultMark, type TransportFault } from '../platform/network-faults.ts';
+import { FAULT_HEADER, type HeldReport, readFaultMark, type TransportFault } from '../platform/network-faults.ts';
 
 /**
  * After half the body is handed to the kernel, the reset waits this long: a reset discards what the peer has not
@@ -21,6 +21,8 @@ type Callback = (err?: Error | null) => void;
 // Every response of the public servers passes these: no array or closure is made for one that carries no mark.
 export class FaultingResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   #fault: TransportFault | undefined;
+  /** Where a timeout's real wait is reported (the engine's journal): set by reportingResponses' subclass. */
+  protected readonly onHeld: HeldReport | undefined = undefined;
   /** A reset's body, as written, until end(). */
   #body: Buffer[] = [];
 
@@ -33,7 +35,10 @@ export class FaultingResponse<Request extends IncomingMessage = IncomingMessage>
     this.#fault = fault;
     const socket = this.req.socket;
     if (fault.kind === 'drop') socket.destroy();
-    else if (fault.kind === 'timeout') holdThenClose(socket, fault.holdMs);
+    else if (fault.kind === 'timeout')
+      holdThenClose(socket, fault.holdMs, (ms, gaveUp) => {
+        if (fault.entry !== undefined) this.onHeld?.(fault.entry, ms, gaveUp);
+      });
     else super.writeHead(statusCode, a as never, b as never);
     return this;
   }
@@ -76,9 +81,32 @@ export class FaultingResponse<Request extends IncomingMessage = IncomingMessage>
   }
 }
 
-/** Holds the connection without a byte, then closes it; the client closing first ends the wait. */
-function holdThenClose(socket: Socket, ms: number): void {
-  const timer = setTimeout(() => socket.destroy(), ms);
+/**
+ * Holds the connection without a byte, then closes it; the client closing first ends the wait. `ended` gets how long
+ * it was held and whether the client left first.
+ */
+function holdThenClose(socket: Socket, ms: number, ended: (ms: number, clientGaveUp: boolean) => void): void {
+  const t0 = Date.now();
+  let done = false;
+  const end = (gaveUp: boolean) => {
+    if (done) return;
+    done = true;
+    ended(gaveUp ? Math.min(ms, Date.now() - t0) : ms, gaveUp);
+  };
+  const timer = setTimeout(() => {
+    end(false);
+    socket.destroy();
+  }, ms);
   timer.unref();
-  socket.once('close', () => clearTimeout(timer));
+  socket.once('close', () => {
+    clearTimeout(timer);
+    end(true);
+  });
+}
+
+/** FaultingResponse reporting each timeout's real wait to `onHeld` (the engine's journal), for a server's options. */
+export function reportingResponses(onHeld: HeldReport): typeof ServerResponse {
+  return class extends FaultingResponse {
+    protected override readonly onHeld = onHeld;
+  } as typeof ServerResponse;
 }

@@ -125,6 +125,59 @@ describe.each<MockMode>(['engine-only', 'default'])('network faults over HTTP (%
     expect((await (await fetch(`${m.controlUrl}/faults`)).json()).data).toEqual([]);
   });
 
+  it("each fault reads as what it did in the journal and the HAR, with the key's label and the client's wait", async () => {
+    await fetch(`${m.controlUrl}/requests`, { method: 'DELETE' });
+    const label = m.keys[0]!.label;
+    await arm({ kind: 'drop', path: '/providers' });
+    await get('/providers').catch(() => undefined);
+    await arm({ kind: 'timeout', ms: 300, path: '/patients' });
+    await rawGet(m, '/patients', key());
+    await arm({ kind: 'reset', path: '/patients' });
+    await (await get('/patients')).text().catch(() => undefined);
+    await arm({ kind: 'malformed', path: '/providers' });
+    await (await get('/providers')).text();
+    await arm({ kind: 'latency', ms: 120, path: '/providers' });
+    await (await get('/providers')).text();
+    const entries = ((await (await fetch(`${m.controlUrl}/requests`)).json()) as { data: Array<Record<string, unknown>> }).data;
+    const seen = entries.reverse().map((e) => ({ fault: e.fault, key: e.key, status: e.status }));
+    expect(seen).toEqual([
+      { fault: { kind: 'drop', effect: 'dropped' }, key: label, status: 502 },
+      { fault: { kind: 'timeout', effect: 'timed out after 300 ms' }, key: label, status: 504 },
+      { fault: { kind: 'reset', effect: 'reset mid-answer' }, key: label, status: 200 },
+      { fault: { kind: 'malformed', effect: 'malformed body' }, key: label, status: 200 },
+      { fault: { kind: 'latency', effect: expect.stringMatching(/^delayed 120 ms$/) }, key: label, status: 200 },
+    ]);
+    expect(entries[1]!.duration_ms).toBe(300);
+    expect(entries[4]!.duration_ms).toBeGreaterThanOrEqual(118);
+    const har = (await (await fetch(`${m.controlUrl}/requests.har`)).json()) as {
+      log: { entries: Array<{ response: { status: number }; _fault?: string; _error?: string; _answered?: number; time: number }> };
+    };
+    const [drop, timeout, reset] = har.log.entries;
+    expect(drop).toMatchObject({ response: { status: 0 }, _fault: 'dropped', _error: 'dropped' });
+    expect(drop).not.toHaveProperty('_answered');
+    expect(timeout).toMatchObject({ response: { status: 0 }, _fault: 'timed out after 300 ms', time: 300 });
+    expect(reset).toMatchObject({ response: { status: 200 }, _fault: 'reset mid-answer' });
+    expect(reset).not.toHaveProperty('_error');
+  });
+
+  it('a timeout the client gives up on reads as such in the journal, with how long the client really waited', async () => {
+    await fetch(`${m.controlUrl}/requests`, { method: 'DELETE' });
+    await arm({ kind: 'timeout', path: '/patients' }); // held up to 120 s
+    await get('/patients', { signal: AbortSignal.timeout(300) }).catch(() => undefined);
+    const latest = async () =>
+      (
+        (await (await fetch(`${m.controlUrl}/requests?limit=1`)).json()) as {
+          data: Array<{ duration_ms: number; fault: { effect: string } }>;
+        }
+      ).data[0]!;
+    await expect
+      .poll(async () => (await latest()).fault.effect, { timeout: 5_000 })
+      .toMatch(/^timed out: the client gave up after \d+ ms$/);
+    const e = await latest();
+    expect(e.duration_ms).toBeGreaterThanOrEqual(250);
+    expect(e.duration_ms).toBeLessThan(5_000);
+  });
+
   it('bad network faults are 400 with details', async () => {
     const post = (body: object) => fetch(`${m.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) });
     const bad = async (body: object) => (await (await post(body)).json()).details;

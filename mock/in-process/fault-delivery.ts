@@ -5,17 +5,20 @@
 //            else rejects as a network failure once the hold is over (at most 120 s);
 //   reset    the fetch resolves with the status and headers, and reading the body fails after its first half.
 // clinicalRecordsHandlers (mock/msw.ts) turns these rejections into MSW's network error.
-import { readFaultMark } from '../platform/network-faults.ts';
+import { type HeldReport, readFaultMark } from '../platform/network-faults.ts';
 
 /** What fetch rejects with when the network fails (Chromium's words; Node's fetch says "fetch failed"). */
 const networkError = (why: string) => new TypeError('Failed to fetch', { cause: new Error(`mock network fault: ${why}`) });
 
 /** The answer as the network delivers it, for a marked answer (`mark`: its FAULT_HEADER value). */
-export function deliverFault(mark: string, response: Response, request: Request): Response | Promise<Response> {
+export function deliverFault(mark: string, response: Response, request: Request, onHeld?: HeldReport): Response | Promise<Response> {
   const fault = readFaultMark(mark);
   if (!fault) return response; // malformed: a complete answer, sent as it is
   if (fault.kind === 'drop') return Promise.reject(networkError('drop: the connection was closed with no response'));
-  if (fault.kind === 'timeout') return held(request, fault.holdMs);
+  if (fault.kind === 'timeout') {
+    const { entry } = fault;
+    return held(request, fault.holdMs, entry === undefined ? undefined : (ms, gaveUp) => onHeld?.(entry, ms, gaveUp));
+  }
   return resetMidway(response);
 }
 
@@ -24,16 +27,22 @@ export function deliverFault(mark: string, response: Response, request: Request)
  * timer keeps the request itself reachable: its signal follows the caller's only while the request lives (undici
  * holds the link weakly), and an unreachable one would never abort.
  */
-function held(request: Request, ms: number): Promise<never> {
+function held(request: Request, ms: number, ended?: (ms: number, clientGaveUp: boolean) => void): Promise<never> {
   return new Promise((_, reject) => {
     const { signal } = request;
-    if (signal.aborted) return reject(signal.reason);
+    const t0 = Date.now();
+    if (signal.aborted) {
+      ended?.(0, true);
+      return reject(signal.reason);
+    }
     const onAbort = () => {
       clearTimeout(timer);
+      ended?.(Math.min(ms, Date.now() - t0), true);
       reject(signal.reason);
     };
     const timer = setTimeout(() => {
       request.signal.removeEventListener('abort', onAbort);
+      ended?.(ms, false);
       reject(networkError(`timeout: no answer; the connection was closed after ${ms} ms`));
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -140,7 +140,7 @@ export async function createInProcessMock(options: MockOptions = {}, host: MockH
     const response = await engine.app.fetch(request, IN_PROCESS);
     // A network fault's answer is met as the network delivers it, and is never the contract's to judge.
     const fault = api ? response.headers.get(FAULT_HEADER) : null;
-    if (fault !== null) return deliverFault(fault, response, request);
+    if (fault !== null) return deliverFault(fault, response, request, engine.journal.settle);
     return check && api ? check(request.method, path.slice(API_BASE.length) || '/', response) : response;
   };
 

@@ -48,6 +48,15 @@ describe.each([
     const aborted = await pending;
     expect((aborted as Error).name).toBe('TimeoutError');
     expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
+    // The journal says how long the caller really waited (it gave up at 300 ms of a 120 s hold).
+    const held = (
+      (await (await mock.fetch(`${mock.controlUrl}/requests?limit=1`)).json()) as {
+        data: Array<{ duration_ms: number; fault: { effect: string } }>;
+      }
+    ).data[0]!;
+    expect(held.fault.effect).toMatch(/^timed out: the client gave up after \d+ ms$/);
+    expect(held.duration_ms).toBeGreaterThanOrEqual(250);
+    expect(held.duration_ms).toBeLessThan(5_000);
     await arm({ kind: 'timeout', path: '/patients', ms: 200 });
     const t1 = performance.now();
     await expect(get('/patients')).rejects.toBeInstanceOf(TypeError);

@@ -84,8 +84,10 @@ type Outcome = Record<string, unknown>;
 async function run(baseUrl: string, shot: string) {
   const context = await browser!.newContext({ viewport: { width: 1100, height: 760 } });
   const api: Array<{ url: string; fromWorker: boolean }> = [];
+  const consoleLines: string[] = [];
   try {
     const page = await context.newPage();
+    page.on('console', (m) => consoleLines.push(m.text()));
     page.on('response', (r) => {
       if (/\/(ext-api\/v1|__mock)(\/|$)/.test(r.url())) api.push({ url: r.url(), fromWorker: r.fromServiceWorker() });
     });
@@ -100,6 +102,10 @@ async function run(baseUrl: string, shot: string) {
     await page.screenshot({ path: file, fullPage: true, timeout: 15_000 });
     console.log(`screenshot: ${file}`);
     if (error) throw new Error(`the page failed after ${steps.length} steps: ${error}`);
+    // MSW's console line for the dropped request says network error (it read "200 OK": issue 42).
+    const dropLines = consoleLines.filter((l) => /GET .*\/providers/.test(l) && !/\/providers\//.test(l));
+    console.log(`MSW console for GET /providers: ${JSON.stringify(dropLines)} of ${consoleLines.length}`);
+    expect(dropLines).toEqual([expect.stringMatching(/GET \S+\/providers \(%cnetwork error%c\)/)]);
     return { by: Object.fromEntries(steps.map((s) => [s.step, s.outcome])), error, api };
   } finally {
     await context.close();
@@ -123,6 +129,7 @@ function expectScenario(by: Record<string, Outcome>, api: Array<{ url: string; f
   expect(by.list).toMatchObject({ status: 200, items: 5, rate: { limit: 1200, remaining: expect.any(Number) } });
   expect(by.extraction).toEqual({ status: 'completed', extracted_text_length: TEXT.join(' ').length });
   expect(by.fault).toEqual({ armed: 201, status: 429, retryAfter: expect.stringMatching(/^\d+$/) });
+  expect(by.drop).toEqual({ seen: 'TypeError: Failed to fetch' });
   expect(by.webhook).toEqual({ registered: 201, deliveries: 1, named: true });
   expect(api.length).toBeGreaterThan(10);
   expect(api.filter((r) => !r.fromWorker)).toEqual([]);

@@ -52,11 +52,39 @@ describe.each<MockMode>(['default', 'engine-only', 'static'])('CORS of the runni
       expect(ok.headers.get('access-control-allow-origin')).toBe(origin);
     }
   });
-  it('the control API sends no CORS headers, to any page', async () => {
+  it('the control API answers CORS to loopback pages only, preflight too, never to the pages --cors-origin adds', async () => {
     const r = await fetch(`${m.controlUrl}/health`, { headers: { origin: 'http://localhost:5173' } });
     expect(r.status).toBe(200);
-    expect(r.headers.get('access-control-allow-origin')).toBeNull();
-    const pre = await preflight(`${m.controlUrl}/reset`, 'http://localhost:5173');
-    expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+    expect(r.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const pre = await fetch(`${m.controlUrl}/faults`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://127.0.0.1:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173');
+    expect(pre.headers.get('access-control-allow-headers')).toMatch(/content-type/i);
+    expect(pre.headers.get('access-control-allow-methods')).toContain('DELETE');
+    // Allowed for the API by --cors-origin, still refused by the control API's loopback rule.
+    for (const origin of ['https://app.example.test', 'https://evil.example']) {
+      const foreign = await fetch(`${m.controlUrl}/health`, { headers: { origin } });
+      expect(foreign.status, origin).toBe(403);
+      expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+  it('the API lets a page send X-Mock-Fault-Scope', async () => {
+    const pre = await fetch(`${m.url}/patients`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-key,x-mock-fault-scope',
+      },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-mock-fault-scope');
   });
 });

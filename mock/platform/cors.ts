@@ -1,7 +1,7 @@
 // CORS for browsers calling the API from a page of another origin. By default only pages served from this machine
 // (http(s)://localhost, 127.0.0.0/8 or [::1], any port) may read answers, as Vite 6 does for its dev server: a page of
 // any other site the developer visits must not read patients with the seeded keys. `--cors-origin <origin>` adds
-// origins (repeatable); `*` opens the API to every origin. The control API (/__mock) never sends CORS headers.
+// origins (repeatable); `*` opens the API to every origin. The control API (/__mock) has its own (control-cors.ts).
 // Hand-written rather than hono/cors: that one touches `c.res` before the route runs, which makes Hono rebuild every
 // response (and @hono/node-server stream it) instead of writing the route's body as is. This one only sets headers.
 import type { Context } from 'hono';
@@ -12,7 +12,8 @@ import { isControlPath, isLoopbackOrigin } from './loopback.ts';
 import { requestHeader } from './request-header.ts';
 import { answerError } from './responses.ts';
 
-const ALLOWED_HEADERS = ['X-API-Key', 'Idempotency-Key', 'Content-Type'];
+// X-Mock-Fault-Scope: a page aims its own armed faults at its own requests (POST /__mock/faults with a scope).
+const ALLOWED_HEADERS = ['X-API-Key', 'Idempotency-Key', 'Content-Type', 'X-Mock-Fault-Scope'];
 const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow', 'sl-violations'];
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'];
 

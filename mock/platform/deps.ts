@@ -49,9 +49,28 @@ export type EngineEnv = {
     sentHeaders: Readonly<Record<string, string>>;
     /** --upstream: the exchange with the upstream and its violations (mock/upstream/proxy.ts), for the journal. */
     upstream: Exchanged;
+    /** A multipart form as read (the documents upload): its text fields and its file's name and size, for the journal. */
+    form: UploadForm;
+    /** A network fault this request met, as it reads (network-faults.ts): `dropped`, `timed out after 1000 ms`, ... */
+    fault: NetworkFaultEffect;
   };
 };
 export type EngineContext = Context<EngineEnv>;
+
+/** A multipart form's shape, kept so that "copy as curl" can send it again (the file's bytes are never kept). */
+export interface UploadForm {
+  fields: Record<string, string>;
+  file?: { filename: string; bytes: number };
+}
+
+/** What a network fault did to one request, for the journal, the dashboard and the HAR. */
+export interface NetworkFaultEffect {
+  kind: NetworkFaultKind;
+  /** As it reads: `dropped`, `timed out after 1000 ms`, `reset mid-answer`, `malformed body`, `delayed 312 ms`. */
+  text: string;
+  /** How long the client waited on it when the engine cannot time it (a timeout's hold, acted out by the transport). */
+  heldMs?: number;
+}
 /** An API route's answer, once the platform's checks have passed; `P`, its path, types `c.req.param`. */
 export type RouteHandler<P extends string = string> = (c: Context<EngineEnv, P>) => Response | Promise<Response>;
 /** Where a feature registers its API routes (paths relative to /ext-api/v1); pipeline.ts's routeTable builds it. */

@@ -1,7 +1,8 @@
 // Scoped faults: a fault armed with a scope is taken only by a request of that scope (its own first), unscoped
 // faults by any request; takeScoped never takes an unscoped one.
 import { describe, expect, it } from 'vitest';
-import { type AimedRequest, createFaults } from './faults.ts';
+import { createMock } from '../in-process/node.ts';
+import { type AimedRequest, createFaults, MAX_ARMED_FAULTS, MAX_FAULT_PATH, MAX_GLOB_MATCHED_PATH } from './faults.ts';
 
 /** A request to `rel` under the API base. */
 const aimed = (method: string, rel: string, scope?: string): AimedRequest => ({ method, rel, path: `/ext-api/v1${rel}`, scope });
@@ -56,5 +57,37 @@ describe('armed', () => {
     expect(f.armed).toBe(true);
     f.clear('a');
     expect(f.armed).toBe(false);
+  });
+});
+
+describe('fault bounds (issue 42, item 8)', () => {
+  it(`arms at most ${MAX_ARMED_FAULTS} faults, each path at most ${MAX_FAULT_PATH} characters, through the control API`, async () => {
+    const mock = await createMock();
+    try {
+      const arm = (body: object) => mock.fetch(`${mock.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) });
+      const tooLong = await arm({ kind: 'drop', path: `/${'a'.repeat(MAX_FAULT_PATH)}` });
+      expect(tooLong.status).toBe(400);
+      expect(((await tooLong.json()) as { details: Record<string, string> }).details.path).toContain(`${MAX_FAULT_PATH} characters`);
+      for (let i = 0; i < MAX_ARMED_FAULTS; i++) expect((await arm({ kind: 'drop', path: `/x${i}/**`, count: null })).status).toBe(201);
+      const full = await arm({ kind: 'rate-limited' });
+      expect(full.status).toBe(409);
+      expect(((await full.json()) as { error: string }).error).toMatch(/DELETE \/__mock\/faults/);
+      await mock.fetch(`${mock.controlUrl}/faults?scope=none`, { method: 'DELETE' });
+      expect((await arm({ kind: 'rate-limited' })).status).toBe(409);
+      await mock.fetch(`${mock.controlUrl}/faults`, { method: 'DELETE' });
+      expect((await arm({ kind: 'rate-limited' })).status).toBe(201);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it(`tries a glob only on paths of at most ${MAX_GLOB_MATCHED_PATH} characters; a literal path on any`, () => {
+    const f = createFaults();
+    const long = `/${'a'.repeat(MAX_GLOB_MATCHED_PATH)}`;
+    f.add({ kind: 'drop', method: '*', path: '/**', count: null });
+    expect(f.takeNetwork(aimed('GET', '/patients'))).toBeDefined();
+    expect(f.takeNetwork(aimed('GET', long))).toBeUndefined();
+    f.add({ kind: 'reset', method: '*', path: long, count: null });
+    expect(f.takeNetwork(aimed('GET', long))?.kind).toBe('reset');
   });
 });

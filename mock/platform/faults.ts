@@ -6,6 +6,7 @@
 import type { CountedFaultKind, FaultKind, Faults, NetworkFaultKind } from './deps.ts';
 import { compileGlob, globMatches, type Glob } from './glob.ts';
 import { requestHeader } from './request-header.ts';
+import { API_BASE } from './spec.ts';
 
 /** The request header a scoped fault matches. */
 export const FAULT_SCOPE_HEADER = 'x-mock-fault-scope';
@@ -26,6 +27,14 @@ export const FAULT_KINDS: readonly FaultKind[] = [
 /** Kinds aimed at requests by method and path. */
 const AIMED = new Set<FaultKind>(['http', ...NETWORK_FAULT_KINDS]);
 export const isAimed = (kind: FaultKind) => AIMED.has(kind);
+
+/**
+ * At most this many faults armed at once, each path at most MAX_FAULT_PATH characters: every API request is matched
+ * against each armed fault (2,000 armed 2,047-character patterns held one request for 26.8 s, issue 42). Far more than
+ * a test or a page arms; bench/fault-glob.ts measures a request with all of them armed.
+ */
+export const MAX_ARMED_FAULTS = 100;
+export const MAX_FAULT_PATH = 256;
 
 /** A fault as armed and listed. */
 export interface Fault {
@@ -53,7 +62,8 @@ export interface AimedRequest {
 export interface EngineFaults extends Faults {
   /** True while any fault is armed: the pipeline skips reading the scope header of every request otherwise. */
   readonly armed: boolean;
-  add(f: Omit<Fault, 'id'>): Fault;
+  /** Arms it; undefined when MAX_ARMED_FAULTS are armed already. */
+  add(f: Omit<Fault, 'id'>): Fault | undefined;
   list(): Fault[];
   /** Drops every fault, or only those of one scope. */
   clear(scope?: string): void;
@@ -95,8 +105,10 @@ export function createFaults(): EngineFaults {
       return armed.length > 0;
     },
     add(f) {
+      if (armed.length >= MAX_ARMED_FAULTS) return undefined;
       const fault = { ...f, id: next++ };
-      armed.push({ fault, glob: f.path?.includes('*') ? compileGlob(f.path) : undefined });
+      // A relative glob may also match the whole path (`/**/patients`): compiled to read both in one pass.
+      armed.push({ fault, glob: f.path?.includes('*') ? compileGlob(f.path, API_BASE) : undefined });
       return { ...fault };
     },
     list: () => armed.map((a) => ({ ...a.fault })),
@@ -115,8 +127,17 @@ export function createFaults(): EngineFaults {
   };
 }
 
+/**
+ * A glob is tried on paths of at most this many characters (a longer one meets only faults with a literal path): the
+ * cost of matching is the path's length times the armed globs' sizes, and no path of the contract comes near it.
+ */
+export const MAX_GLOB_MATCHED_PATH = 1024;
+
 /** The path as given (relative to the API base, or absolute), or its glob: `*` one segment, `**` the rest. */
 function pathMatches(pattern: string, glob: Glob | undefined, req: AimedRequest): boolean {
   if (!glob) return pattern === req.rel || pattern === req.path;
+  if (req.path.length > MAX_GLOB_MATCHED_PATH) return false;
+  // One pass reads the relative path as given and as under the API base (compileGlob's `under`), when that is the path.
+  if (req.path === API_BASE + req.rel) return globMatches(glob, req.rel);
   return globMatches(glob, req.rel) || globMatches(glob, req.path);
 }

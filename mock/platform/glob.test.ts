@@ -3,6 +3,7 @@
 // against a long run of `a` that does not end in one) answered at once, armed through the control API.
 import { describe, expect, it } from 'vitest';
 import { createMock } from '../in-process/node.ts';
+import { mulberry32 } from '../../spec/runtime/prng.ts';
 import { compileGlob, globMatches } from './glob.ts';
 
 /** The matcher this one replaced (backtracking): the reference for what matches. */
@@ -13,6 +14,26 @@ function reference(pattern: string, path: string): boolean {
     .map((part) => part.split('*').map(literal).join('[^/]+'))
     .join('.*');
   return new RegExp(`^${re}$`).test(path);
+}
+
+/** A second reference for long patterns (the RegExp backtracks for minutes there): matching by memoized recursion. */
+function memoized(pattern: string, path: string): boolean {
+  const memo = new Map<number, boolean>();
+  const at = (i: number, j: number): boolean => {
+    const k = i * (path.length + 1) + j;
+    let r = memo.get(k);
+    if (r !== undefined) return r;
+    if (i === pattern.length) r = j === path.length;
+    else if (pattern.startsWith('**', i)) r = at(i + 2, j) || (j < path.length && at(i, j + 1));
+    else if (pattern[i] === '*') {
+      // One or more characters of one segment.
+      r = false;
+      for (let e = j + 1; e <= path.length && path[e - 1] !== '/' && !r; e++) r = at(i + 1, e);
+    } else r = j < path.length && path[j] === pattern[i] && at(i + 1, j + 1);
+    memo.set(k, r);
+    return r;
+  };
+  return at(0, 0);
 }
 
 /** Every string of `alphabet` up to `max` characters. */
@@ -39,6 +60,25 @@ describe('fault path globs', () => {
     expect(compared).toBeGreaterThan(20_000);
   });
 
+  it('match what a memoized recursive matcher says on patterns past 32 positions (several words of bits)', () => {
+    const random = mulberry32(42);
+    const pick = (alphabet: string, n: number) =>
+      Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    let matched = 0;
+    for (let i = 0; i < 3000; i++) {
+      const pattern = `/${pick('aab/**', 20 + Math.floor(random() * 140))}`;
+      // Paths near a match: the pattern with its stars filled in, then a few characters changed.
+      const filled = pattern
+        .replace(/\*\*/g, () => pick('ab/', Math.floor(random() * 4)))
+        .replace(/\*/g, () => pick('ab', 1 + Math.floor(random() * 3)));
+      const path = random() < 0.5 ? filled : [...filled].map((c) => (random() < 0.03 ? pick('ab/', 1) : c)).join('');
+      const expected = memoized(pattern, path);
+      expect(globMatches(compileGlob(pattern), path), `${pattern} vs ${path}`).toBe(expected);
+      if (expected) matched++;
+    }
+    expect(matched).toBeGreaterThan(500);
+  });
+
   it('read * as one segment and ** as the rest', () => {
     const m = (p: string, path: string) => globMatches(compileGlob(p), path);
     expect(m('/patients/*', '/patients/42')).toBe(true);
@@ -49,6 +89,26 @@ describe('fault path globs', () => {
     expect(m('/**/documents', '/patients/42/documents')).toBe(true);
     expect(m('/providers', '/providers')).toBe(true);
     expect(m('/providers', '/providers/x')).toBe(false);
+    // A position carried into the next word of bits by a step that may match nothing (`**` as step 31).
+    expect(m(`/${'a'.repeat(30)}**b`, `/${'a'.repeat(30)}b`)).toBe(true);
+    expect(m(`/${'a'.repeat(29)}*/b`, `/${'a'.repeat(30)}/b`)).toBe(true);
+  });
+
+  it('compiled with `under`, match a path as given or under it, in one pass', () => {
+    const under = (p: string, path: string) => globMatches(compileGlob(p, '/ext-api/v1'), path);
+    expect(under('/**/patients', '/patients')).toBe(true); // only as /ext-api/v1/patients
+    expect(under('/patients/*', '/patients/42')).toBe(true); // only as given
+    expect(under('/ext-api/*/patients', '/patients')).toBe(true);
+    expect(under('/ext-api/*/patients', '/providers')).toBe(false);
+    expect(under('/**/documents', '/patients/42')).toBe(false);
+    const random = mulberry32(7);
+    const pick = (alphabet: string, n: number) =>
+      Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    for (let i = 0; i < 2000; i++) {
+      const pattern = `/${pick('ab/*x', 1 + Math.floor(random() * 60))}`;
+      const path = `/${pick('ab/', Math.floor(random() * 40))}`;
+      expect(under(pattern, path), `${pattern} vs ${path}`).toBe(memoized(pattern, path) || memoized(pattern, `/ext-api/v1${path}`));
+    }
   });
 
   it('take time linear in the path on the worst case of backtracking', () => {

@@ -3,8 +3,9 @@
 // the error text answered) with no work done on it; everything shown (the key's label, a body's bytes as text,
 // redaction) is derived when read
 // (showEntry), off the hot path, which the journal's cost target (bench/journal.ts) needs as bare as it can be.
+import type { NetworkFaultEffect, NetworkFaultKind, UploadForm } from './deps.ts';
 import type { KeyCheck } from './keys.ts';
-import { withoutKey, type Redactor } from './redact.ts';
+import { redactCut, withoutKey, type Redactor } from './redact.ts';
 
 /** How much of a request or error body is kept. */
 export const JOURNAL_BODY_BYTES = 4096;
@@ -90,6 +91,10 @@ export interface RecordedRequest {
   refusal: Refusal | undefined;
   /** --upstream: the headers sent on and the upstream's answer. */
   upstream: Exchanged | undefined;
+  /** What a network fault did to it (`dropped`, `timed out after 1000 ms`, ...); undefined when none did. */
+  fault: NetworkFaultEffect | undefined;
+  /** A multipart upload's fields and file name and size (never its bytes); undefined for any other body. */
+  form: UploadForm | undefined;
 }
 
 /** An entry as the journal lists it: the request and its times. */
@@ -115,6 +120,12 @@ export interface ShownEntry {
   /** --upstream: why the exchange was not judged (no operation of the contract matches it). */
   not_judged?: string;
   engine_status?: number;
+  /**
+   * What an armed network fault did to it: its kind, and `effect` as it reads (`dropped`, `timed out after 1000 ms`,
+   * `reset mid-answer`, `malformed body`, `delayed 300 ms`). A dropped or timed-out request got no answer: its
+   * `status` (502, 504) is what the engine's marked answer stands for.
+   */
+  fault?: { kind: NetworkFaultKind; effect: string };
   /** Why the mock refused it, or why the browser hid its answer from the page, and the flag that would allow it. */
   refused?: { by: Refusal['by']; reason: string; allow?: string };
   /** The query string without `?`; '' when none. */
@@ -129,6 +140,8 @@ export interface ShownEntry {
     note?: string;
     /** --upstream: the headers as sent on (keys and credentials replaced). */
     headers?: Record<string, string>;
+    /** A multipart upload: its text fields and its file's name and size (the bytes are not kept). */
+    form?: UploadForm;
   };
   /** --upstream: the upstream's answer as the client got it (its body up to UPSTREAM_BODY_CHARS). */
   response?: Exchanged['response'];
@@ -142,8 +155,11 @@ export const cut = (text: string, limit = JOURNAL_BODY_BYTES) => (text.length > 
 const UTF8 = new TextDecoder('utf-8');
 const TEXTUAL = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
 
-function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEntry['request'] {
+type Clean = (text: string, cut?: boolean) => string;
+
+function requestShown(e: JournalEntry, clean: Clean): ShownEntry['request'] {
   const part = { content_type: e.type, bytes: e.bytes, body: null as string | null, truncated: false };
+  if (e.form) return { ...part, note: 'not kept: a file upload', form: formShown(e.form, clean) };
   if (e.unread) {
     const upload = e.type !== null && /^multipart\//i.test(e.type);
     return { ...part, note: upload ? 'not kept: a file upload' : 'not read: the request was answered before its body was read' };
@@ -151,8 +167,14 @@ function requestShown(e: JournalEntry, clean: (text: string) => string): ShownEn
   if (!e.body || e.bytes === 0) return part;
   if (typeof e.body === 'string') return { ...part, body: clean(e.body) }; // kept whole (record-requests.ts)
   if (!TEXTUAL.test(e.type ?? '')) return { ...part, note: 'not kept: not a text body' };
-  return { ...part, body: clean(UTF8.decode(e.body)), truncated: e.bytes !== null && e.bytes > e.body.byteLength };
+  const truncated = e.bytes !== null && e.bytes > e.body.byteLength;
+  return { ...part, body: clean(UTF8.decode(e.body), truncated), truncated };
 }
+
+const formShown = (f: UploadForm, clean: (text: string) => string): UploadForm => ({
+  fields: Object.fromEntries(Object.entries(f.fields).map(([k, v]) => [clean(k), clean(v)])),
+  ...(f.file ? { file: { filename: clean(f.file.filename), bytes: f.file.bytes } } : {}),
+});
 
 function keyLabel(check: KeyCheck | undefined, refusal: Refusal | undefined, upstream: Exchanged | undefined): string {
   if (upstream) return upstream.key ? 'passed to the upstream' : 'no key';
@@ -165,7 +187,11 @@ const cleanHeaders = (h: Record<string, string>, clean: (text: string) => string
   Object.fromEntries(Object.entries(h).map(([k, v]) => [k, clean(v)]));
 
 export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
-  const clean = (text: string) => redact(withoutKey(withoutKey(text, e.presented), e.upstream?.key));
+  // A text cut short is redacted as if before the cut (redactCut): what a cut leaves of a key reads as no key.
+  const clean: Clean = (text, wasCut = false) => {
+    const known = withoutKey(withoutKey(text, e.presented), e.upstream?.key);
+    return wasCut ? redactCut(known, redact) : redact(known);
+  };
   // Field by field, in the order GET /__mock/requests has always listed them; optional ones only when set.
   const shown: ShownEntry = {
     id: e.id,
@@ -180,6 +206,7 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   if (e.violations !== undefined) shown.violations = e.violations;
   if (e.upstream?.notJudged !== undefined) shown.not_judged = clean(e.upstream.notJudged);
   if (e.engine_status !== undefined) shown.engine_status = e.engine_status;
+  if (e.fault !== undefined) shown.fault = { kind: e.fault.kind, effect: e.fault.text };
   if (e.refusal) {
     const { by, reason, allow } = e.refusal;
     shown.refused = { by, reason: clean(reason), ...(allow !== undefined ? { allow: clean(allow) } : {}) };
@@ -189,10 +216,10 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   if (e.upstream) {
     const { requestHeaders, response } = e.upstream;
     shown.request.headers = cleanHeaders(requestHeaders, clean);
-    shown.response = { ...response, headers: cleanHeaders(response.headers, clean), body: clean(response.body) };
+    shown.response = { ...response, headers: cleanHeaders(response.headers, clean), body: clean(response.body, response.truncated) };
   }
   if (e.error !== undefined) {
-    const text = clean(cut(e.error));
+    const text = clean(cut(e.error), e.error.length >= JOURNAL_BODY_BYTES);
     try {
       shown.error = JSON.parse(text);
     } catch {

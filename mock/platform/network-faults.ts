@@ -7,7 +7,8 @@
 // They act in front of everything the API does (apiFront): a dropped or timed-out request reaches no check and no
 // route (nothing is counted or changed), a reset or malformed one runs as usual and its answer is lost or cut. The
 // --latency flag (the in-process `latency` option) delays every API answer the same way.
-import type { EngineContext } from './deps.ts';
+import type { Check } from './pipeline.ts';
+import type { EngineContext, NetworkFaultEffect } from './deps.ts';
 import { faultScope, type EngineFaults, type Fault } from './faults.ts';
 import { answerError } from './responses.ts';
 import { API_BASE } from './spec.ts';
@@ -21,15 +22,29 @@ export const MAX_FAULT_MS = 120_000;
 /** A delay: fixed, or drawn evenly from [min, max] for each request. */
 export type Latency = number | readonly [number, number];
 
-/** What a transport does with a marked answer. */
-export type TransportFault = { kind: 'drop' } | { kind: 'reset' } | { kind: 'timeout'; holdMs: number };
+/**
+ * What a transport does with a marked answer. A timeout names its journal entry (`entry`) when one was recorded: the
+ * transport tells how long the client really waited (HeldReport), which only it knows.
+ */
+export type TransportFault = { kind: 'drop' } | { kind: 'reset' } | { kind: 'timeout'; holdMs: number; entry?: number };
 
-/** The mark's text: `drop`, `reset`, `timeout; hold=<ms>` (and `malformed`, which a transport sends as it is). */
+/** A transport's word on a timeout it acted out: the journal entry, how long it was held, whether the client left first. */
+export type HeldReport = (entry: number, ms: number, clientGaveUp: boolean) => void;
+
+/** The mark's text: `drop`, `reset`, `timeout; hold=<ms>[; entry=<id>]` (and `malformed`, which a transport sends as it is). */
 export function readFaultMark(value: string | null | undefined): TransportFault | undefined {
   if (!value) return undefined;
   if (value === 'drop' || value === 'reset') return { kind: value };
-  const hold = /^timeout; hold=(\d+)$/.exec(value);
-  return hold ? { kind: 'timeout', holdMs: Math.min(Number(hold[1]), MAX_FAULT_MS) } : undefined;
+  const hold = /^timeout; hold=(\d+)(?:; entry=(\d+))?$/.exec(value);
+  if (!hold) return undefined;
+  const holdMs = Math.min(Number(hold[1]), MAX_FAULT_MS);
+  return hold[2] === undefined ? { kind: 'timeout', holdMs } : { kind: 'timeout', holdMs, entry: Number(hold[2]) };
+}
+
+/** A timeout's mark with its journal entry (record-requests.ts, once the entry has its id). */
+export function markEntry(answer: Response, entry: number): void {
+  const mark = answer.headers.get(FAULT_HEADER);
+  if (mark?.startsWith('timeout;')) answer.headers.set(FAULT_HEADER, `${mark}; entry=${entry}`);
 }
 
 /** A latency from JSON (`300` or `[100, 800]`), or why not. */
@@ -61,7 +76,11 @@ export interface NetworkDelivery {
   deliver(c: EngineContext, answer: () => Response | Promise<Response>): Response | Promise<Response>;
 }
 
-export function networkDelivery(faults: EngineFaults, latency: Latency | undefined): NetworkDelivery {
+/**
+ * `identify`: the key check alone (auth.ts's checkKey), run for a dropped or timed-out request, which reaches no other
+ * check, so that the journal names the key's label instead of `no key`.
+ */
+export function networkDelivery(faults: EngineFaults, latency: Latency | undefined, identify?: Check): NetworkDelivery {
   return {
     get active() {
       return latency !== undefined || faults.armed;
@@ -71,11 +90,33 @@ export function networkDelivery(faults: EngineFaults, latency: Latency | undefin
       const fault = faults.armed
         ? faults.takeNetwork({ method: c.req.method, rel: path.slice(API_BASE.length) || '/', path, scope: faultScope(c) })
         : undefined;
-      const wait = delayOf(latency) + (fault?.kind === 'latency' ? delayOf(fault.ms) : 0);
+      const delay = fault?.kind === 'latency' ? delayOf(fault.ms) : 0;
+      const wait = delayOf(latency) + delay;
+      if (fault) c.set('fault', effectOf(fault, delay));
+      if (fault && (fault.kind === 'drop' || fault.kind === 'timeout')) identify?.(c);
       const act = () => (fault && fault.kind !== 'latency' ? actOut(c, fault, answer) : answer());
       return wait > 0 ? sleep(wait).then(act) : act();
     },
   };
+}
+
+/** The longest a timeout holds the connection unless armed with `ms`. */
+const holdOf = (fault: Fault) => (typeof fault.ms === 'number' ? fault.ms : MAX_FAULT_MS);
+
+/** What the fault does to the request, as the journal, the dashboard and the HAR say it. */
+function effectOf(fault: Fault, delay: number): NetworkFaultEffect {
+  switch (fault.kind) {
+    case 'drop':
+      return { kind: 'drop', text: 'dropped' };
+    case 'timeout':
+      return { kind: 'timeout', text: `timed out after ${holdOf(fault)} ms`, heldMs: holdOf(fault) };
+    case 'reset':
+      return { kind: 'reset', text: 'reset mid-answer' };
+    case 'malformed':
+      return { kind: 'malformed', text: 'malformed body' };
+    default:
+      return { kind: 'latency', text: `delayed ${delay} ms` };
+  }
 }
 
 function actOut(c: EngineContext, fault: Fault, answer: () => Response | Promise<Response>): Response | Promise<Response> {
@@ -85,7 +126,7 @@ function actOut(c: EngineContext, fault: Fault, answer: () => Response | Promise
         [FAULT_HEADER]: 'drop',
       });
     case 'timeout': {
-      const hold = typeof fault.ms === 'number' ? fault.ms : MAX_FAULT_MS;
+      const hold = holdOf(fault);
       return answerError(c, { error: `Injected fault: timeout (no answer; the connection is closed after ${hold} ms)` }, 504, {
         [FAULT_HEADER]: `timeout; hold=${hold}`,
       });

@@ -41,5 +41,7 @@ export function refusedEntry(r: FrontRefusal): RecordedRequest {
     frontId: undefined,
     refusal: r.refusal,
     upstream: undefined,
+    fault: undefined,
+    form: undefined,
   };
 }

@@ -10,6 +10,7 @@ import { cut, JOURNAL_BODY_BYTES, type RecordedRequest } from './journal-entry.t
 import type { KeyCheck } from './keys.ts';
 import type { Recorder } from './pipeline.ts';
 import { requestHeader } from './request-header.ts';
+import { markEntry } from './network-faults.ts';
 import type { RequestJournal } from './request-journal.ts';
 
 /** Set by the default mode's front on each API request it forwards: Prism's violations are attached by it. */
@@ -52,7 +53,9 @@ const readBack = (res: Response) =>
  */
 export function recordRequests(journal: RequestJournal, trustRequestId: boolean): Recorder {
   return (c, started, answer) => {
-    const duration = Math.max(0, Date.now() - started); // the wall clock may be set back meanwhile
+    const fault = c.get('fault');
+    // A timeout's hold is acted out by the transport after this answer: the hold until it reports (journal.settle).
+    const duration = fault?.heldMs ?? Math.max(0, Date.now() - started); // the wall clock may be set back meanwhile
     const check = c.get('keyCheck');
     const raw = c.get('requestBody');
     const status = answer.status;
@@ -79,6 +82,8 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
       frontId: trustRequestId ? requestHeader(c, REQUEST_ID_HEADER) : undefined,
       refusal: c.get('refusal'),
       upstream,
+      fault,
+      form: c.get('form'),
     };
     if (!raw && entry.method !== 'GET' && entry.method !== 'HEAD') declaredBody(c, entry);
     if (entry.error !== undefined) entry.error = cut(entry.error);
@@ -87,6 +92,8 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
         entry.error = cut(text);
         journal.record(entry, started, duration);
       });
-    return journal.record(entry, started, duration);
+    journal.record(entry, started, duration);
+    // The transport holds a timeout after this answer: it reports the real wait against the entry (journal.settle).
+    if (fault?.kind === 'timeout') markEntry(answer, entry.id);
   };
 }

@@ -107,3 +107,19 @@ function closingQuote(text: string, p: number): number {
   const end = STRING_BODY.lastIndex;
   return text.charCodeAt(end) === 34 ? end : -Math.max(end, 1);
 }
+
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/**
+ * For a text cut short (the journal keeps 4 KB of a body): what the cut left of a key no longer looks like one (15 of
+ * a key's 24 characters stayed, issue 42), so a key-shaped word touching the end, or a key-named field's value the cut
+ * left open, is removed whole, as if it had been redacted before the cut. `redact` is the journal's redactor.
+ */
+export function redactCut(text: string, redact: Redactor): string {
+  let start = text.length;
+  while (start > 0 && isWordChar(text.charCodeAt(start - 1))) start--;
+  const tail = start < text.length && /^[A-Za-z]{2,10}_/.test(text.slice(start, start + 12)) ? `${text.slice(0, start)}${REDACTED}` : text;
+  // A closing quote lets the field pass see a value the cut left open; taken off again afterwards.
+  const closed = redact(`${tail}"`);
+  return closed.endsWith('"') ? closed.slice(0, -1) : closed;
+}

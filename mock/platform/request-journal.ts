@@ -25,6 +25,11 @@ export interface RequestJournal {
    * its times: `started`, Date.now() when it entered the API; `duration` in whole milliseconds.
    */
   record(entry: RecordedRequest, started: number, duration: number): void;
+  /**
+   * A timed-out request's real wait, reported by the transport once the connection ended (the client may give up
+   * before the hold): its duration and what the fault reads as. Nothing when the entry is no longer kept.
+   */
+  settle(id: number, ms: number, clientGaveUp: boolean): void;
   list(filter: JournalFilter): JournalEntry[];
   /** list(), redacted, as GET /__mock/requests shows it; other work runs between slices of it (READ_SLICE_MS). */
   read(filter: JournalFilter): Promise<ShownEntry[]>;
@@ -78,6 +83,15 @@ export function createRequestJournal(capacity: number, redact: Redactor): Reques
 
   return {
     capacity,
+    settle(id, ms, clientGaveUp) {
+      const back = lastId - id;
+      if (back < 0 || back >= kept) return;
+      const slot = (next - 1 - back + capacity) % capacity;
+      const e = ring[slot];
+      if (e?.id !== id || e.fault?.kind !== 'timeout') return;
+      times[2 * slot + 1] = ms;
+      e.fault = { ...e.fault, text: clientGaveUp ? `timed out: the client gave up after ${ms} ms` : `timed out after ${ms} ms` };
+    },
     record(entry, started, duration) {
       if (capacity === 0) return;
       entry.id = ++lastId;

@@ -13,9 +13,9 @@ import { corsHeaders, type CorsPolicy } from '../platform/cors.ts';
 import { REQUEST_ID_HEADER } from '../platform/record-requests.ts';
 import type { Violation } from '../platform/journal-entry.ts';
 import { API_BASE } from '../platform/spec.ts';
-import { FaultingResponse } from '../front/fault-delivery.ts';
+import { FaultingResponse, reportingResponses } from '../front/fault-delivery.ts';
 import type { Gate } from '../front/gate.ts';
-import { FAULT_HEADER } from '../platform/network-faults.ts';
+import { FAULT_HEADER, type HeldReport } from '../platform/network-faults.ts';
 import type { PrismOperations } from './operations.ts';
 import { sendDirect, type EngineFetch } from './direct-forward.ts';
 import { pipeThrough, send, writeUpstream, type Upstream, type UpstreamResponse } from './raw-forward.ts';
@@ -43,6 +43,8 @@ export interface ProxyOptions {
   onViolation?: (line: string) => void;
   /** The same violations, by the id the front gave the request (REQUEST_ID_HEADER), for the request journal. */
   onViolations?: (requestId: string, violations: Violation[], answered: number) => void;
+  /** A timeout's real wait, once the client's connection ended (the engine's journal.settle). */
+  onHeld?: HeldReport;
   /** Target normalization, the real peer and the control-API decision (mock/front/gate.ts). */
   gate: Gate;
   cors: CorsPolicy;
@@ -124,40 +126,43 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
   };
 
   // FaultingResponse: an answer marked with a network fault (drop, reset, timeout) is acted out on the client's socket.
-  return http.createServer({ requireHostHeader: false, ServerResponse: FaultingResponse }, (req, res) => {
-    const admitted = opts.gate(req, res);
-    if (!admitted) return;
-    const url = req.url!;
-    const { path } = admitted;
-    // Overwrites any client's copy: the engine's journal files Prism's violations under this id.
-    req.headers[REQUEST_ID_HEADER] = String(++requestIds);
-    if (admitted.control || req.method === 'OPTIONS' || !path.startsWith(`${API_BASE}/`)) return pipeThrough(upstream, req, res);
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BUFFERED) return pipeThrough(upstream, req, res);
+  return http.createServer(
+    { requireHostHeader: false, ServerResponse: opts.onHeld ? reportingResponses(opts.onHeld) : FaultingResponse },
+    (req, res) => {
+      const admitted = opts.gate(req, res);
+      if (!admitted) return;
+      const url = req.url!;
+      const { path } = admitted;
+      // Overwrites any client's copy: the engine's journal files Prism's violations under this id.
+      req.headers[REQUEST_ID_HEADER] = String(++requestIds);
+      if (admitted.control || req.method === 'OPTIONS' || !path.startsWith(`${API_BASE}/`)) return pipeThrough(upstream, req, res);
+      if (Number(req.headers['content-length'] ?? 0) > MAX_BUFFERED) return pipeThrough(upstream, req, res);
 
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (c: Buffer) => {
-      size += c.length;
-      chunks.push(c);
-      // Larger than anything the engine accepts (a chunked body has no Content-Length to refuse it by): the engine
-      // answers it, streamed (413 with the rate-limit headers), as in engine-only mode.
-      if (size > MAX_BUFFERED) {
-        req.off('data', onData).off('end', onEnd);
-        req.pause();
-        pipeThrough(upstream, req, res, { prefix: Buffer.concat(chunks) });
-      }
-    };
-    const onEnd = () => {
-      const body = size ? Buffer.concat(chunks) : undefined;
-      void handle(req, res, url, body).catch((e) => {
-        logger.error(e);
-        if (process.env.MOCK_DEBUG) console.error(e);
-        if (!res.headersSent) problem(req, res, 502, { error: 'The mock engine did not answer' });
-      });
-    };
-    req.on('data', onData).on('end', onEnd);
-    req.on('error', () => res.destroy());
-  });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const onData = (c: Buffer) => {
+        size += c.length;
+        chunks.push(c);
+        // Larger than anything the engine accepts (a chunked body has no Content-Length to refuse it by): the engine
+        // answers it, streamed (413 with the rate-limit headers), as in engine-only mode.
+        if (size > MAX_BUFFERED) {
+          req.off('data', onData).off('end', onEnd);
+          req.pause();
+          pipeThrough(upstream, req, res, { prefix: Buffer.concat(chunks) });
+        }
+      };
+      const onEnd = () => {
+        const body = size ? Buffer.concat(chunks) : undefined;
+        void handle(req, res, url, body).catch((e) => {
+          logger.error(e);
+          if (process.env.MOCK_DEBUG) console.error(e);
+          if (!res.headersSent) problem(req, res, 502, { error: 'The mock engine did not answer' });
+        });
+      };
+      req.on('data', onData).on('end', onEnd);
+      req.on('error', () => res.destroy());
+    },
+  );
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, url: string, body: Buffer | undefined) {
     const method = (req.method ?? 'GET').toLowerCase();

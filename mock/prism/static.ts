@@ -4,6 +4,7 @@
 // a reason, answers CORS itself (Prism's own reflects every origin, with credentials) and streams the rest through.
 import http from 'node:http';
 import { createServer } from '@stoplight/prism-http-server';
+import { controlCorsHeaders, controlPreflightHeaders } from '../platform/control-cors.ts';
 import { corsHeaders, corsRefusal, isOriginAllowed, preflight, type CorsPolicy } from '../platform/cors.ts';
 import type { Refusal } from '../platform/journal-entry.ts';
 import { shapeClientErrors } from '../front/client-error.ts';
@@ -44,9 +45,9 @@ function documentedError(status: number, body: unknown): object | undefined {
 export async function startStaticMock(
   port: number,
   host: string,
-  opts: { gate: Gate; cors: CorsPolicy; onRefusal?: (r: Refusal) => void },
+  opts: { gate: Gate; cors: CorsPolicy; boundHost?: string; onRefusal?: (r: Refusal) => void; internalPort?: number },
 ): Promise<{ port: number; close(): Promise<void> }> {
-  const prism = await startStaticPrism(0, '127.0.0.1', false);
+  const prism = await startStaticPrism(opts.internalPort ?? 0, '127.0.0.1', false);
   const upstream = createUpstream('127.0.0.1', prism.port);
   const front = http.createServer({ requireHostHeader: false }, (req, res) => {
     const admitted = opts.gate(req, res);
@@ -64,11 +65,21 @@ export async function startStaticMock(
       return void res.end();
     }
     req.resume();
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      res.writeHead(204, controlPreflightHeaders(opts.cors, origin, opts.boundHost));
+      return void res.end();
+    }
+    const cors = controlCorsHeaders(opts.cors, origin, opts.boundHost);
     if (path === '/__mock/health' && (req.method === 'GET' || req.method === 'HEAD'))
-      return sendJson(res, 200, { status: 'ok', mode: 'static' });
-    sendJson(res, 404, {
-      error: `${req.method} ${path}: the static mode has only GET /__mock/health (no engine, no state); run without --static for the control API`,
-    });
+      return sendJson(res, 200, { status: 'ok', mode: 'static' }, cors);
+    sendJson(
+      res,
+      404,
+      {
+        error: `${req.method} ${path}: the static mode has only GET /__mock/health (no engine, no state); run without --static for the control API`,
+      },
+      cors,
+    );
   });
   shapeClientErrors(front);
   await new Promise<void>((resolve, reject) => {

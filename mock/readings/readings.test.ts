@@ -125,7 +125,10 @@ const probes: Partial<Record<ReadingId, (api: Api) => Promise<unknown>>> = {
   'upload-other-words': async (api) => (await upload(api)).body.message,
   'statuses-other': async (api) => [(await api('PATCH', '/patients')).status, (await api('GET', '/patients/abc')).status],
   'error-texts-other': async (api) => (await api('GET', '/patients/1')).body.error,
-  'auth-first': async (api) => [(await api('GET', '/no-such-path', undefined, true)).status, (await api('DELETE', '/providers', undefined, true)).status],
+  'auth-first': async (api) => [
+    (await api('GET', '/no-such-path', undefined, true)).status,
+    (await api('DELETE', '/providers', undefined, true)).status,
+  ],
   'rate-headers-other-forms': async (api) => Number((await api('GET', '/providers?limit=1')).headers.get('x-ratelimit-reset')) > 1e9,
   'limit-clamped': async (api) => {
     const r = await api('GET', '/patients?limit=80');

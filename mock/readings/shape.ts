@@ -34,7 +34,13 @@ export function answerShaper(readings: ActiveReadings): AnswerShaper | undefined
     }
     const answer = { status: res.status, body, headers };
     const url = new URL(c.req.url);
-    const view = { operationId: c.get('operationId'), method: c.req.method, query: url.searchParams, now: Date.now(), keyOk: !!c.get('keyCheck')?.ok };
+    const view = {
+      operationId: c.get('operationId'),
+      method: c.req.method,
+      query: url.searchParams,
+      now: Date.now(),
+      keyOk: !!c.get('keyCheck')?.ok,
+    };
     shapeAnswer(answer, view, readings);
     restateSent(c, view, readings);
     const out = answer.body === undefined ? (text ?? res.body) : JSON.stringify(answer.body);

@@ -22,5 +22,7 @@ export const keptEntry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
   frontId: undefined,
   refusal: undefined,
   upstream: undefined,
+  fault: undefined,
+  form: undefined,
   ...over,
 });

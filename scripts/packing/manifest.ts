@@ -13,6 +13,11 @@ interface PackOptions {
   assets?: string[];
   /** Built modules started by computed name (a worker): walked like the exports. */
   entries?: string[];
+  /**
+   * Packages only the command (`bin`) imports become optionalDependencies: `npm install <pkg> --omit=optional` then
+   * installs what the exports need (createMock and MSW: the light path), and the command says what it misses.
+   */
+  binOnlyOptional?: boolean;
 }
 
 export interface Manifest {
@@ -38,12 +43,12 @@ export interface RootPackage {
 export const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
 /** Every file a manifest points at (exports' targets, bin, main, types, browser replacements), as paths in the package. */
-export function entryFiles(m: Manifest): string[] {
+export function entryFiles(m: Manifest, o: { withBin?: boolean } = {}): string[] {
   const targets = (v: unknown): string[] =>
     typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(targets) : [];
   const files = [
     ...targets(m.exports),
-    ...targets(m.bin),
+    ...(o.withBin === false ? [] : targets(m.bin)),
     ...targets(m.main),
     ...targets(m.types),
     ...targets(m.browser),
@@ -55,15 +60,21 @@ export function entryFiles(m: Manifest): string[] {
 class DependencyError extends Error {}
 
 /** The package.json that ships: the manifest without `x-pack`, plus what the repository decides for all three. */
-export function shippedManifest(m: Manifest, root: RootPackage, imported: Iterable<string>): Record<string, unknown> {
+export function shippedManifest(
+  m: Manifest,
+  root: RootPackage,
+  imported: Iterable<string>,
+  optional: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   const { 'x-pack': pack, ...fields } = m;
   const peers = new Set(Object.keys(m.peerDependencies ?? {}));
   const dependencies: Record<string, string> = {};
+  const optionalDependencies: Record<string, string> = {};
   for (const name of [...imported].sort()) {
     if (peers.has(name) || pack.bundle?.includes(name)) continue;
     const version = root.dependencies[name];
     if (!version) throw new DependencyError(`${m.name} imports ${name}, which is not a dependency of the repository's package.json`);
-    dependencies[name] = version;
+    (optional.has(name) ? optionalDependencies : dependencies)[name] = version;
   }
   const { name, version, ...rest } = fields;
   if (typeof version !== 'string' || !version) throw new DependencyError(`${m.name}: packages/${m.name}.json has no version`);
@@ -76,6 +87,7 @@ export function shippedManifest(m: Manifest, root: RootPackage, imported: Iterab
     engines: root.engines,
     files: ['dist', 'CHANGELOG.md'],
     ...(Object.keys(dependencies).length ? { dependencies } : {}),
+    ...(Object.keys(optionalDependencies).length ? { optionalDependencies } : {}),
   };
 }
 

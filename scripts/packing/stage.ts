@@ -43,7 +43,14 @@ export async function stagePackage(root: string, stage: string, m: Manifest, pkg
   copyFileSync(changelog, join(stage, 'CHANGELOG.md'));
   // Dependencies are what the shipped code imports, read from the staged files (after any inlining).
   const shipped = walk(entries.map((e) => join(stage, e)));
-  const manifest = shippedManifest(m, pkg, [...shipped.runtime, ...shipped.types]);
+  const manifest = shippedManifest(m, pkg, [...shipped.runtime, ...shipped.types], binOnly(stage, m, shipped.runtime));
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
+}
+
+/** With x-pack.binOnlyOptional: the packages only the command's code imports (not the exports' nor a worker's). */
+function binOnly(stage: string, m: Manifest, all: ReadonlySet<string>): Set<string> {
+  if (!m['x-pack'].binOnlyOptional) return new Set();
+  const library = walk(entryFiles(m, { withBin: false }).map((e) => join(stage, e)));
+  return new Set([...all].filter((name) => !library.runtime.has(name) && !library.types.has(name)));
 }

@@ -3,7 +3,7 @@
 // path optional: every method, every path), `latency` with `ms` (300, or [100, 800]) and `timeout` with an optional
 // `ms` (how long the connection is held; at most and by default 120 s).
 import type { FaultKind } from '../../platform/deps.ts';
-import { FAULT_KINDS, type Fault, isAimed } from '../../platform/faults.ts';
+import { FAULT_KINDS, type Fault, isAimed, MAX_FAULT_PATH } from '../../platform/faults.ts';
 import { checkLatency, MAX_FAULT_MS } from '../../platform/network-faults.ts';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '*'];
@@ -39,8 +39,8 @@ export function readFaultInput(body: Record<string, unknown>): FaultInput {
   const path = typeof body.path === 'string' ? body.path : given('path') ? undefined : '/**';
   if (aimed) {
     if (!method || !HTTP_METHODS.includes(method)) details.method = `must be one of ${HTTP_METHODS.join(', ')}`;
-    if (typeof path !== 'string' || !path.startsWith('/') || path.length > 2048)
-      details.path = 'must be a path starting with / (at most 2048 characters)';
+    if (typeof path !== 'string' || !path.startsWith('/') || path.length > MAX_FAULT_PATH)
+      details.path = `must be a path starting with / (at most ${MAX_FAULT_PATH} characters)`;
   }
   if (kind === 'http' && !(Number.isInteger(body.status) && (body.status as number) >= 400 && (body.status as number) <= 599))
     details.status = 'must be an integer from 400 to 599';

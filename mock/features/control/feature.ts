@@ -1,7 +1,7 @@
 // The control API's own routes under /__mock: health, reset, keys, faults, the request journal, the dashboard and the API reference. Other features add theirs (finalize, ...).
 import type { Hono } from 'hono';
 import type { FaultKind, Feature, SeedFile } from '../../platform/deps.ts';
-import type { EngineFaults } from '../../platform/faults.ts';
+import { type EngineFaults, FAULT_KINDS, MAX_ARMED_FAULTS } from '../../platform/faults.ts';
 import type { RequestJournal } from '../../platform/request-journal.ts';
 import { API_BASE } from '../../platform/spec.ts';
 import type { DashboardView } from './dashboard/page.ts';
@@ -37,12 +37,16 @@ function controlRoutes(app: Hono, target: ControlTarget): void {
   app.get('/health', (c) =>
     c.json({ status: 'ok', mode: target.mode, time_scale: target.timeScale, ...(target.upstream ? { upstream: target.upstream } : {}) }),
   );
+  // The dashboard offers only what this mode does: the fault kinds it accepts, reset where there is a seed.
+  const faultKinds = FAULT_KINDS.filter((k) => !target.refuseFault?.(k));
   target.pages?.(app, () => ({
     mode: target.mode,
     keys: target.keys,
     apiBase: API_BASE,
     journalSize: target.journal.capacity,
     readings: readingsListing(target.readings).filter((r) => r.active),
+    faultKinds,
+    canReset: target.upstream === undefined,
   }));
   app.post('/reset', async (c) => {
     await target.reset();
@@ -81,6 +85,13 @@ function controlRoutes(app: Hono, target: ControlTarget): void {
     const refused = target.refuseFault?.(input.fault.kind);
     if (refused) return c.json({ error: 'Validation failed', details: { kind: refused } }, 400);
     const fault = target.faults.add(input.fault);
+    if (!fault)
+      return c.json(
+        {
+          error: `At most ${MAX_ARMED_FAULTS} faults may be armed at once: clear some first (DELETE /__mock/faults, ?scope= for one scope's)`,
+        },
+        409,
+      );
     return c.json({ data: fault }, 201);
   });
 }

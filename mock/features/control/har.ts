@@ -8,7 +8,11 @@ import { parseJournalQuery, type RequestJournal } from '../../platform/request-j
 
 const pairs = (h: Record<string, string> | undefined) => Object.entries(h ?? {}).map(([name, value]) => ({ name, value }));
 
+/** A dropped or timed-out request got no answer: status 0, as a browser's devtools export one that failed. */
+const unanswered = (e: ShownEntry) => e.fault?.kind === 'drop' || e.fault?.kind === 'timeout';
+
 function harResponse(e: ShownEntry) {
+  if (unanswered(e)) return { status: 0, headers: [], content: { size: 0, mimeType: '' } };
   if (e.response) {
     const { status, headers, body, truncated } = e.response;
     return {
@@ -54,7 +58,8 @@ function harEntry(e: ShownEntry, origin: string) {
     cache: {},
     timings: { send: 0, wait: e.duration_ms, receive: 0 },
     _key: e.key,
-    ...(response.status !== e.status ? { _answered: e.status } : {}),
+    ...(response.status !== e.status && !unanswered(e) ? { _answered: e.status } : {}),
+    ...(e.fault ? { _fault: e.fault.effect, ...(unanswered(e) ? { _error: e.fault.effect } : {}) } : {}),
     ...(e.violations ? { _violations: e.violations } : {}),
     ...(e.not_judged ? { _not_judged: e.not_judged } : {}),
     ...(e.refused ? { _refused: e.refused } : {}),

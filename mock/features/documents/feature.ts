@@ -71,6 +71,8 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUplo
     const checked = deps.validator.schema('DocumentUpload')({ ...parsed.fields, ...(parsed.file ? { file: '' } : {}) });
     if (!checked.ok) return deps.responses.validation(c, checked.details);
     const { file, fields } = parsed;
+    // The form's shape for the request journal ("copy as curl" sends it again; the bytes are not kept).
+    c.set('form', { fields, ...(file ? { file: { filename: file.filename, bytes: file.bytes.length } } : {}) });
     if (!file) return deps.responses.validation(c, { file: 'is required' });
     if (fields.patient_id !== undefined && fields.patient_id !== target.patientId)
       return deps.responses.validation(c, { patient_id: 'must equal the patient id in the path' });

@@ -26,7 +26,7 @@ async function scenario(pdf: Uint8Array<ArrayBuffer>, steps: Step[]): Promise<vo
     // The page's own receiver: deliveries go out through the page's fetch, so the worker hands them back here.
     http.post(HOOKS, async ({ request }) => (hooks.push(await request.text()), new HttpResponse(null, { status: 204 }))),
   );
-  await worker.start({ quiet: true, serviceWorker: { url: '/mockServiceWorker.js' }, onUnhandledRequest: 'error' });
+  await worker.start({ quiet: false, serviceWorker: { url: '/mockServiceWorker.js' }, onUnhandledRequest: 'error' });
   steps.push({ step: 'base', outcome: { baseUrl: mock.baseUrl, sameOrigin: new URL(mock.baseUrl).origin === location.origin } });
 
   const health = await fetch(`${mock.controlUrl}/health`);
@@ -78,6 +78,14 @@ async function scenario(pdf: Uint8Array<ArrayBuffer>, steps: Step[]): Promise<vo
   });
   const limited = await fetch(`${mock.baseUrl}/patients`, { headers: { 'x-api-key': key } });
   steps.push({ step: 'fault', outcome: { armed: armed.status, status: limited.status, retryAfter: limited.headers.get('retry-after') } });
+
+  // A drop: MSW answers a network error, so the page's fetch rejects as on a real network (never a 200).
+  await fetch(`${mock.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ kind: 'drop', path: '/providers' }) });
+  const dropped = await fetch(`${mock.baseUrl}/providers`, { headers: { 'x-api-key': key } }).then(
+    (r) => `status ${r.status}`,
+    (e: unknown) => String(e),
+  );
+  steps.push({ step: 'drop', outcome: { seen: dropped } });
 
   // A webhook: registered through the control API, delivered by the engine through the page's fetch.
   const hook = { name: 'page', url: HOOKS, event: 'NOTE_REGENERATED', format: 'JSON', headers: {} };

@@ -53,100 +53,7 @@
     say(`Copied ${what}.`);
   }
 
-  const shellQuote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
-  function curlOf(e) {
-    const url = location.origin + e.path + (e.query ? `?${e.query}` : '');
-    const parts = [`curl -X ${e.method} ${shellQuote(url)}`];
-    if (e.key !== 'no key') parts.push(`-H "X-API-Key: $CLINICAL_RECORDS_KEY"`);
-    if (e.request.content_type) parts.push(`-H ${shellQuote(`Content-Type: ${e.request.content_type}`)}`);
-    if (e.request.body !== null) parts.push(`--data-raw ${shellQuote(e.request.body)}`);
-    let curl = parts.join(' \\\n  ');
-    if (e.request.truncated) curl += `\n# the body was cut at 4 KB in the journal: this sends only its start`;
-    else if (e.request.note) curl += `\n# body ${e.request.note}`;
-    return curl;
-  }
-
-  function pretty(text) {
-    try {
-      return JSON.stringify(JSON.parse(text), null, 2);
-    } catch {
-      return text;
-    }
-  }
-
-  function detailsOf(e) {
-    const box = el('div');
-    box.append(
-      el('p', {
-        class: 'muted',
-        text: `${e.time} · ${e.duration_ms} ms · key ${e.key}${e.organization_id ? ` · organization ${e.organization_id}` : ''}`,
-      }),
-    );
-    if (e.request.body !== null)
-      box.append(
-        el('h3', { text: `Request body${e.request.truncated ? ' (first 4 KB)' : ''}` }),
-        el('pre', { text: pretty(e.request.body) }),
-      );
-    else if (e.request.note) box.append(el('p', { text: `Request body ${e.request.note} (${e.request.bytes} bytes).` }));
-    if (e.refused) {
-      box.append(el('h3', { text: e.refused.by === 'cors' ? 'Refused by CORS: the page could not read this answer' : 'Refused' }));
-      box.append(el('p', { text: e.refused.reason }));
-      if (e.refused.allow)
-        box.append(
-          el(
-            'p',
-            {},
-            'Start the mock with ',
-            el('code', { text: e.refused.allow }),
-            ' to allow it. ',
-            el('button', { type: 'button', text: 'Copy the flag', onclick: () => copy(e.refused.allow, 'the flag') }),
-          ),
-        );
-      else box.append(el('p', { class: 'muted', text: 'No flag allows it.' }));
-    }
-    const details = e.error && typeof e.error === 'object' ? e.error.details : undefined;
-    if (details && typeof details === 'object') {
-      const dl = el('dl', { class: 'details', 'aria-label': 'details' });
-      for (const [k, v] of Object.entries(details))
-        dl.append(el('dt', { class: 'mono', text: k }), el('dd', { text: typeof v === 'string' ? v : JSON.stringify(v) }));
-      box.append(el('h3', { text: 'details' }), dl);
-    }
-    if (e.error !== undefined)
-      box.append(el('h3', { text: `Error body (${e.status})` }), el('pre', { text: JSON.stringify(e.error, null, 2) }));
-    if (e.response)
-      box.append(
-        el('h3', { text: `The upstream's answer (${e.response.status})${e.response.truncated ? ', first 256 KB' : ''}` }),
-        el('pre', { text: pretty(e.response.body) }),
-      );
-    if (e.violations) {
-      const list = el('ul', { class: 'violations' });
-      for (const v of e.violations)
-        list.append(
-          v.rule_id
-            ? el(
-                'li',
-                { 'data-rule': v.rule_id },
-                el('strong', { text: v.rule_id }),
-                ` ${v.side === 'request' ? "the app's request" : "the service's response"} at ${v.location} (${v.check}): ${v.message}`,
-                el('br'),
-                el('span', { class: 'muted', text: v.rule }),
-              )
-            : el('li', { text: `${v.severity} at ${v.location}: ${v.message}` }),
-        );
-      const judged = e.violations.some((v) => v.rule_id);
-      const said = e.engine_status ? ` (${judged ? 'the upstream' : 'the engine'} said ${e.engine_status})` : '';
-      box.append(
-        el('h3', { text: `${judged ? 'Contract violations in this exchange' : 'Contract violations Prism found in the response'}${said}` }),
-        list,
-      );
-    }
-    const curl = curlOf(e);
-    box.append(
-      el('button', { type: 'button', text: 'Copy as curl', onclick: () => copy(curl, 'the curl command') }),
-      el('pre', { text: curl }),
-    );
-    return box;
-  }
+  const { detailsOf } = dashboardDetails({ el, copy });
 
   /** The error column: the refusal and its flag when refused, else the error's message. */
   function problemCell(e) {
@@ -172,6 +79,17 @@
     const ids = [...new Set(e.violations.map((v) => v.rule_id).filter(Boolean))];
     return td(`${e.violations.length}${ids.length ? ` ${ids.join(' ')}` : ''}`, 's5');
   }
+  /**
+   * The status column: what the client met. A dropped or timed-out request got no answer (its 502/504 is only what the
+   * engine's mark stands for): the fault alone; a reset or malformed answer: its status and what the fault did to it.
+   */
+  function statusCell(e) {
+    if (!e.fault) return td(e.status, statusClass(e.status));
+    const unanswered = e.fault.kind === 'drop' || e.fault.kind === 'timeout';
+    const cell = td(unanswered ? e.fault.effect : `${e.status} · ${e.fault.effect}`, `fault ${unanswered ? 's5' : statusClass(e.status)}`);
+    cell.title = `network fault: ${e.fault.kind}`;
+    return cell;
+  }
   const sidesOf = (e) => (e.violations ? [...new Set(e.violations.map((v) => v.side || 'response'))].join(' ') : undefined);
 
   function journalRow(e) {
@@ -182,13 +100,14 @@
       {
         'data-id': e.id,
         'data-status': e.status,
+        'data-fault': e.fault ? e.fault.kind : undefined,
         'data-method': e.method,
         'data-refused': e.refused ? e.refused.by : undefined,
         'data-violations': sidesOf(e),
       },
       td(e.time.slice(11, 23), 'mono time'),
       el('td', {}, open),
-      td(e.status, statusClass(e.status)),
+      statusCell(e),
       td(e.duration_ms),
       td(e.key),
       violationsCell(e),
@@ -247,7 +166,9 @@
     const { data, meta } = await call('GET', `/requests?since=${lastId}&limit=${LIMIT}`);
     const body = $('journal-rows');
     if (meta.capacity === 0) $('journal-note').textContent = 'The journal is off (--journal-size 0).';
-    for (const e of data.reverse()) body.prepend(journalRow(e));
+    const rows = data.reverse().map(journalRow);
+    labelCells(body, rows);
+    for (const row of rows) body.prepend(row);
     if (data.length) lastId = data[data.length - 1].id;
     while (body.querySelectorAll('tr:not(.detail)').length > MAX_ROWS) body.lastElementChild.remove();
     if (data.length) filterLog();
@@ -257,9 +178,34 @@
   /** A date-time as `2026-11-02 10:15:00` (UTC, as the column says), the exact value in its title. */
   const timeCell = (iso) => el('td', { class: 'mono date', title: iso || undefined, text: iso ? iso.replace('T', ' ').slice(0, 19) : '' });
 
+  /** Each cell named by its column (data-label): a narrow window shows the rows as lists (style.css). */
+  function labelCells(body, rows) {
+    const heads = [...body.closest('table').querySelectorAll('thead th')].map((th) => th.textContent);
+    for (const row of rows)
+      row.querySelectorAll(':scope > td').forEach((cell, i) => {
+        if (!cell.hasAttribute('colspan') && heads[i]) cell.dataset.label = heads[i];
+      });
+  }
+
   function fill(id, rows, build) {
     const body = $(id);
     body.replaceChildren(...(rows.length ? rows.map(build) : [el('tr', {}, el('td', { colspan: 9, class: 'muted', text: 'none' }))]));
+    labelCells(body, body.children);
+  }
+
+  /** What the counted kinds (no method or path) are taken by. */
+  const COUNTED_TARGETS = {
+    'rate-limited': 'the next API requests: 429',
+    'extraction-fails': 'the next extraction runs: failed',
+    'extraction-not-queued': 'the next uploads: not queued',
+    'regeneration-unavailable': 'the next regenerate requests: 503',
+  };
+  /** What an armed fault is aimed at and does: `GET /patients → 503`, `* /** · 300 ms`, `POST /patients · hold 1000 ms`. */
+  function faultTarget(f) {
+    if (!f.method) return COUNTED_TARGETS[f.kind] || '';
+    const ms = Array.isArray(f.ms) ? `${f.ms[0]}-${f.ms[1]} ms` : `${f.ms} ms`;
+    const what = { http: ` → ${f.status}`, latency: ` · ${ms}`, timeout: ` · hold ${f.ms === undefined ? '120000 ms' : ms}` }[f.kind];
+    return `${f.method} ${f.path}${what || ''}`;
   }
 
   // In front of an upstream (--upstream) the engine holds no documents, sessions or webhooks: only faults are polled.
@@ -274,14 +220,7 @@
       UPSTREAM ? NONE : call('GET', '/deliveries'),
     ]);
     fill('fault-rows', faults.data, (f) =>
-      el(
-        'tr',
-        {},
-        td(f.kind),
-        td(f.kind === 'http' ? `${f.method} ${f.path} → ${f.status}` : ''),
-        td(f.count === null ? 'until cleared' : f.count),
-        td(f.scope || ''),
-      ),
+      el('tr', {}, td(f.kind), td(faultTarget(f)), td(f.count === null ? 'until cleared' : f.count), td(f.scope || '')),
     );
     fill('document-rows', documents.data, (d) =>
       el(
@@ -346,26 +285,43 @@
     }
   }
 
+  labelCells($('key-rows'), $('key-rows').children);
   for (const b of document.querySelectorAll('button[data-copy]'))
     b.addEventListener('click', () => copy(b.dataset.copy, b.dataset.what || 'it'));
 
   const kind = $('fault-kind');
   const aimed = () => kind.selectedOptions[0]?.hasAttribute('data-aimed');
-  const timed = () => kind.value === 'latency' || kind.value === 'timeout';
+  // Only the fields of the chosen kind are shown and submitted (a hidden field's constraints are not checked).
   const showFields = () => {
-    for (const f of document.querySelectorAll('.http-only')) f.hidden = kind.value !== 'http';
-    for (const f of document.querySelectorAll('.aimed-only')) f.hidden = !aimed();
-    for (const f of document.querySelectorAll('.ms-only')) f.hidden = !timed();
+    const only = {
+      'http-only': kind.value === 'http',
+      'aimed-only': aimed(),
+      'latency-only': kind.value === 'latency',
+      'timeout-only': kind.value === 'timeout',
+    };
+    for (const [cls, shown] of Object.entries(only))
+      for (const f of document.querySelectorAll(`.${cls}`)) {
+        f.hidden = !shown;
+        for (const input of f.querySelectorAll('input,select')) input.disabled = !shown;
+      }
   };
   kind.addEventListener('change', showFields);
   showFields();
-  /** "300" → 300, "100-800" → [100, 800]; empty → undefined (a timeout then holds for its longest). */
+  /** "300" → 300, "100-800" → [100, 800] (the input's pattern admits only these); empty → undefined. */
   const msOf = (text) => {
     const t = String(text || '').trim();
     if (!t) return undefined;
     const range = /^(\d+)\s*-\s*(\d+)$/.exec(t);
     return range ? [Number(range[1]), Number(range[2])] : Number(t);
   };
+  // What the pattern cannot say: a range's ends in order, each at most the longest delay.
+  const latencyInput = document.querySelector('input[name="latency"]');
+  latencyInput.addEventListener('input', () => {
+    const ms = msOf(latencyInput.value);
+    const ends = Array.isArray(ms) ? ms : [ms, ms];
+    const ok = ms === undefined || (ends[0] <= ends[1] && ends[1] <= 120000);
+    latencyInput.setCustomValidity(ok ? '' : 'milliseconds from 0 to 120000; a range low-high with low <= high');
+  });
   $('fault-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const form = new FormData(ev.target);
@@ -375,7 +331,8 @@
     if (form.get('scope')) body.scope = form.get('scope');
     if (aimed()) Object.assign(body, { method: form.get('method'), path: form.get('path') });
     if (body.kind === 'http') body.status = Number(form.get('status'));
-    if (timed() && msOf(form.get('ms')) !== undefined) body.ms = msOf(form.get('ms'));
+    const ms = msOf(form.get(body.kind === 'latency' ? 'latency' : 'hold'));
+    if ((body.kind === 'latency' || body.kind === 'timeout') && ms !== undefined) body.ms = ms;
     try {
       const { data } = await call('POST', '/faults', body);
       say(`Armed fault ${data.id}: ${data.kind}.`);
@@ -394,7 +351,7 @@
     $('journal-rows').replaceChildren();
     say('Journal cleared.');
   });
-  $('reset').addEventListener('click', async () => {
+  $('reset')?.addEventListener('click', async () => {
     if (!confirm('Reset the mock to its seed? Data, faults, rate-limit windows, deliveries and the journal are cleared.')) return;
     await call('POST', '/reset');
     $('journal-rows').replaceChildren();

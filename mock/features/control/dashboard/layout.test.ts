@@ -1,7 +1,10 @@
 // The dashboard as a first look in Chromium found it (issue 32, items 6 and 7): a file named with a right-to-left
 // override shows the override escaped (`invoice-\u202efdp.exe` never reads as `invoice-exe.pdf`); the Documents table
 // fits a 1280 px window without sideways scrolling, also with a long unbroken file name; at 390 px the log's time
-// column reads on one line; a skip link takes the keyboard past the log.
+// column reads on one line, and (issue 42, item 5) no table scrolls sideways and a long file name wraps in long lines,
+// with a screenshot kept; a skip link takes the keyboard past the log.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkipReason, launchBrowser } from '../../../../scripts/testing/chromium.ts';
@@ -9,6 +12,7 @@ import { makePdf } from '../../documents/sample-files.ts';
 import { startMock, type RunningMock } from '../../../server.ts';
 
 const skip = chromiumSkipReason();
+const OUT = join(new URL('../../../../', import.meta.url).pathname, 'test-output', 'dashboard');
 const WAIT = { timeout: 15_000 };
 const SPOOF = 'invoice-\u202Efdp.exe';
 const LONG = `${'scan_of_the_referral_letter_'.repeat(8)}final.pdf`;
@@ -66,6 +70,43 @@ describe.skipIf(skip !== undefined)(`the dashboard's layout in headless Chromium
     });
     expect(lines).toBe(1);
     expect(overflow).toBeLessThanOrEqual(0);
+    await page.close();
+  });
+
+  it('is usable at 390 px: no table scrolls sideways, a long file name wraps in long lines, a screenshot is kept', async () => {
+    await fetch(`${mock.url}/patients`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${mock.controlUrl}/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ kind: 'drop', path: '/patients/*/documents/**', count: null }),
+    });
+    const page = await open(390);
+    await page.locator('#fault-rows td', { hasText: '/patients/*/documents/**' }).waitFor(WAIT);
+    await page.locator('#journal-rows tr').first().waitFor(WAIT);
+    const widths = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      tables: [...document.querySelectorAll('.scroll')]
+        .filter((d) => (d as HTMLElement).offsetParent !== null)
+        .map((d) => ({ id: d.querySelector('tbody')?.id, over: d.scrollWidth - d.clientWidth })),
+    }));
+    expect(widths.page).toBeLessThanOrEqual(390);
+    expect(widths.tables.length).toBeGreaterThanOrEqual(5);
+    for (const t of widths.tables) expect(t.over, t.id).toBeLessThanOrEqual(0);
+    // Each cell says its column, as the table's head no longer shows.
+    expect(await page.locator('#document-rows td.name').first().getAttribute('data-label')).toBe('file');
+    const name = page.locator('#document-rows td.name', { hasText: 'scan_of_the' });
+    const { lines, chars } = await name.evaluate((td) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      return { lines: tops.size, chars: td.textContent!.length };
+    });
+    // Before: three or four characters to a line (225 characters on some 60 lines).
+    expect(lines).toBeLessThanOrEqual(Math.ceil(chars / 25));
+    mkdirSync(OUT, { recursive: true });
+    const file = join(OUT, 'dashboard-390.png');
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(`dashboard at 390 px: ${file}`);
+    await fetch(`${mock.controlUrl}/faults`, { method: 'DELETE' });
     await page.close();
   });
 

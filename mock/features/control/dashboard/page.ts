@@ -4,10 +4,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { SeedFile } from '../../../platform/deps.ts';
-import { FAULT_KINDS, isAimed } from '../../../platform/faults.ts';
+import type { FaultKind } from '../../../platform/deps.ts';
+import { isAimed, MAX_FAULT_PATH } from '../../../platform/faults.ts';
+import { MAX_FAULT_MS } from '../../../platform/network-faults.ts';
 
 const asset = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
-const SCRIPT = asset('client.js');
+// One inline script (one hash in the CSP): the opened row's rendering, then the script that uses it.
+const SCRIPT = `${asset('details.js')}\n${asset('client.js')}`;
 const STYLE = asset('style.css');
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -39,6 +42,10 @@ export interface DashboardView {
   journalSize: number;
   /** The readings of the document the engine plays (GET /__mock/readings), none when it plays the kit's. */
   readings?: ReadonlyArray<{ id: string; says: string }>;
+  /** The fault kinds this mode accepts (--upstream: not the engine's own), in the form's order; the first is preselected. */
+  faultKinds: readonly FaultKind[];
+  /** Whether POST /__mock/reset means anything here (--upstream holds no seed to go back to). */
+  canReset: boolean;
 }
 
 /** What the readings panel says: the kit's reading, or each reading played and what it does. */
@@ -66,7 +73,7 @@ export function dashboardHtml(v: DashboardView): string {
   // Aimed kinds (http and the network faults) take a method and a path; the form shows those fields for them only.
   // In front of an upstream the engine holds no documents, sessions or webhooks, and its seed's keys mean nothing there.
   const engineOnly = v.mode === 'upstream' ? ' hidden' : '';
-  const kinds = FAULT_KINDS.map((k) => `<option value="${k}"${isAimed(k) ? ' data-aimed' : ''}>${k}</option>`).join('');
+  const kinds = v.faultKinds.map((k) => `<option value="${k}"${isAimed(k) ? ' data-aimed' : ''}>${k}</option>`).join('');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -80,7 +87,7 @@ export function dashboardHtml(v: DashboardView): string {
 <h1>clinical-records-mock</h1>
 <span class="muted">mode ${escapeHtml(v.mode)} · API <code>${escapeHtml(v.apiBase)}</code></span>
 <nav><a href="/__mock/docs">API reference</a></nav>
-<button type="button" id="reset">Reset to the seed</button>
+${v.canReset ? '<button type="button" id="reset">Reset to the seed</button>' : ''}
 <span id="live" class="muted" role="status" aria-live="polite"></span>
 <span id="status" role="status" aria-live="polite"></span>
 </header>
@@ -108,12 +115,13 @@ ${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded (UTC)'
 <h2 id="h-faults">Faults</h2>
 <form id="fault-form" class="fault">
 <label>kind<select id="fault-kind" name="kind">${kinds}</select></label>
-<label>count (empty: until cleared)<input name="count" type="number" min="1" value="1" inputmode="numeric"></label>
-<label>scope (optional)<input name="scope" type="text" maxlength="200"></label>
+<label>count (empty: until cleared)<input name="count" type="number" min="1" step="1" value="1" inputmode="numeric"></label>
+<label>scope (optional)<input name="scope" type="text" maxlength="200" pattern="[!-~]{1,200}" title="1 to 200 visible ASCII characters, no spaces"></label>
 <label class="aimed-only">method<select name="method">${['*', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD'].map((m) => `<option>${m}</option>`).join('')}</select></label>
-<label class="aimed-only">path<input name="path" type="text" value="/patients/**"></label>
-<label class="http-only">status<input name="status" type="number" min="400" max="599" value="503"></label>
-<label class="ms-only">ms (300, or a range 100-800)<input name="ms" type="text" value="500"></label>
+<label class="aimed-only">path<input name="path" type="text" value="/patients/**" required maxlength="${MAX_FAULT_PATH}" pattern="/.*" title="a path starting with /"></label>
+<label class="http-only">status<input name="status" type="number" min="400" max="599" step="1" value="503"></label>
+<label class="latency-only">ms (300, or a range 100-800)<input name="latency" type="text" value="500" required pattern=" *[0-9]{1,6}( *- *[0-9]{1,6})? *" title="milliseconds from 0 to ${MAX_FAULT_MS}, or a range low-high"></label>
+<label class="timeout-only">hold ms (1 to ${MAX_FAULT_MS}; empty: ${MAX_FAULT_MS})<input name="hold" type="number" min="1" max="${MAX_FAULT_MS}" step="1" value="1000" inputmode="numeric"></label>
 <button type="submit">Arm fault</button>
 <button type="button" id="faults-clear">Clear faults</button>
 </form>
@@ -134,7 +142,7 @@ ${readingsPanel(v.readings)}
 <section class="wide" aria-labelledby="h-keys"${engineOnly}>
 <h2 id="h-keys">API keys</h2>
 <div class="scroll"><table><thead><tr><th scope="col">label</th><th scope="col">key (header X-API-Key)</th><th scope="col">scopes</th><th scope="col">state</th><th scope="col">organization</th></tr></thead>
-<tbody>
+<tbody id="key-rows">
 ${keyRows(v.keys)}
 </tbody></table></div>
 </section>
