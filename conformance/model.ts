@@ -161,6 +161,11 @@ export interface RunReport {
   exploration?: ExplorationSummary;
   /** With --shard k/n: the share of the checks and of the exploration this report holds. */
   shard?: string;
+  /**
+   * A run cut short by --max-time or by a target that stopped answering: why, the deadline, the checks not begun
+   * (skipped, reason `not run: ...`) and those stopped while running (timed out, `stopped: ...`). Such a run fails.
+   */
+  stopped?: { why: string; maxSeconds: number; notRun: number; cutShort: number; explorationCut: boolean };
 }
 
 export interface ExplorationSummary {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { KeyRefused, UnreachableTarget, probeTarget, reachTarget } from './target-probe.ts';
 import { Contract } from './contract.ts';
 import { Http, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
+import { DEFAULT_MAX_TIME_MS, RunDeadline, stopReason } from './run-deadline.ts';
 import { Register } from './register.ts';
 import { SchemaValidator, type Profile } from './schemas.ts';
 import { Cleanup } from './cleanup.ts';
@@ -50,6 +51,8 @@ export interface RunOptions extends KeyInputs {
   explore?: ExploreSettings;
   /** --shard k/n: this job's share of the rule checks (and, in `explore`, of the cases). */
   shard?: Shard;
+  /** --max-time: the whole run's deadline (default 15 minutes); then it stops, cleans up and reports what it has. */
+  maxTimeMs?: number;
 }
 
 export class BadInput extends Error {}
@@ -82,7 +85,18 @@ export function knownSelectors(checks: CheckDef[]): Set<string> {
 }
 
 export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; redactor: Redactor }> {
+  const deadline = new RunDeadline(opts.maxTimeMs ?? DEFAULT_MAX_TIME_MS, opts.signal);
+  try {
+    return await runWithin(opts, deadline);
+  } finally {
+    deadline.stop();
+  }
+}
+
+async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ report: RunReport; redactor: Redactor }> {
   const started = Date.now();
+  // Every wait and request of the run listens to this: Ctrl-C, or --max-time.
+  const runSignal = deadline.signal;
   const contract = new Contract();
   const register = opts.register ?? Register.load();
   const schemas = new SchemaValidator(contract.doc, opts.profile);
@@ -92,8 +106,9 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const http = new Http(opts.url, contract, {
     concurrency: opts.concurrency,
     timeoutMs: opts.timeoutMs,
-    signal: opts.signal,
+    signal: runSignal,
     readOnly: opts.readOnly,
+    deadline,
   });
 
   // Reachability first, without a key: a transport error or a redirect is exit 2.
@@ -221,13 +236,13 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const runOne = async (c: CheckDef): Promise<void> => {
     const rule = register.resolve(c.rule);
     const base = { name: c.name, area: c.area, ruleId: c.rule, rule: rule.rule, provenance: rule.provenance };
-    const reason = skipReason(c);
-    if (reason || opts.signal?.aborted) {
-      finish({ ...base, outcome: 'skipped', reason: reason ?? 'interrupted', failures: [], assertions: 0, ms: 0 });
+    const reason = skipReason(c) ?? notRunReason(runSignal, http);
+    if (reason) {
+      finish({ ...base, outcome: 'skipped', reason, failures: [], assertions: 0, ms: 0 });
       return;
     }
     const budget = budgetOf(c);
-    finish(await runCheck(c, base, { shared, budgetMs: budget.ms, budgetWhy: budget.why, signal: opts.signal, faults: faultScope(c) }));
+    finish(await runCheck(c, base, { shared, budgetMs: budget.ms, budgetWhy: budget.why, signal: runSignal, faults: faultScope(c) }));
   };
 
   // Checks on state no scope can separate (webhook receivers and deliveries, timings) run alone after the others;
@@ -261,7 +276,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     }
 
   const explored =
-    opts.explore && !opts.signal?.aborted
+    opts.explore && !runSignal.aborted
       ? await explore(
           {
             contract,
@@ -273,13 +288,13 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
             prefix,
             concurrency: opts.concurrency,
             readOnly: opts.readOnly,
-            signal: opts.signal,
+            signal: runSignal,
           },
           { ...opts.explore, shard: opts.shard },
         )
       : undefined;
 
-  if (!opts.readOnly) await cleanup.run(http, keys.main);
+  if (!opts.readOnly) await cleanup.run(http, keys.main, deadline.cleanupUntil());
   await receiver?.close();
 
   nameBlockers(results, all);
@@ -299,10 +314,35 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
       pacing: { ...http.pacing },
       exploration: explored?.summary,
       shard: opts.shard && `${opts.shard.k}/${opts.shard.of}`,
+      stopped: stoppedEarly(deadline, http, results, explored?.summary),
     },
     { started, results, register },
   );
   return { report: redactor.deep(report), redactor };
+}
+
+/** Why a check is not begun: the run was stopped (Ctrl-C, --max-time) or the target stopped answering. */
+function notRunReason(runSignal: AbortSignal, http: Http): string | undefined {
+  if (runSignal.aborted) return stopReason(runSignal) ? `not run: ${stopReason(runSignal)}` : 'interrupted';
+  return http.silence && `not run: ${http.silence}`;
+}
+
+/** The report's note of a run cut short by --max-time or by a target that stopped answering; undefined otherwise. */
+function stoppedEarly(
+  deadline: RunDeadline,
+  http: Http,
+  results: CheckResult[],
+  exploration: RunReport['exploration'],
+): RunReport['stopped'] {
+  const why = deadline.reached ? deadline.why : http.silence;
+  if (!why) return undefined;
+  return {
+    why,
+    maxSeconds: deadline.maxMs / 1000,
+    notRun: results.filter((r) => r.outcome === 'skipped' && r.reason?.startsWith('not run: ')).length,
+    cutShort: results.filter((r) => r.outcome === 'timed-out' && r.reason?.startsWith('stopped: ')).length,
+    explorationCut: !!exploration && deadline.reached,
+  };
 }
 
 /** A run's report once it is over: its times, its results in the register's order and their causes. */

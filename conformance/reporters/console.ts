@@ -68,6 +68,15 @@ function variableLines(report: RunReport): string[] {
   return lines;
 }
 
+/** A run cut short by --max-time or a silent target: what did not run, and what the rate limit's waits took of it. */
+export function stoppedLine(report: RunReport): string | undefined {
+  const st = report.stopped;
+  if (!st) return undefined;
+  const waits = report.pacing.pauses ? `; rate-limit waits took ${Math.round(report.pacing.seconds)} s of it` : '';
+  const explore = st.explorationCut ? ', the exploration cut short' : '';
+  return `STOPPED EARLY: ${st.why}: ${st.cutShort} check(s) stopped while running (timed out), ${st.notRun} not run (skipped)${explore}${waits}; results are partial and the run fails`;
+}
+
 function causeLines(report: RunReport): string[] {
   const failed = report.results.filter((r) => r.outcome === 'failed').length;
   if (!failed) return ['', 'no failures'];
@@ -127,6 +136,8 @@ export function renderConsole(report: RunReport, files: string[] = []): string {
   const explored = explorationLine(report);
   if (explored) lines.push(explored);
   if (report.interrupted) lines.push('interrupted (Ctrl-C): results are partial');
+  const stopped = stoppedLine(report);
+  if (stopped) lines.push(stopped);
   if (files.length) lines.push(`reports: ${files.join(', ')}`);
   const baseline = baselineLines(report);
   lines.push(...variableLines(report), ...(baseline.length ? ['', ...baseline] : []), ...causeLines(report));

@@ -111,5 +111,21 @@ export function mergeReports(reports: RunReport[]): RunReport {
     pacing: { pauses: reports.reduce((n, r) => n + r.pacing.pauses, 0), seconds: reports.reduce((n, r) => n + r.pacing.seconds, 0) },
     variables: reports.flatMap((r) => r.variables ?? []).filter((v, i, all) => all.findIndex((w) => w.name === v.name) === i),
     exploration: mergeExploration(reports.flatMap((r) => (r.exploration ? [r.exploration] : []))),
+    ...mergeStopped(reports),
+  };
+}
+
+/** Shards cut short (--max-time, a silent target): the merged run was too, with their counts summed. */
+function mergeStopped(reports: RunReport[]): Pick<RunReport, 'stopped'> {
+  const cut = reports.flatMap((r) => (r.stopped ? [r.stopped] : []));
+  if (!cut.length) return {};
+  return {
+    stopped: {
+      why: [...new Set(cut.map((c) => c.why))].join('; '),
+      maxSeconds: Math.max(...cut.map((c) => c.maxSeconds)),
+      notRun: cut.reduce((n, c) => n + c.notRun, 0),
+      cutShort: cut.reduce((n, c) => n + c.cutShort, 0),
+      explorationCut: cut.some((c) => c.explorationCut),
+    },
   };
 }

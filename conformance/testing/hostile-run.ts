@@ -110,6 +110,8 @@ export interface HostileCase {
   /** The mock to spare requests to: the control API and the first `spareApi` API requests go there untouched. */
   upstream?: string;
   spareApi?: number;
+  /** Seconds of Retry-After in `rate-limited` mode. */
+  retryAfter?: number;
 }
 
 export interface HostileResult extends CliRun {
@@ -123,7 +125,11 @@ export interface HostileResult extends CliRun {
 export async function runHostile(c: HostileCase, keys: string[], timeoutMs?: number): Promise<HostileResult> {
   let api = 0;
   const spare = (req: IncomingMessage) => !!req.url?.startsWith('/__mock') || api++ < (c.spareApi ?? 0);
-  const server = await startHostileServer(c.mode, { upstream: c.upstream, spare: c.upstream ? spare : undefined });
+  const server = await startHostileServer(c.mode, {
+    upstream: c.upstream,
+    spare: c.upstream ? spare : undefined,
+    retryAfter: c.retryAfter,
+  });
   try {
     const run = await runCli(['--url', `${server.origin}/ext-api/v1`, ...(c.args ?? [])], keys[0]!, timeoutMs);
     // With --mock the suite writes the mock's own (public, test) keys to keys.env on purpose, for the curl lines.

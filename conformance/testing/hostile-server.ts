@@ -21,17 +21,21 @@
 //              keep a prefix); 200 for GET, 400 otherwise.
 //   not-found  404 text/html "Not Found" for every path (a base URL without the API's prefix).
 //   html       200 text/html (a sign-in page) for every path.
+//   rate-limited  429 {"error": ...} with Retry-After (`retryAfter`, default 60 s) and X-RateLimit-Remaining 0 for every
+//              request: a window that never reopens (not in HOSTILE_MODES: the deadline tests use it, run-deadline).
 // Helper: postHuge streams a body of any size (default 600 MB, never held in memory) to a URL, e.g. the suite's
 // webhook receiver, and says how it was answered.
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type HostileMode = 'redirect' | 'huge' | 'endless' | 'silent' | 'escapes' | 'echo-key' | 'not-found' | 'html';
+export type HostileMode = 'redirect' | 'huge' | 'endless' | 'silent' | 'escapes' | 'echo-key' | 'not-found' | 'html' | 'rate-limited';
 export const HOSTILE_MODES: readonly HostileMode[] = ['redirect', 'huge', 'endless', 'silent', 'escapes', 'echo-key', 'not-found', 'html'];
 
 export interface HostileOptions {
   /** Size of each `huge` answer in bytes (default 50 MB). */
   hugeBytes?: number;
+  /** Seconds of Retry-After in `rate-limited` mode (default 60). */
+  retryAfter?: number;
   /** Origin to forward spared requests to (http://127.0.0.1:port). */
   upstream?: string;
   /** Requests answered by `upstream` instead (n counts every request, from 0); needs `upstream`. */
@@ -87,7 +91,7 @@ export async function startHostileServer(mode: HostileMode, opts: HostileOptions
   const main = await listen((req, res) => {
     const n = seen.requests++;
     if (opts.upstream && opts.spare?.(req, n)) forward(opts.upstream, req, res);
-    else answer(server.mode, n, req, res, { targetOrigin, hugeBytes: opts.hugeBytes ?? 50 * MB, seen });
+    else answer(server.mode, n, req, res, { targetOrigin, hugeBytes: opts.hugeBytes ?? 50 * MB, retryAfter: opts.retryAfter ?? 60, seen });
   });
   server.origin = originOf(main);
   return server;
@@ -96,6 +100,7 @@ export async function startHostileServer(mode: HostileMode, opts: HostileOptions
 interface Ctx {
   targetOrigin: string;
   hugeBytes: number;
+  retryAfter: number;
   seen: Seen;
 }
 
@@ -142,6 +147,14 @@ function answer(mode: HostileMode, n: number, req: IncomingMessage, res: ServerR
     case 'html':
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Sign in</title><form>…</form>');
       return;
+    case 'rate-limited': {
+      const reset = String(Math.ceil(Date.now() / 1000) + ctx.retryAfter);
+      const limits = { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset };
+      res
+        .writeHead(429, { ...json, ...limits, 'Retry-After': String(ctx.retryAfter) })
+        .end(JSON.stringify({ error: 'Rate limit exceeded. Please retry after the window resets.' }));
+      return;
+    }
   }
 }
 
