@@ -161,6 +161,8 @@ export interface RunReport {
   exploration?: ExplorationSummary;
   /** With --shard k/n: the share of the checks and of the exploration this report holds. */
   shard?: string;
+  /** With --explore: what a replay command needs besides the URL and profile (flags, the keys' variables). */
+  rerun?: { flags: string[]; keyVars: string[] };
   /**
    * A run cut short by --max-time or by a target that stopped answering: why, the deadline, the checks not begun
    * (skipped, reason `not run: ...`) and those stopped while running (timed out, `stopped: ...`). Such a run fails.

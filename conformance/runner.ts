@@ -315,6 +315,11 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
       exploration: explored?.summary,
       shard: opts.shard && `${opts.shard.k}/${opts.shard.of}`,
       stopped: stoppedEarly(deadline, http, results, explored?.summary),
+      rerun: explored && {
+        flags: [...(opts.mock ? ['--mock'] : []), ...(opts.readOnly ? ['--read-only'] : [])],
+        // With --mock the keys come from the mock; else the case was planned with these (the main and another organization's).
+        keyVars: opts.mock ? [] : [keys.main, keys.otherOrg].flatMap((k) => (k ? [k.envVar] : [])),
+      },
     },
     { started, results, register },
   );

@@ -112,6 +112,7 @@ export function mergeReports(reports: RunReport[]): RunReport {
     variables: reports.flatMap((r) => r.variables ?? []).filter((v, i, all) => all.findIndex((w) => w.name === v.name) === i),
     exploration: mergeExploration(reports.flatMap((r) => (r.exploration ? [r.exploration] : []))),
     ...mergeStopped(reports),
+    ...(first.rerun ? { rerun: first.rerun } : {}),
   };
 }
 
