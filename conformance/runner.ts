@@ -5,6 +5,7 @@ import { KeyRefused, UnreachableTarget, probeTarget, reachTarget } from './targe
 import { Contract } from './contract.ts';
 import { Http, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
 import { DEFAULT_MAX_TIME_MS, RunDeadline, stopReason } from './run-deadline.ts';
+import { armedText, faultsNow, giveBackFaults } from './probe-faults.ts';
 import { Register } from './register.ts';
 import { SchemaValidator, type Profile } from './schemas.ts';
 import { Cleanup } from './cleanup.ts';
@@ -111,19 +112,28 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
     deadline,
   });
 
-  // Reachability first, without a key: a transport error or a redirect is exit 2.
-  const unkeyed = await reachTarget(http, opts.url);
-  http.exchanges.length = 0;
-
   const mock = opts.mock ? new MockControl(opts.url, opts.timeoutMs, undefined, undefined, opts.readOnly) : undefined;
-  if (mock && !(await mock.health()))
-    throw new UnreachableTarget(`--mock: the control API ${mock.url}/health does not answer 200; is the target this kit's mock?`);
-  const keys: Keys = await resolveKeys(opts, mock);
-  for (const k of allKeyRefs(keys)) redactor.add(k.value, `$${k.envVar}`);
-  http.knowKeys(allKeyRefs(keys));
-  // The main key refused, or no answer as the API (a base URL without /ext-api/v1, a web site): exit 2 with a hint.
-  await probeTarget(http, keys.main, opts.url, unkeyed);
-  http.exchanges.length = 0;
+  // The faults a user armed before the run: the probe below must not take them unseen (probe-faults.ts).
+  const armedBefore = mock && (await faultsNow(mock));
+  let keys: Keys;
+  try {
+    // Reachability first, without a key: a transport error or a redirect is exit 2.
+    const unkeyed = await reachTarget(http, opts.url);
+    http.exchanges.length = 0;
+    if (mock && !(await mock.health()))
+      throw new UnreachableTarget(`--mock: the control API ${mock.url}/health does not answer 200; is the target this kit's mock?`);
+    keys = await resolveKeys(opts, mock);
+    for (const k of allKeyRefs(keys)) redactor.add(k.value, `$${k.envVar}`);
+    http.knowKeys(allKeyRefs(keys));
+    // The main key refused, or no answer as the API (a base URL without /ext-api/v1, a web site): exit 2 with a hint.
+    await probeTarget(http, keys.main, opts.url, unkeyed);
+    http.exchanges.length = 0;
+  } catch (e) {
+    if (armedBefore?.length && e instanceof Error)
+      e.message += ` (the mock had faults armed before the run, which these first requests may have met: ${armedText(armedBefore)})`;
+    throw e;
+  }
+  const probeFaults = mock && armedBefore?.length ? await giveBackFaults(mock, armedBefore) : undefined;
 
   const cleanup = new Cleanup(contract, prefix);
   const fixtures = new Fixtures(http, keys.main, prefix, opts.readOnly);
@@ -315,6 +325,7 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
       exploration: explored?.summary,
       shard: opts.shard && `${opts.shard.k}/${opts.shard.of}`,
       stopped: stoppedEarly(deadline, http, results, explored?.summary),
+      probeFaults,
       rerun: explored && {
         flags: [...(opts.mock ? ['--mock'] : []), ...(opts.readOnly ? ['--read-only'] : [])],
         // With --mock the keys come from the mock; else the case was planned with these (the main and another organization's).

@@ -135,6 +135,7 @@ export function renderConsole(report: RunReport, files: string[] = []): string {
     );
   const explored = explorationLine(report);
   if (explored) lines.push(explored);
+  if (report.probeFaults) lines.push(report.probeFaults);
   if (report.interrupted) lines.push('interrupted (Ctrl-C): results are partial');
   const stopped = stoppedLine(report);
   if (stopped) lines.push(stopped);
