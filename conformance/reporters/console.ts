@@ -6,6 +6,7 @@ import { baselineLines } from '../baseline.ts';
 import type { Area, CheckResult, Failure, Outcome, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
 import { explorationLine, exploredNote, replayCommand, resultLabel } from './explored.ts';
+import { failedHeading, figures } from './figures.ts';
 
 const mark: Record<Outcome, string> = { passed: '✓', failed: '✗', skipped: '-', blocked: '⊘', 'timed-out': '⏱' };
 
@@ -78,10 +79,9 @@ export function stoppedLine(report: RunReport): string | undefined {
 }
 
 function causeLines(report: RunReport): string[] {
-  const failed = report.results.filter((r) => r.outcome === 'failed').length;
-  if (!failed) return ['', 'no failures'];
-  const n = report.causes.length;
-  const lines = ['', `${failed} failure${failed === 1 ? '' : 's'} from ${n} cause${n === 1 ? '' : 's'}:`];
+  const f = figures(report);
+  if (!f.failed) return ['', 'no failures'];
+  const lines = ['', `${failedHeading(f)}:`];
   report.causes.forEach((c, i) => {
     const known = c.known === undefined ? '' : c.known ? ' (known)' : ' (new)';
     lines.push(

@@ -7,6 +7,7 @@ import { causeGroups, type CauseGroup } from '../causes.ts';
 import type { CheckResult, Failure, Outcome, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
 import { stoppedLine } from './console.ts';
+import { failedHeading, figures, outcomeCounts } from './figures.ts';
 import { STYLE } from './html-style.ts';
 import { explorationTable, exploredNote, replayCommand, resultLabel } from './explored.ts';
 
@@ -91,7 +92,7 @@ function failedRules(report: RunReport, groups: CauseGroup[]): string {
   const late = timedOut.length
     ? `<h3>Timed out</h3><ul>${timedOut.map((r) => `<li><b>${h(r.ruleId)}</b> <a href="#${h(anchor(r))}">${h(resultLabel(r))}</a>: ${h(r.reason)}</li>`).join('')}</ul>`
     : '';
-  return `<section id="failed-rules"><h2>Failed rules: ${plural(failed.length, 'failure')} from ${plural(groups.length, 'cause')}</h2>${causes}${late}</section>`;
+  return `<section id="failed-rules"><h2>Failed rules: ${h(failedHeading(figures(report)))}</h2>${causes}${late}</section>`;
 }
 
 function areaBar(area: string, rs: CheckResult[]): string {
@@ -127,7 +128,9 @@ export function renderHtml(report: RunReport): string {
   const tables = areas
     .map((a) => {
       const rs = byArea(a);
-      return `<section class="area"><h2 id="area-${h(a)}">${h(a)} <small>${rs.filter((r) => r.outcome === 'passed').length}/${rs.length} passed</small></h2>
+      const c = outcomeCounts(rs);
+      // Passed of the checks that ran: a skipped check is not a check that did not pass.
+      return `<section class="area"><h2 id="area-${h(a)}">${h(a)} <small>${c.passed}/${c.ran} passed${c.skipped ? `, ${c.skipped} skipped` : ''}</small></h2>
 <table><thead><tr><th>check</th><th>rule</th><th>provenance</th><th>outcome</th></tr></thead>
 ${rs.map((r) => checkRows(r, causeOf, !!report.baseline, report)).join('\n')}</table></section>`;
     })
