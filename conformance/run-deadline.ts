@@ -2,6 +2,8 @@
 // whatever the target does (a rate limit that asks for a minute per request, a server that falls silent). When the
 // deadline passes, running checks and the exploration stop, checks not yet begun are reported as not run, and the
 // cleanup (itself bounded by CLEANUP_GRACE_MS) and every report still happen.
+import type { Http } from './http.ts';
+import type { CheckResult, RunReport } from './model.ts';
 
 /** Default --max-time: 15 minutes, ten times a full run against a deployment with its waits. */
 export const DEFAULT_MAX_TIME_MS = 15 * 60_000;
@@ -71,4 +73,28 @@ export class RunDeadline {
   stop(): void {
     clearTimeout(this.timer);
   }
+}
+
+/** Why a check is not begun: the run was stopped (Ctrl-C, --max-time) or the target stopped answering. */
+export function notRunReason(runSignal: AbortSignal, http: Http): string | undefined {
+  if (runSignal.aborted) return stopReason(runSignal) ? `not run: ${stopReason(runSignal)}` : 'interrupted';
+  return http.silence && `not run: ${http.silence}`;
+}
+
+/** The report's note of a run cut short by --max-time or by a target that stopped answering; undefined otherwise. */
+export function stoppedEarly(
+  deadline: RunDeadline,
+  http: Http,
+  results: CheckResult[],
+  exploration: RunReport['exploration'],
+): RunReport['stopped'] {
+  const why = deadline.reached ? deadline.why : http.silence;
+  if (!why) return undefined;
+  return {
+    why,
+    maxSeconds: deadline.maxMs / 1000,
+    notRun: results.filter((r) => r.outcome === 'skipped' && r.reason?.startsWith('not run: ')).length,
+    cutShort: results.filter((r) => r.outcome === 'timed-out' && r.reason?.startsWith('stopped: ')).length,
+    explorationCut: !!exploration && deadline.reached,
+  };
 }

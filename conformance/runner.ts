@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { KeyRefused, UnreachableTarget, probeTarget, reachTarget } from './target-probe.ts';
 import { Contract } from './contract.ts';
 import { Http, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
-import { DEFAULT_MAX_TIME_MS, RunDeadline, stopReason } from './run-deadline.ts';
+import { DEFAULT_MAX_TIME_MS, notRunReason, RunDeadline, stoppedEarly } from './run-deadline.ts';
 import { armedText, faultsNow, giveBackFaults } from './probe-faults.ts';
+import { pacingForecast } from './pacing-forecast.ts';
 import { Register } from './register.ts';
 import { SchemaValidator, type Profile } from './schemas.ts';
 import { Cleanup } from './cleanup.ts';
@@ -40,6 +41,8 @@ export interface RunOptions extends KeyInputs {
   /** Per check (default 30 s): a check still running then is reported timed out. */
   checkTimeoutMs?: number;
   readOnly: boolean;
+  /** Said before the checks begin (the rate limit's forecast): the console prints it. */
+  onNotice?: (text: string) => void;
   /** Progress: called when every check of an area has a result. */
   onArea?: (area: Area, results: CheckResult[]) => void;
   /** Aborted by the CLI on Ctrl-C: running checks stop, cleanup still runs. */
@@ -116,6 +119,8 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
   // The faults a user armed before the run: the probe below must not take them unseen (probe-faults.ts).
   const armedBefore = mock && (await faultsNow(mock));
   let keys: Keys;
+  /** The probe's answers: their X-RateLimit-* headers say whether the key's limit will pace the run. */
+  let probed: Exchange[];
   try {
     // Reachability first, without a key: a transport error or a redirect is exit 2.
     const unkeyed = await reachTarget(http, opts.url);
@@ -127,7 +132,7 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
     http.knowKeys(allKeyRefs(keys));
     // The main key refused, or no answer as the API (a base URL without /ext-api/v1, a web site): exit 2 with a hint.
     await probeTarget(http, keys.main, opts.url, unkeyed);
-    http.exchanges.length = 0;
+    probed = http.exchanges.splice(0);
   } catch (e) {
     if (armedBefore?.length && e instanceof Error)
       e.message += ` (the mock had faults armed before the run, which these first requests may have met: ${armedText(armedBefore)})`;
@@ -183,6 +188,14 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
   const byArea = new Map<Area, number>();
   for (const c of selected) byArea.set(c.area, (byArea.get(c.area) ?? 0) + 1);
   const wantResponses = selected.length > 0;
+  const forecast = pacingForecast(probed, {
+    profile: opts.profile,
+    checks: selected.length,
+    allChecks: all.length,
+    exploreBudget: opts.explore && !opts.explore.replay ? opts.explore.budget : undefined,
+    mock: !!mock,
+  });
+  if (forecast) opts.onNotice?.(forecast);
   if (wantResponses) for (const rc of responseChecks) byArea.set(areaOf(rc.rule), (byArea.get(areaOf(rc.rule)) ?? 0) + 1);
   const finish = (r: CheckResult) => {
     results.push(r);
@@ -326,6 +339,7 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
       shard: opts.shard && `${opts.shard.k}/${opts.shard.of}`,
       stopped: stoppedEarly(deadline, http, results, explored?.summary),
       probeFaults,
+      pacingForecast: forecast,
       rerun: explored && {
         flags: [...(opts.mock ? ['--mock'] : []), ...(opts.readOnly ? ['--read-only'] : [])],
         // With --mock the keys come from the mock; else the case was planned with these (the main and another organization's).
@@ -335,30 +349,6 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
     { started, results, register },
   );
   return { report: redactor.deep(report), redactor };
-}
-
-/** Why a check is not begun: the run was stopped (Ctrl-C, --max-time) or the target stopped answering. */
-function notRunReason(runSignal: AbortSignal, http: Http): string | undefined {
-  if (runSignal.aborted) return stopReason(runSignal) ? `not run: ${stopReason(runSignal)}` : 'interrupted';
-  return http.silence && `not run: ${http.silence}`;
-}
-
-/** The report's note of a run cut short by --max-time or by a target that stopped answering; undefined otherwise. */
-function stoppedEarly(
-  deadline: RunDeadline,
-  http: Http,
-  results: CheckResult[],
-  exploration: RunReport['exploration'],
-): RunReport['stopped'] {
-  const why = deadline.reached ? deadline.why : http.silence;
-  if (!why) return undefined;
-  return {
-    why,
-    maxSeconds: deadline.maxMs / 1000,
-    notRun: results.filter((r) => r.outcome === 'skipped' && r.reason?.startsWith('not run: ')).length,
-    cutShort: results.filter((r) => r.outcome === 'timed-out' && r.reason?.startsWith('stopped: ')).length,
-    explorationCut: !!exploration && deadline.reached,
-  };
 }
 
 /** A run's report once it is over: its times, its results in the register's order and their causes. */
