@@ -74,7 +74,8 @@ export interface CliOptions {
 }
 
 /** Requests the generated cases of --explore make unless told: 2000 took 2.4 to 13.4 s against the mock on the shared
- * 2-core machine (bench/explore.ts), so 3000 and their shrinking on a failing server fit in a minute. */
+ * 2-core machine (bench/explore.ts), so 3000 and their shrinking on a failing server fit in a minute where the key's
+ * rate limit allows them (the mock's default 1200 a minute makes it about two: the run says so first, pacing-forecast.ts). */
 export const DEFAULT_EXPLORE_BUDGET = 3000;
 
 export const USAGE = `Usage: clinical-records-conformance --url <base_url> --key <key> [options]
