@@ -37,6 +37,7 @@ function note(r: HostileRun): string {
     'echo-key': `${r.seen.echoed} answers echoed the key`,
     'not-found': '',
     html: '',
+    'rate-limited': '',
   };
   return [verdict, extra[r.mode]].filter(Boolean).join('; ');
 }

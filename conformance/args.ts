@@ -5,6 +5,7 @@ import type { Profile } from './schemas.ts';
 import { KEY_VARS, scopedVar, scopesOfVar } from './keys.ts';
 import { BadReplayId, parseReplayId, type ReplayId } from './explore/replay-id.ts';
 import { BadShard, parseShard, type Shard } from './explore/shard.ts';
+import { DEFAULT_MAX_TIME_MS, parseMaxTime } from './run-deadline.ts';
 
 export class UsageError extends Error {}
 
@@ -68,10 +69,13 @@ export interface CliOptions {
   explore?: { seed: number; budget: number; replay?: ReplayId };
   /** --shard k/n. */
   shard?: Shard;
+  /** --max-time: the whole run's deadline. */
+  maxTimeMs: number;
 }
 
 /** Requests the generated cases of --explore make unless told: 2000 took 2.4 to 13.4 s against the mock on the shared
- * 2-core machine (bench/explore.ts), so 3000 and their shrinking on a failing server fit in a minute. */
+ * 2-core machine (bench/explore.ts), so 3000 and their shrinking on a failing server fit in a minute where the key's
+ * rate limit allows them (the mock's default 1200 a minute makes it about two: the run says so first, pacing-forecast.ts). */
 export const DEFAULT_EXPLORE_BUDGET = 3000;
 
 export const USAGE = `Usage: clinical-records-conformance --url <base_url> --key <key> [options]
@@ -135,6 +139,9 @@ Output and pacing:
   --concurrency <n>                requests in flight at once (default 4)
   --timeout <ms>                   per request (default 10000)
   --check-timeout <seconds>        per check (default 30): a check still running then is reported timed out
+  --max-time <duration>            the whole run (default 15m; 90s, 20m, 1h or seconds): then it stops, cleans up
+                                   (a minute at most) and writes every report with what it has; checks not begun
+                                   are listed as not run, and the run fails. Rate-limit waits count against it
   --help                           this text
 
 Exit codes: 0 every executed check passed, 1 a check failed, 2 bad usage or unreachable target.
@@ -202,6 +209,7 @@ const FLAGS = {
   concurrency: { type: 'string' },
   timeout: { type: 'string' },
   'check-timeout': { type: 'string' },
+  'max-time': { type: 'string' },
   'read-only': { type: 'boolean' },
   baseline: { type: 'string' },
   'regenerable-session': { type: 'string' },
@@ -233,6 +241,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
       timeoutMs: 10_000,
       checkTimeoutMs: 30_000,
       readOnly: false,
+      maxTimeMs: DEFAULT_MAX_TIME_MS,
     };
   if (v.har !== undefined) return harOptions(v);
   const url = baseUrlFlag(v.url);
@@ -291,6 +300,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     concurrency: positiveInt('--concurrency', v.concurrency, 4),
     timeoutMs: positiveInt('--timeout', v.timeout, 10_000),
     checkTimeoutMs: positiveSeconds('--check-timeout', v['check-timeout'], 30) * 1000,
+    maxTimeMs: parseMaxTime(v['max-time'], (why) => new UsageError(why)),
     readOnly: !!v['read-only'],
     ...sessionFlags(v['regenerable-session'], v['not-ready-session']),
     ...exploreFlags(v),
@@ -313,6 +323,7 @@ const LIVE_ONLY = [
   'concurrency',
   'timeout',
   'check-timeout',
+  'max-time',
   'read-only',
   'regenerable-session',
   'not-ready-session',
@@ -348,6 +359,7 @@ function harOptions(v: Flags): CliOptions {
     timeoutMs: 10_000,
     checkTimeoutMs: 30_000,
     readOnly: true,
+    maxTimeMs: DEFAULT_MAX_TIME_MS,
   };
 }
 

@@ -184,7 +184,8 @@ export function applyBaseline(report: RunReport, baseline: Baseline, now = new D
  * A run fails on a failure the baseline did not have: a failed or timed-out check, or a blocked one (a setup step
  * it needs did not work; its own check then fails too, or did not run).
  */
-export const failsRun = (report: RunReport) => report.results.some((r) => judged(r.outcome) && !r.known);
+/** A run fails on a judged outcome the baseline does not know, or when it was cut short (--max-time, a silent target). */
+export const failsRun = (report: RunReport) => !!report.stopped || report.results.some((r) => judged(r.outcome) && !r.known);
 
 /** baseline.json: this run's failures as entries, ready to commit; `expires` carried over from the baseline used. */
 export function baselineFile(report: RunReport, previous?: Baseline): string {

@@ -1,6 +1,6 @@
 // One defect, one cause: failures that share an answer (an operation and its status) are one cause, whatever checks
 // they fail; a check failing alone the same way on several operations is one cause too. A single-defect server
-// (GET /providers/{id} answering 404) fails several checks, and every report says so: "N failures from 1 cause".
+// (GET /providers/{id} answering 404) fails several checks, and every report says so: "N checks failed with M failures from 1 cause".
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,18 +108,20 @@ describe('a single-defect server: GET /providers/{id} answers 404', () => {
     await mock?.close();
   });
 
-  it('the console ends with "N failures from 1 cause", the cause with its checks and rule ids', () => {
+  it('the console ends with "N checks failed with M failures from 1 cause", the cause with its checks and rule ids', () => {
     expect(code).toBe(1);
     const out = lines.join('\n');
     const end =
-      /\n(\d+) failures from 1 cause:\n {2}1\. GET \/providers\/\{providerId\} answered 404: (\d+) checks, \d+ failures\n {5}(.+)$/.exec(
+      /\n(\d+) checks failed with (\d+) failures from 1 cause:\n {2}1\. GET \/providers\/\{providerId\} answered 404: (\d+) checks, (\d+) failures\n {5}(.+)$/.exec(
         out,
       );
     expect(end, out.slice(-1500)).not.toBeNull();
     expect(Number(end![1])).toBeGreaterThanOrEqual(5);
-    expect(end![2]).toBe(end![1]);
+    // One cause: its checks and failures are the heading's.
+    expect(end![3]).toBe(end![1]);
+    expect(end![4]).toBe(end![2]);
     for (const c of ['provider_by_id [PRV-008]', 'missing_key_rejected [AUTH-001]', 'missing_scope_forbidden [AUTH-023]'])
-      expect(end![3]).toContain(c);
+      expect(end![5]).toContain(c);
     // Each area once, in the report's order; progress lines count checks and name none.
     for (const area of ['PRV', 'AUTH', 'VER']) expect(out.match(new RegExp(`^ {2}${area} `, 'gm'))).toHaveLength(1);
   });
@@ -150,7 +152,7 @@ describe('a single-defect server: GET /providers/{id} answers 404', () => {
   it('the HTML report opens on the cause, each of its checks linked to its evidence', () => {
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     const section = /<section id="failed-rules">([\s\S]*?)<\/section>/.exec(html)![1]!;
-    expect(section).toMatch(/Failed rules: \d+ failures from 1 cause/);
+    expect(section).toMatch(/Failed rules: \d+ checks failed with \d+ failures from 1 cause/);
     expect(section).toContain('<div class="cause" id="cause-1"><h3>1. GET /providers/{providerId} answered 404');
     for (const href of section.match(/href="#check-[a-z_]+"/g)!) expect(html).toContain(`id="${href.slice(7, -1)}"`);
     expect(html).toContain('<a class="tag" href="#cause-1">cause 1</a>');

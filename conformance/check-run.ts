@@ -1,7 +1,8 @@
 // Runs one check: its context, its time budget, and the outcome. Whatever the target answers and whatever the check
 // throws, the result is this check's (failed with the evidence, blocked, timed out or skipped); nothing escapes.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RateLimitExhausted, ReadOnlyRefused, TransportError, type RequestSpec } from './http.ts';
+import { RateLimitExhausted, ReadOnlyRefused, TargetSilent, TransportError, type RequestSpec } from './http.ts';
+import { stopReason } from './run-deadline.ts';
 import type { MockControl } from './mock-control.ts';
 import { toCurl } from './curl.ts';
 import { evidenceOf } from './causes.ts';
@@ -57,11 +58,11 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     name: c.name,
     signal,
     async send(spec) {
-      if (env.signal?.aborted) throw new SkipCheck('interrupted');
+      if (env.signal?.aborted) throw new SkipCheck(stopReason(env.signal) ?? 'interrupted');
       const what = `${spec.method.toUpperCase()} ${spec.path}`;
       waiting = `the answer to ${what}`;
       const ex = await http.send(c.name, env.faults ? env.faults.spec(spec) : spec, signal).catch((err: unknown) => {
-        throw env.signal?.aborted ? new SkipCheck('interrupted') : err;
+        throw env.signal?.aborted ? new SkipCheck(stopReason(env.signal) ?? 'interrupted') : err;
       });
       last = `${what} (answered ${ex.response.status})`;
       waiting = `its next step after ${last}`;
@@ -111,6 +112,11 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     };
     arm(env.budgetMs);
   });
+  // The run's deadline (--max-time) stops a check at once, whatever it is waiting on.
+  const stopped = new Promise<'stopped'>((resolve) => {
+    if (stopReason(env.signal)) resolve('stopped');
+    else env.signal?.addEventListener('abort', () => stopReason(env.signal) && resolve('stopped'), { once: true });
+  });
   try {
     const settled = await Promise.race([
       c.run(ctx).then(
@@ -118,8 +124,13 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
         (err: unknown) => err ?? new Error('(nothing thrown)'),
       ),
       outOfTime,
+      stopped,
     ]);
-    if (settled === 'timeout') {
+    if (settled === 'stopped') {
+      budget.abort();
+      outcome = 'timed-out';
+      reason = `stopped: ${stopReason(env.signal)} while it waited for ${waiting}`;
+    } else if (settled === 'timeout') {
       budget.abort();
       outcome = 'timed-out';
       const paused = Math.round(http.pausedSince(t0) / 1000);
@@ -131,6 +142,9 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     } else if (settled instanceof RateLimitExhausted) {
       outcome = 'timed-out';
       reason = `held up by the target's rate limit: ${settled.message}`;
+    } else if (settled instanceof TargetSilent) {
+      outcome = 'skipped';
+      reason = settled.message;
     } else if (settled instanceof BlockedCheck) {
       blocked = settled;
     } else if (settled !== undefined) {

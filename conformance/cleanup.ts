@@ -70,10 +70,15 @@ export class Cleanup {
       this.deleted.add(ex.request.path);
   }
 
-  async run(http: Http, key: KeyRef): Promise<void> {
+  /** Deletes what the run created, newest first; past `until` (performance.now() time) the rest is left, each named. */
+  async run(http: Http, key: KeyRef, until = Infinity): Promise<void> {
     for (const c of [...this.created].reverse()) {
       if (this.deleted.has(c.deletePath)) {
         this.removed++;
+        continue;
+      }
+      if (performance.now() > until) {
+        this.leave(`${c.label}: not deleted, the cleanup's time after --max-time ran out`);
         continue;
       }
       // Another organization's resource answers 404 to the main key: it is deleted with the key that created it.

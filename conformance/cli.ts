@@ -83,7 +83,12 @@ export async function main(
     const progress = progressCounter();
     const run = opts.har
       ? { report: runHar({ har: opts.har, profile: opts.profile }), redactor: new Redactor() }
-      : await runSuite({ ...opts, signal: abort.signal, onArea: consoleOn ? (_a, rs) => out(progress(rs)) : undefined });
+      : await runSuite({
+          ...opts,
+          signal: abort.signal,
+          onArea: consoleOn ? (_a, rs) => out(progress(rs)) : undefined,
+          onNotice: consoleOn ? (s) => out(printable(s)) : undefined,
+        });
     const errors: string[] = [];
     let report = baseline ? applyBaseline(run.report, baseline) : run.report;
     try {

@@ -5,7 +5,7 @@ import type { SentRequest } from './http.ts';
 import { KEY_VARS, scopesOfVar } from './keys.ts';
 import type { CurlVariable } from './model.ts';
 
-const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+export const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** What a key variable holds, e.g. "a key with scopes patients:read". */
 function keyRole(name: string): string {
@@ -18,6 +18,9 @@ function keyRole(name: string): string {
 }
 
 const keyRef = (name: string) => `\${${name}:?set ${name}: ${keyRole(name)}}`;
+
+/** A command's prefix that passes the variable on, or stops the shell naming it when unset: NAME="${NAME:?set NAME: ...}". */
+export const requiredVar = (name: string) => `${name}="${keyRef(name)}"`;
 
 export function toCurl(req: SentRequest): string {
   const parts = ['curl', '-sS', '-i', '-X', req.method, sq(req.url)];

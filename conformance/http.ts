@@ -8,6 +8,7 @@ import { AnswerTooLarge, KeptText, readBounded } from './answer-bounds.ts';
 import type { Contract, Operation } from './contract.ts';
 import { parseJson } from './json-text.ts';
 import { Redactor } from './redact.ts';
+import { stopReason } from './run-deadline.ts';
 
 /** An API key and the shell variable its curl lines use instead of its value. */
 export interface KeyRef {
@@ -101,6 +102,15 @@ const EXCHANGE_LOG_CHARS = 32 * 1024 * 1024;
 export class RateLimitExhausted extends Error {}
 
 /**
+ * Requests in a row that got no answer within --timeout, after which the target is taken to have stopped answering:
+ * nothing more is sent (TargetSilent), so a silent server ends the run in seconds, not a timeout per planned request.
+ */
+const SILENT_IN_A_ROW = 5;
+
+/** A request not sent because the target stopped answering (SILENT_IN_A_ROW requests in a row without an answer). */
+export class TargetSilent extends Error {}
+
+/**
  * Seconds to wait before resending after `res`, or undefined when it is not a spent rate-limit window (an injected
  * 429 leaves X-RateLimit-Remaining above 0, and a check that asked for a 429 must see it). Retry-After (seconds or an
  * HTTP date) says how long; without it X-RateLimit-Reset (epoch seconds, or seconds), else 1 s doubling per attempt.
@@ -185,15 +195,28 @@ export class Http {
   private readonly timeoutMs: number;
   private readonly patienceMs: number;
   private readonly signal?: AbortSignal;
+  /** --max-time: a rate-limit wait that would end past `at` (performance.now() time) is not begun; the run stops. */
+  private readonly deadline?: { at: number; expire(cause: string): void };
+  /** Requests in a row without an answer; once SILENT_IN_A_ROW, `silence` says so and nothing more is sent. */
+  private unanswered = 0;
+  silence?: string;
   /** --read-only: no POST, PATCH, PUT or DELETE leaves this client, whatever a check asks for. */
   readonly readOnly: boolean;
 
   constructor(
     readonly baseUrl: string,
     private readonly contract: Contract,
-    opts: { concurrency: number; timeoutMs: number; signal?: AbortSignal; readOnly?: boolean; rateLimitPatienceMs?: number },
+    opts: {
+      concurrency: number;
+      timeoutMs: number;
+      signal?: AbortSignal;
+      readOnly?: boolean;
+      rateLimitPatienceMs?: number;
+      deadline?: { at: number; expire(cause: string): void };
+    },
   ) {
     this.signal = opts.signal;
+    this.deadline = opts.deadline;
     this.readOnly = !!opts.readOnly;
     this.gate = new Gate(Math.max(1, opts.concurrency));
     this.timeoutMs = opts.timeoutMs;
@@ -238,6 +261,10 @@ export class Http {
     const window = spec.key?.value ?? spec.rawKey ?? '';
     let waited = 0;
     const wait = async (ms: number, why: string) => {
+      if (this.deadline && performance.now() + ms > this.deadline.at) {
+        this.deadline.expire(`the target's rate limit ${why}`);
+        throw new RateLimitExhausted(`${what}: the target's rate limit ${why}, which ends past --max-time: not waited`);
+      }
       if (waited + ms > this.patienceMs)
         throw new RateLimitExhausted(
           `${what}: the target's rate limit ${why} after ${Math.round(waited / 1000)} s of waiting; a request waits at most ${this.patienceMs / 1000} s in all`,
@@ -265,7 +292,7 @@ export class Http {
     try {
       await sleep(ms, undefined, { signal: anySignal(this.signal, signal) });
     } catch {
-      const why = this.signal?.aborted ? 'the run was interrupted' : 'the check ran out of time';
+      const why = this.signal?.aborted ? (stopReason(this.signal) ?? 'the run was interrupted') : 'the check ran out of time';
       throw new TransportError(`${what}: abandoned while waiting for the target's rate-limit window (${why})`);
     }
   }
@@ -311,6 +338,7 @@ export class Http {
     };
     const started = performance.now();
     const response = await this.gate.run(async () => {
+      if (this.silence) throw new TargetSilent(`not sent: ${this.silence}`);
       if (signal?.aborted) throw new TransportError(`${request.method} ${url}: not sent, the check ran out of time`);
       let res: Response | undefined;
       let text: string;
@@ -323,6 +351,8 @@ export class Http {
         if (err instanceof AnswerTooLarge && res)
           throw new OversizedAnswer(`${request.method} ${url}: answered ${res.status}, but its ${err.message}`, res.status, mediaOf(res));
         const e = err as Error & { cause?: { code?: string; message?: string } };
+        if (timeout.aborted && ++this.unanswered >= SILENT_IN_A_ROW)
+          this.silence ??= `the target stopped answering (${this.unanswered} requests in a row without an answer within ${this.timeoutMs} ms)`;
         const why = timeout.aborted
           ? `no answer within ${this.timeoutMs} ms`
           : signal?.aborted
@@ -330,6 +360,7 @@ export class Http {
             : (e.cause?.code ?? e.cause?.message ?? e.message);
         throw new TransportError(`${request.method} ${url}: ${why}`, request);
       }
+      this.unanswered = 0;
       const hdrs: Record<string, string> = {};
       res.headers.forEach((v, k) => {
         hdrs[k] = this.secrets.redact(v);

@@ -161,6 +161,17 @@ export interface RunReport {
   exploration?: ExplorationSummary;
   /** With --shard k/n: the share of the checks and of the exploration this report holds. */
   shard?: string;
+  /** Said before the checks began: the key's rate limit will pace this run, about how long, and how to avoid it. */
+  pacingForecast?: string;
+  /** With --mock: the faults armed before the run that its first requests took, armed again (probe-faults.ts). */
+  probeFaults?: string;
+  /** With --explore: what a replay command needs besides the URL and profile (flags, the keys' variables). */
+  rerun?: { flags: string[]; keyVars: string[] };
+  /**
+   * A run cut short by --max-time or by a target that stopped answering: why, the deadline, the checks not begun
+   * (skipped, reason `not run: ...`) and those stopped while running (timed out, `stopped: ...`). Such a run fails.
+   */
+  stopped?: { why: string; maxSeconds: number; notRun: number; cutShort: number; explorationCut: boolean };
 }
 
 export interface ExplorationSummary {

@@ -21,6 +21,32 @@ redactor.add(OTHER, '$CLINICAL_RECORDS_OTHER_ORG_KEY');
 const pieces = (text: string, key: string) =>
   Array.from({ length: key.length - 7 }, (_, i) => key.slice(i, i + 8)).filter((p) => text.includes(p));
 
+describe('Redactor: the key in any form a server may echo', () => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  it.each([
+    ['upper case', KEY.toUpperCase()],
+    ['mixed case', KEY.replace(/[a-f]/g, (c) => c.toUpperCase())],
+    ['split by one dash', `${KEY.slice(0, 17)}-${KEY.slice(17)}`],
+    ['split by a line break', `${KEY.slice(0, 20)}\n  ${KEY.slice(20)}`],
+    ['split by a soft hyphen', `${KEY.slice(0, 9)}\u00ad${KEY.slice(9)}`],
+    ['base64', b64(KEY)],
+    ['base64 inside a document, at each offset', [0, 1, 2].map((n) => b64(`${'x'.repeat(n)}{"key":"${KEY}"}`)).join(' ')],
+    ['base64url inside a token', Buffer.from(`>>>?${KEY}???`).toString('base64url')],
+  ])('%s', (_, echoed) => {
+    const out = redactor.redact(`echo: ${echoed} end`);
+    expect(out).toMatch(/\$CLINICAL_RECORDS_KEY/);
+    expect(out.toLowerCase()).not.toContain(KEY.slice(16, 28));
+    expect(out.replace(/[-\s\u00ad]/g, '').toLowerCase()).not.toContain(KEY.slice(16, 28));
+    for (const text of [out, Buffer.from(out, 'base64').toString('latin1'), Buffer.from(out, 'base64url').toString('latin1')])
+      expect(text).not.toContain(KEY.slice(16, 28));
+  });
+
+  it('leaves text that only looks alike', () => {
+    const near = `0123456789ABCDEF-0123 and ${b64('an ordinary sentence')}`; // the key's middle, upper-cased, but not the key
+    expect(redactor.redact(near)).toBe(near);
+  });
+});
+
 describe('Redactor', () => {
   it('replaces a key whole, and a piece a cut left at either end of it', () => {
     expect(redactor.redact(`a ${KEY} b`)).toBe('a $CLINICAL_RECORDS_KEY b');

@@ -2,6 +2,8 @@
 // may echo a key back and evidence is cut to a few hundred characters, so answers are redacted as they arrive (before
 // any check cuts them: conformance/http.ts), and a piece of a key a cut left elsewhere (its first or last PART
 // characters or more, e.g. in a webhook body a check quoted in part) is replaced too, wherever it is.
+import { redactKeyForms } from './key-forms.ts';
+
 /** The shortest piece of a key's start or end treated as the key (a cut can leave any length). */
 const PART = 8;
 
@@ -23,7 +25,8 @@ export class Redactor {
     const bySize = [...this.secrets].sort((a, b) => b[0].length - a[0].length);
     let out = text;
     for (const [secret, placeholder] of bySize) out = out.split(secret).join(placeholder);
-    return redactPieces(out, bySize);
+    // Then the key in another case, split by a dash or a line break, or in base64 (key-forms.ts).
+    return redactPieces(redactKeyForms(out, bySize), bySize);
   }
 
   /** Redacts every string inside a JSON-like value, object keys included. */

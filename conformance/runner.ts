@@ -4,6 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { KeyRefused, UnreachableTarget, probeTarget, reachTarget } from './target-probe.ts';
 import { Contract } from './contract.ts';
 import { Http, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
+import { DEFAULT_MAX_TIME_MS, notRunReason, RunDeadline, stoppedEarly } from './run-deadline.ts';
+import { armedText, faultsNow, giveBackFaults } from './probe-faults.ts';
+import { pacingForecast } from './pacing-forecast.ts';
 import { Register } from './register.ts';
 import { SchemaValidator, type Profile } from './schemas.ts';
 import { Cleanup } from './cleanup.ts';
@@ -38,6 +41,8 @@ export interface RunOptions extends KeyInputs {
   /** Per check (default 30 s): a check still running then is reported timed out. */
   checkTimeoutMs?: number;
   readOnly: boolean;
+  /** Said before the checks begin (the rate limit's forecast): the console prints it. */
+  onNotice?: (text: string) => void;
   /** Progress: called when every check of an area has a result. */
   onArea?: (area: Area, results: CheckResult[]) => void;
   /** Aborted by the CLI on Ctrl-C: running checks stop, cleanup still runs. */
@@ -50,6 +55,8 @@ export interface RunOptions extends KeyInputs {
   explore?: ExploreSettings;
   /** --shard k/n: this job's share of the rule checks (and, in `explore`, of the cases). */
   shard?: Shard;
+  /** --max-time: the whole run's deadline (default 15 minutes); then it stops, cleans up and reports what it has. */
+  maxTimeMs?: number;
 }
 
 export class BadInput extends Error {}
@@ -82,7 +89,18 @@ export function knownSelectors(checks: CheckDef[]): Set<string> {
 }
 
 export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; redactor: Redactor }> {
+  const deadline = new RunDeadline(opts.maxTimeMs ?? DEFAULT_MAX_TIME_MS, opts.signal);
+  try {
+    return await runWithin(opts, deadline);
+  } finally {
+    deadline.stop();
+  }
+}
+
+async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ report: RunReport; redactor: Redactor }> {
   const started = Date.now();
+  // Every wait and request of the run listens to this: Ctrl-C, or --max-time.
+  const runSignal = deadline.signal;
   const contract = new Contract();
   const register = opts.register ?? Register.load();
   const schemas = new SchemaValidator(contract.doc, opts.profile);
@@ -92,23 +110,35 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const http = new Http(opts.url, contract, {
     concurrency: opts.concurrency,
     timeoutMs: opts.timeoutMs,
-    signal: opts.signal,
+    signal: runSignal,
     readOnly: opts.readOnly,
+    deadline,
   });
 
-  // Reachability first, without a key: a transport error or a redirect is exit 2.
-  const unkeyed = await reachTarget(http, opts.url);
-  http.exchanges.length = 0;
-
   const mock = opts.mock ? new MockControl(opts.url, opts.timeoutMs, undefined, undefined, opts.readOnly) : undefined;
-  if (mock && !(await mock.health()))
-    throw new UnreachableTarget(`--mock: the control API ${mock.url}/health does not answer 200; is the target this kit's mock?`);
-  const keys: Keys = await resolveKeys(opts, mock);
-  for (const k of allKeyRefs(keys)) redactor.add(k.value, `$${k.envVar}`);
-  http.knowKeys(allKeyRefs(keys));
-  // The main key refused, or no answer as the API (a base URL without /ext-api/v1, a web site): exit 2 with a hint.
-  await probeTarget(http, keys.main, opts.url, unkeyed);
-  http.exchanges.length = 0;
+  // The faults a user armed before the run: the probe below must not take them unseen (probe-faults.ts).
+  const armedBefore = mock && (await faultsNow(mock));
+  let keys: Keys;
+  /** The probe's answers: their X-RateLimit-* headers say whether the key's limit will pace the run. */
+  let probed: Exchange[];
+  try {
+    // Reachability first, without a key: a transport error or a redirect is exit 2.
+    const unkeyed = await reachTarget(http, opts.url);
+    http.exchanges.length = 0;
+    if (mock && !(await mock.health()))
+      throw new UnreachableTarget(`--mock: the control API ${mock.url}/health does not answer 200; is the target this kit's mock?`);
+    keys = await resolveKeys(opts, mock);
+    for (const k of allKeyRefs(keys)) redactor.add(k.value, `$${k.envVar}`);
+    http.knowKeys(allKeyRefs(keys));
+    // The main key refused, or no answer as the API (a base URL without /ext-api/v1, a web site): exit 2 with a hint.
+    await probeTarget(http, keys.main, opts.url, unkeyed);
+    probed = http.exchanges.splice(0);
+  } catch (e) {
+    if (armedBefore?.length && e instanceof Error)
+      e.message += ` (the mock had faults armed before the run, which these first requests may have met: ${armedText(armedBefore)})`;
+    throw e;
+  }
+  const probeFaults = mock && armedBefore?.length ? await giveBackFaults(mock, armedBefore) : undefined;
 
   const cleanup = new Cleanup(contract, prefix);
   const fixtures = new Fixtures(http, keys.main, prefix, opts.readOnly);
@@ -158,6 +188,14 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const byArea = new Map<Area, number>();
   for (const c of selected) byArea.set(c.area, (byArea.get(c.area) ?? 0) + 1);
   const wantResponses = selected.length > 0;
+  const forecast = pacingForecast(probed, {
+    profile: opts.profile,
+    checks: selected.length,
+    allChecks: all.length,
+    exploreBudget: opts.explore && !opts.explore.replay ? opts.explore.budget : undefined,
+    mock: !!mock,
+  });
+  if (forecast) opts.onNotice?.(forecast);
   if (wantResponses) for (const rc of responseChecks) byArea.set(areaOf(rc.rule), (byArea.get(areaOf(rc.rule)) ?? 0) + 1);
   const finish = (r: CheckResult) => {
     results.push(r);
@@ -221,13 +259,13 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   const runOne = async (c: CheckDef): Promise<void> => {
     const rule = register.resolve(c.rule);
     const base = { name: c.name, area: c.area, ruleId: c.rule, rule: rule.rule, provenance: rule.provenance };
-    const reason = skipReason(c);
-    if (reason || opts.signal?.aborted) {
-      finish({ ...base, outcome: 'skipped', reason: reason ?? 'interrupted', failures: [], assertions: 0, ms: 0 });
+    const reason = skipReason(c) ?? notRunReason(runSignal, http);
+    if (reason) {
+      finish({ ...base, outcome: 'skipped', reason, failures: [], assertions: 0, ms: 0 });
       return;
     }
     const budget = budgetOf(c);
-    finish(await runCheck(c, base, { shared, budgetMs: budget.ms, budgetWhy: budget.why, signal: opts.signal, faults: faultScope(c) }));
+    finish(await runCheck(c, base, { shared, budgetMs: budget.ms, budgetWhy: budget.why, signal: runSignal, faults: faultScope(c) }));
   };
 
   // Checks on state no scope can separate (webhook receivers and deliveries, timings) run alone after the others;
@@ -261,7 +299,7 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
     }
 
   const explored =
-    opts.explore && !opts.signal?.aborted
+    opts.explore && !runSignal.aborted
       ? await explore(
           {
             contract,
@@ -273,13 +311,13 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
             prefix,
             concurrency: opts.concurrency,
             readOnly: opts.readOnly,
-            signal: opts.signal,
+            signal: runSignal,
           },
           { ...opts.explore, shard: opts.shard },
         )
       : undefined;
 
-  if (!opts.readOnly) await cleanup.run(http, keys.main);
+  if (!opts.readOnly) await cleanup.run(http, keys.main, deadline.cleanupUntil());
   await receiver?.close();
 
   nameBlockers(results, all);
@@ -299,6 +337,14 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
       pacing: { ...http.pacing },
       exploration: explored?.summary,
       shard: opts.shard && `${opts.shard.k}/${opts.shard.of}`,
+      stopped: stoppedEarly(deadline, http, results, explored?.summary),
+      probeFaults,
+      pacingForecast: forecast,
+      rerun: explored && {
+        flags: [...(opts.mock ? ['--mock'] : []), ...(opts.readOnly ? ['--read-only'] : [])],
+        // With --mock the keys come from the mock; else the case was planned with these (the main and another organization's).
+        keyVars: opts.mock ? [] : [keys.main, keys.otherOrg].flatMap((k) => (k ? [k.envVar] : [])),
+      },
     },
     { started, results, register },
   );

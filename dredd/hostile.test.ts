@@ -10,7 +10,8 @@ import { startBrokenProxy, apiPath } from '../conformance/testing/broken-proxy.t
 import type { HostileMode } from '../conformance/testing/hostile-server.ts';
 import { startMock, type RunningMock } from '../mock/server.ts';
 import { main } from './cli.ts';
-import { keyTrace, runDreddAgainst } from './testing/hostile-run.ts';
+import { keyTraceIn } from '../conformance/testing/key-trace.ts';
+import { runDreddAgainst } from './testing/hostile-run.ts';
 
 let mock: RunningMock;
 let key: string;
@@ -93,7 +94,7 @@ describe('markup from a server in the report files', () => {
       for (const text of [out, md, xml, html]) {
         expect(text).toContain('\\u001b[2J');
         expect(RAW_CONTROLS.test(text)).toBe(false);
-        expect(keyTrace(text, key)).toBe(false);
+        expect(keyTraceIn(text, key)).toBe(false);
       }
     } finally {
       await proxy.close();

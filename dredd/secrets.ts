@@ -1,5 +1,6 @@
 // The keys a run sends, and the placeholder each is shown as. Text and raw bytes alike are redacted whole-key:
 // nothing that could cut a key (a body trimmed for a report) runs before redaction.
+import { redactKeyForms } from '../conformance/key-forms.ts';
 
 /** Keys shorter than this are not redacted (they would replace ordinary words). */
 const MIN_SECRET = 4;
@@ -16,9 +17,9 @@ export class Secrets {
     return this.known.has(secret);
   }
 
-  /** The longest key: a stream redacted in pieces keeps this many characters back. */
+  /** The longest form of a key: a stream redacted in pieces keeps this many characters back (base64, split forms). */
   get longest(): number {
-    return Math.max(0, ...[...this.known.keys()].map((k) => k.length));
+    return 2 * Math.max(0, ...[...this.known.keys()].map((k) => k.length)) + 8;
   }
 
   /** Longest first, so a key that contains another is replaced whole. */
@@ -29,7 +30,8 @@ export class Secrets {
   redact(text: string): string {
     let out = text;
     for (const [secret, placeholder] of this.ordered()) out = out.split(secret).join(placeholder);
-    return out;
+    // The key in another case, split by a dash or a line break, or in base64, as the suite's reports (key-forms.ts).
+    return redactKeyForms(out, this.ordered());
   }
 
   /** The same on bytes (a body that is not UTF-8 still never carries a key). */
@@ -47,6 +49,9 @@ export class Secrets {
       parts.push(out.subarray(from));
       out = Buffer.concat(parts);
     }
-    return out;
+    // The looser forms are ASCII: latin1 maps each byte to one character and back, so other bytes pass unchanged.
+    const text = out.toString('latin1');
+    const redacted = redactKeyForms(text, this.ordered());
+    return redacted === text ? out : Buffer.from(redacted, 'latin1');
   }
 }

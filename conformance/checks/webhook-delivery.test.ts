@@ -245,6 +245,7 @@ const broken: Array<[string, string, Breaks]> = [
 ];
 
 const checks = checksNamed(broken.map(([n]) => n));
+const LOG_JUDGED = new Set(['webhook_attempt_times_out', 'webhook_backoff_exponential', 'webhook_delivery_limits']);
 const file = describeCheckFile('webhook-delivery checks', checks);
 const replayed = new Set<string>();
 const leak = new Map<string, string>();
@@ -264,7 +265,10 @@ describe('webhook-delivery checks against a broken sender (each fails on its rul
           unqueued.add(b.data.id);
       });
       try {
-        await file.expectFails(check, rule, { url: file.urlVia(proxy.origin) });
+        const result = await file.expectFails(check, rule, { url: file.urlVia(proxy.origin) });
+        // On the mock the timing checks judge the receiver's times against the mock's own log, not its clock alone.
+        if (LOG_JUDGED.has(check))
+          expect(result.failures.map((f) => f.expected).join('\n')).toMatch(/as the sender's log has it|when the sender gave it up/);
       } finally {
         await proxy.close();
         await forwarder.close();

@@ -77,7 +77,7 @@ export async function explore(
   };
 
   const matrix = new Map<string, { check: string; ruleId: string; operation: string; cases: Set<number> }>();
-  const firstOf = new Map<string, { c: Case; found: Found }>();
+  const firstOf = new Map<string, { c: Case; found: Found; run: CaseRun }>();
   const alike = new Map<string, number>();
   let firstFailureMs: number | undefined;
   let incomplete = 0;
@@ -93,7 +93,8 @@ export async function explore(
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.max(1, Math.min(env.concurrency, cases.length)) }, async () => {
-      while (next < cases.length && !env.signal?.aborted) {
+      // A target that stopped answering (the client's breaker, http.ts) ends the exploration too.
+      while (next < cases.length && !env.signal?.aborted && !env.http.silence) {
         const i = next++;
         const c = cases[i]!;
         const run = await exec(c).catch((e: Error) => void errors.set(e.message, (errors.get(e.message) ?? 0) + 1));
@@ -115,7 +116,7 @@ export async function explore(
       matrix.set(r.key, m);
     }
     for (const f of o.found) {
-      if (!firstOf.has(f.key)) firstOf.set(f.key, { c: o.c, found: f });
+      if (!firstOf.has(f.key)) firstOf.set(f.key, { c: o.c, found: f, run: o.run });
       else if (firstOf.get(f.key)!.c !== o.c) alike.set(f.key, (alike.get(f.key) ?? 0) + 1);
     }
   }
@@ -152,12 +153,16 @@ export async function explore(
   };
   // Failures of one request (several checks on the same answer) are shrunk once, for the first of them; the smaller
   // cases first, so a budget spent on a long sequence never leaves a one-request failure unshrunk.
-  const groups = new Map<string, Array<{ key: string; c: Case; found: Found }>>();
+  const groups = new Map<string, Array<{ key: string; c: Case; found: Found; run: CaseRun }>>();
   for (const [key, v] of firstOf)
     groups.set(`${v.c.index}:${v.found.step}`, [...(groups.get(`${v.c.index}:${v.found.step}`) ?? []), { key, ...v }]);
   const ordered = [...groups.values()].sort((x, y) => x[0]!.c.steps.length - y[0]!.c.steps.length || x[0]!.c.index - y[0]!.c.index);
   for (const group of ordered) {
-    if (env.signal?.aborted) break;
+    // A run stopped (Ctrl-C, --max-time, a silent target) keeps each failure as first found, neither shrunk nor re-checked.
+    if (env.signal?.aborted || env.http.silence) {
+      for (const m of group) record(m.key, m.c, [], { run: m.run, found: m.found }, m.c.steps.length, false);
+      continue;
+    }
     const { key, c } = group[0]!;
     const stillFails = async (cand: Case) => !!(await attempt(cand, true))?.found.some((x) => x.key === key);
     const { shrunk, shrinks } = settings.replay

@@ -6,6 +6,7 @@ import { baselineLines } from '../baseline.ts';
 import type { Area, CheckResult, Failure, Outcome, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
 import { explorationLine, exploredNote, replayCommand, resultLabel } from './explored.ts';
+import { failedHeading, figures } from './figures.ts';
 
 const mark: Record<Outcome, string> = { passed: '✓', failed: '✗', skipped: '-', blocked: '⊘', 'timed-out': '⏱' };
 
@@ -68,11 +69,19 @@ function variableLines(report: RunReport): string[] {
   return lines;
 }
 
+/** A run cut short by --max-time or a silent target: what did not run, and what the rate limit's waits took of it. */
+export function stoppedLine(report: RunReport): string | undefined {
+  const st = report.stopped;
+  if (!st) return undefined;
+  const waits = report.pacing.pauses ? `; rate-limit waits took ${Math.round(report.pacing.seconds)} s of it` : '';
+  const explore = st.explorationCut ? ', the exploration cut short' : '';
+  return `STOPPED EARLY: ${st.why}: ${st.cutShort} check(s) stopped while running (timed out), ${st.notRun} not run (skipped)${explore}${waits}; results are partial and the run fails`;
+}
+
 function causeLines(report: RunReport): string[] {
-  const failed = report.results.filter((r) => r.outcome === 'failed').length;
-  if (!failed) return ['', 'no failures'];
-  const n = report.causes.length;
-  const lines = ['', `${failed} failure${failed === 1 ? '' : 's'} from ${n} cause${n === 1 ? '' : 's'}:`];
+  const f = figures(report);
+  if (!f.failed) return ['', 'no failures'];
+  const lines = ['', `${failedHeading(f)}:`];
   report.causes.forEach((c, i) => {
     const known = c.known === undefined ? '' : c.known ? ' (known)' : ' (new)';
     lines.push(
@@ -126,7 +135,10 @@ export function renderConsole(report: RunReport, files: string[] = []): string {
     );
   const explored = explorationLine(report);
   if (explored) lines.push(explored);
+  if (report.probeFaults) lines.push(report.probeFaults);
   if (report.interrupted) lines.push('interrupted (Ctrl-C): results are partial');
+  const stopped = stoppedLine(report);
+  if (stopped) lines.push(stopped);
   if (files.length) lines.push(`reports: ${files.join(', ')}`);
   const baseline = baselineLines(report);
   lines.push(...variableLines(report), ...(baseline.length ? ['', ...baseline] : []), ...causeLines(report));

@@ -61,7 +61,7 @@ describe('reports of an exploration', () => {
     expect(text).toContain('✗ ignored_auth (explore: GET /providers)');
     expect(text).toContain('found by exploration (auth case, shrunk from 1 to 1 request(s), re-checked); replay id 4-9');
     expect(text).toContain(
-      'replay:    npm run conformance -- --url http://127.0.0.1:1/ext-api/v1 --profile documented --explore --replay 4-9',
+      "replay:    npm run conformance -- --url 'http://127.0.0.1:1/ext-api/v1' --profile documented --explore --replay 4-9",
     );
     expect(text).toContain('explored: seed 4, 3 cases (3 auth), 6 requests + 1 shrinking/re-checking');
   });

@@ -1,14 +1,29 @@
 // What every reporter says of --explore: a result's label (an explored check is one per operation), the replay
 // command of a failure it found, and what was explored (console: one line; HTML: operations × checks, cases sent).
 import type { CheckResult, Failure, RunReport } from '../model.ts';
+import { requiredVar, sq } from '../curl.ts';
 
 /** A check's name in a report; an explored one with its operation: `ignored_auth (explore: GET /providers)`. */
 export const resultLabel = (r: Pick<CheckResult, 'name' | 'explored'>) =>
   r.explored ? `${r.name} (explore: ${r.explored.operation})` : r.name;
 
-/** The command that sends a failure's shrunk case again (the target's other flags, keys included, as for the run). */
-export const replayCommand = (report: Pick<RunReport, 'target' | 'profile'>, f: Failure) =>
-  f.explored && `npm run conformance -- --url ${report.target} --profile ${report.profile} --explore --replay ${f.explored.replay}`;
+/**
+ * The command that sends a failure's shrunk case again, as pasted into a shell: the flags the run's plan depends on
+ * (--mock, whose keys shape the cases; --read-only) and the keys' variables, each required (unset, the shell stops
+ * naming it, as the curl lines do), since a case planned with another organization's key differs without it.
+ */
+export function replayCommand(report: Pick<RunReport, 'target' | 'profile' | 'rerun'>, f: Failure): string | undefined {
+  if (!f.explored) return undefined;
+  const vars = (report.rerun?.keyVars ?? []).map(requiredVar);
+  const flags = report.rerun?.flags ?? [];
+  return [
+    ...vars,
+    'npm run conformance --',
+    `--url ${sq(report.target)}`,
+    ...flags,
+    `--profile ${report.profile} --explore --replay ${f.explored.replay}`,
+  ].join(' ');
+}
 
 /** Found by exploration: what the case tried, its replay id, how far it shrank and how many other cases failed alike. */
 export function exploredNote(f: Failure): string | undefined {

@@ -6,6 +6,8 @@
 import { causeGroups, type CauseGroup } from '../causes.ts';
 import type { CheckResult, Failure, Outcome, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
+import { stoppedLine } from './console.ts';
+import { failedHeading, figures, outcomeCounts } from './figures.ts';
 import { STYLE } from './html-style.ts';
 import { explorationTable, exploredNote, replayCommand, resultLabel } from './explored.ts';
 
@@ -90,7 +92,7 @@ function failedRules(report: RunReport, groups: CauseGroup[]): string {
   const late = timedOut.length
     ? `<h3>Timed out</h3><ul>${timedOut.map((r) => `<li><b>${h(r.ruleId)}</b> <a href="#${h(anchor(r))}">${h(resultLabel(r))}</a>: ${h(r.reason)}</li>`).join('')}</ul>`
     : '';
-  return `<section id="failed-rules"><h2>Failed rules: ${plural(failed.length, 'failure')} from ${plural(groups.length, 'cause')}</h2>${causes}${late}</section>`;
+  return `<section id="failed-rules"><h2>Failed rules: ${h(failedHeading(figures(report)))}</h2>${causes}${late}</section>`;
 }
 
 function areaBar(area: string, rs: CheckResult[]): string {
@@ -126,7 +128,9 @@ export function renderHtml(report: RunReport): string {
   const tables = areas
     .map((a) => {
       const rs = byArea(a);
-      return `<section class="area"><h2 id="area-${h(a)}">${h(a)} <small>${rs.filter((r) => r.outcome === 'passed').length}/${rs.length} passed</small></h2>
+      const c = outcomeCounts(rs);
+      // Passed of the checks that ran: a skipped check is not a check that did not pass.
+      return `<section class="area"><h2 id="area-${h(a)}">${h(a)} <small>${c.passed}/${c.ran} passed${c.skipped ? `, ${c.skipped} skipped` : ''}</small></h2>
 <table><thead><tr><th>check</th><th>rule</th><th>provenance</th><th>outcome</th></tr></thead>
 ${rs.map((r) => checkRows(r, causeOf, !!report.baseline, report)).join('\n')}</table></section>`;
     })
@@ -151,7 +155,7 @@ ${STYLE}
 ${hide}{display:none}
 </style></head><body>
 <h1>Conformance report</h1>
-<p>Target <code>${h(report.target)}</code> · profile <b>${report.profile}</b> · run ${h(report.runId)} · ${h(report.startedAt)} · ${report.seconds.toFixed(1)} s${report.pacing.pauses ? ` · paused ${Math.round(report.pacing.seconds)} s for the target's rate limit` : ''}${report.interrupted ? ' · <b>interrupted</b>' : ''}</p>
+<p>Target <code>${h(report.target)}</code> · profile <b>${report.profile}</b> · run ${h(report.runId)} · ${h(report.startedAt)} · ${report.seconds.toFixed(1)} s${report.pacing.pauses ? ` · paused ${Math.round(report.pacing.seconds)} s for the target's rate limit` : ''}${report.interrupted ? ' · <b>interrupted</b>' : ''}${report.stopped ? ` · <b>${h(stoppedLine(report)!)}</b>` : ''}</p>
 <p class="summary"><span>✓ ${n('passed')} passed</span><span>✗ ${n('failed')} failed</span>${n('timed-out') ? `<span>${n('timed-out')} timed out</span>` : ''}${n('blocked') ? `<span>⊘ ${n('blocked')} blocked</span>` : ''}<span>- ${n('skipped')} skipped</span><span>${report.notChecked.length} rules not checked</span></p>
 ${baselineSection(report)}${failedRules(report, groups)}
 ${explorationTable(report, h)}<section id="areas"><h2>By area</h2>${areas.map((a) => areaBar(a, byArea(a))).join('\n')}</section>

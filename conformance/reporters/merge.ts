@@ -4,6 +4,10 @@
 // (the lowest case index, as the whole run would have shrunk it), a rule unchecked only where no shard checked it.
 import { readFileSync } from 'node:fs';
 import { causesOf } from '../causes.ts';
+import { allChecks, responseChecks } from '../checks/index.ts';
+import { Contract } from '../contract.ts';
+import { coverage } from '../coverage.ts';
+import { Register } from '../register.ts';
 import type { CheckResult, ExplorationSummary, Failure, Outcome, RunReport } from '../model.ts';
 
 export class MergeError extends Error {}
@@ -89,6 +93,9 @@ export function mergeReports(reports: RunReport[]): RunReport {
   const merged = [...results.values()];
   const checkedSomewhere = (id: string) => reports.some((r) => !r.notChecked.some((n) => n.ruleId === id));
   const seen = new Set<string>();
+  // Rules checked through the schema checks or not at all, as one run over the merged results would count them: a
+  // shard's own list counts the rules of checks that ran in another shard as schema-checked (or unchecked).
+  const recounted = first.recorded ? undefined : coverageOf(merged, first.profile);
   return {
     target: first.target,
     runId: [...new Set(reports.map((r) => r.runId))].join('+'),
@@ -97,10 +104,10 @@ export function mergeReports(reports: RunReport[]): RunReport {
     seconds: Math.max(...reports.map((r) => r.seconds)),
     results: merged,
     causes: causesOf(merged),
-    notChecked: first.notChecked.filter((n) => !checkedSomewhere(n.ruleId)),
-    coveredBySchemas: reports
-      .flatMap((r) => r.coveredBySchemas)
-      .filter((c) => !seen.has(c.ruleId + c.check) && seen.add(c.ruleId + c.check)),
+    notChecked: recounted?.notChecked ?? first.notChecked.filter((n) => !checkedSomewhere(n.ruleId)),
+    coveredBySchemas:
+      recounted?.coveredBySchemas ??
+      reports.flatMap((r) => r.coveredBySchemas).filter((c) => !seen.has(c.ruleId + c.check) && seen.add(c.ruleId + c.check)),
     cleanup: {
       created: reports.reduce((n, r) => n + r.cleanup.created, 0),
       removed: reports.reduce((n, r) => n + r.cleanup.removed, 0),
@@ -111,5 +118,30 @@ export function mergeReports(reports: RunReport[]): RunReport {
     pacing: { pauses: reports.reduce((n, r) => n + r.pacing.pauses, 0), seconds: reports.reduce((n, r) => n + r.pacing.seconds, 0) },
     variables: reports.flatMap((r) => r.variables ?? []).filter((v, i, all) => all.findIndex((w) => w.name === v.name) === i),
     exploration: mergeExploration(reports.flatMap((r) => (r.exploration ? [r.exploration] : []))),
+    ...mergeStopped(reports),
+    ...(first.rerun ? { rerun: first.rerun } : {}),
+  };
+}
+
+/** The coverage of the merged rule checks' results (explored results aside, as in a run), from the register. */
+function coverageOf(merged: CheckResult[], profile: RunReport['profile']) {
+  const results = merged.filter((r) => !r.explored);
+  const names = new Set(results.map((r) => r.name));
+  const selected = allChecks.filter((c) => names.has(c.name));
+  return coverage({ register: Register.load(), contract: new Contract(), checks: allChecks, responseChecks, selected, results, profile });
+}
+
+/** Shards cut short (--max-time, a silent target): the merged run was too, with their counts summed. */
+function mergeStopped(reports: RunReport[]): Pick<RunReport, 'stopped'> {
+  const cut = reports.flatMap((r) => (r.stopped ? [r.stopped] : []));
+  if (!cut.length) return {};
+  return {
+    stopped: {
+      why: [...new Set(cut.map((c) => c.why))].join('; '),
+      maxSeconds: Math.max(...cut.map((c) => c.maxSeconds)),
+      notRun: cut.reduce((n, c) => n + c.notRun, 0),
+      cutShort: cut.reduce((n, c) => n + c.cutShort, 0),
+      explorationCut: cut.some((c) => c.explorationCut),
+    },
   };
 }

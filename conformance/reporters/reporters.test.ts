@@ -103,7 +103,7 @@ describe('reports of blocked and timed-out checks', () => {
     for (const area of ['ERR', 'DOC', 'PAT', 'GEN']) expect(out.match(new RegExp(`^ {2}${area} `, 'gm'))).toHaveLength(1);
     expect(out).toMatch(/^ {2}PAT {4}1 passed, 0 failed, 1 skipped, 1 blocked +⊘✓-$/m);
     expect(out).toMatch(
-      /\n1 failure from 2 causes:\n {2}1\. POST \/patients answered 200: 1 check, 3 failures\n {5}status_code_conformance \[ERR-017\]\n {2}2\. GET \/x answered 500/,
+      /\n1 check failed with 4 failures from 2 causes:\n {2}1\. POST \/patients answered 200: 1 check, 3 failures\n {5}status_code_conformance \[ERR-017\]\n {2}2\. GET \/x answered 500/,
     );
     expect(out).toMatch(
       /set them first[^\n]*\n {2}\. '\/tmp\/out\/keys\.env'\n {6}# CLINICAL_RECORDS_KEY_APPOINTMENTS_WRITE: a key with scopes appointments:write/,
@@ -184,7 +184,7 @@ describe.skipIf(!!skip)(`the HTML report in headless Chromium${skip ? ` (skipped
     const failedAt = dom.indexOf('id="failed-rules"');
     expect(failedAt).toBeGreaterThan(0);
     expect(failedAt).toBeLessThan(dom.indexOf('id="area-'));
-    expect(dom).toContain('Failed rules: 1 failure from 2 causes');
+    expect(dom).toContain('Failed rules: 1 check failed with 4 failures from 2 causes');
     expect(dom).toMatch(/<div class="cause" id="cause-1"><h3>1\. POST \/patients answered 200/);
     for (const href of ['#check-status_code_conformance', '#check-slow_check', '#cause-2']) {
       expect(dom).toContain(`href="${href}"`);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type MockOptions, type RunningMock } from '../../mock/server.ts';
 import { runSuite, type RunOptions } from '../runner.ts';
 import { MockControl } from '../mock-control.ts';
-import type { CheckDef, RunReport } from '../model.ts';
+import type { CheckDef, CheckResult, RunReport } from '../model.ts';
 import { startBrokenProxy, type Variant } from './broken-proxy.ts';
 import { testMockOptions } from './mock-options.ts';
 import { allChecks, responseChecks } from '../checks/index.ts';
@@ -89,7 +89,8 @@ export interface CheckFile {
    * Runs the one check and asserts it failed, every failure citing `rule`, and nothing was left behind. A response
    * check (it judges every exchange, so it cannot be run alone) is run with `driver`, a check that sends requests.
    */
-  expectFails(check: string, rule: string, opts?: Partial<RunOptions>, driver?: string): Promise<void>;
+  /** The check's failed result, for a caller that also pins what the failure says. */
+  expectFails(check: string, rule: string, opts?: Partial<RunOptions>, driver?: string): Promise<CheckResult>;
 }
 
 /**
@@ -161,6 +162,7 @@ export function describeCheckFile(title: string, checks: CheckDef[], documentedS
       const others = report.results.filter((r) => r.name !== check && (r.outcome === 'failed' || r.outcome === 'timed-out'));
       expect(others.map((r) => `${r.name} [${r.ruleId}]`).length, others.map((r) => r.name).join(', ')).toBeLessThanOrEqual(2);
       expect(report.cleanup.leftovers).toEqual([]);
+      return result;
     },
   };
   return file;

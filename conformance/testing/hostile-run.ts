@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createServer, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { postHuge, startHostileServer, type HostileMode, type HugePost, type Seen } from './hostile-server.ts';
+import { keyTraceIn } from './key-trace.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TIME = '/usr/bin/time';
@@ -32,15 +33,9 @@ export interface CliRun {
 /** A key shaped like a real one (36 characters), random so that any 12 of its characters in a row betray it. */
 export const hostileKey = () => `crk_${randomBytes(16).toString('hex')}`;
 
-/**
- * Where `key`, or 12 characters in a row of its random part, shows up among `places` (name → text): the names. The
- * random part is its longest run of hex digits (the mock's keys read crk_patients_read_<hex>: their words are
- * everywhere in a report), or the whole key when it has no such run of 16.
- */
+/** Where `key` shows up among `places` (name → text), in any form key-trace.ts knows: the names. */
 function keySeenIn(key: string, places: Iterable<[string, string]>): string[] {
-  const run = (key.match(/[0-9a-f]{16,}/gi) ?? []).sort((a, b) => b.length - a.length)[0] ?? key;
-  const parts = Array.from({ length: Math.max(1, run.length - 11) }, (_, i) => run.slice(i, i + 12));
-  return [...places].filter(([, text]) => parts.some((p) => text.includes(p))).map(([name]) => name);
+  return [...places].filter(([, text]) => keyTraceIn(text, key)).map(([name]) => name);
 }
 
 /** Peak resident set of `pid` so far (VmHWM), in KB; 0 once the process is gone. */
@@ -110,6 +105,8 @@ export interface HostileCase {
   /** The mock to spare requests to: the control API and the first `spareApi` API requests go there untouched. */
   upstream?: string;
   spareApi?: number;
+  /** Seconds of Retry-After in `rate-limited` mode. */
+  retryAfter?: number;
 }
 
 export interface HostileResult extends CliRun {
@@ -123,7 +120,11 @@ export interface HostileResult extends CliRun {
 export async function runHostile(c: HostileCase, keys: string[], timeoutMs?: number): Promise<HostileResult> {
   let api = 0;
   const spare = (req: IncomingMessage) => !!req.url?.startsWith('/__mock') || api++ < (c.spareApi ?? 0);
-  const server = await startHostileServer(c.mode, { upstream: c.upstream, spare: c.upstream ? spare : undefined });
+  const server = await startHostileServer(c.mode, {
+    upstream: c.upstream,
+    spare: c.upstream ? spare : undefined,
+    retryAfter: c.retryAfter,
+  });
   try {
     const run = await runCli(['--url', `${server.origin}/ext-api/v1`, ...(c.args ?? [])], keys[0]!, timeoutMs);
     // With --mock the suite writes the mock's own (public, test) keys to keys.env on purpose, for the curl lines.

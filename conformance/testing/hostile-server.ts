@@ -16,22 +16,27 @@
 //              carries their 8-bit forms (C1 CSI \x9b, OSC \x9d, ST \x9c), which Node's parsers let through; every
 //              third answer has a raw \x1b in a header, which they refuse (the request fails). Written on the raw
 //              socket, since Node's server refuses such values.
-//   echo-key   echoes the request's X-API-Key back: in a header (X-Echo-Key), and in the body at several places,
-//              one of them right after 280 characters (so a report that cuts bodies at 300 before redacting would
-//              keep a prefix); 200 for GET, 400 otherwise.
+//   echo-key   echoes the request's X-API-Key back: in headers (X-Echo-Key; upper-cased, in base64, split by a dash),
+//              and in the body at several places, one of them right after 280 characters (so a report that cuts
+//              bodies at 300 before redacting would keep a prefix), upper-cased, split by one dash, and inside a
+//              base64url token; 200 for GET, 400 otherwise.
 //   not-found  404 text/html "Not Found" for every path (a base URL without the API's prefix).
 //   html       200 text/html (a sign-in page) for every path.
+//   rate-limited  429 {"error": ...} with Retry-After (`retryAfter`, default 60 s) and X-RateLimit-Remaining 0 for every
+//              request: a window that never reopens (not in HOSTILE_MODES: the deadline tests use it, run-deadline).
 // Helper: postHuge streams a body of any size (default 600 MB, never held in memory) to a URL, e.g. the suite's
 // webhook receiver, and says how it was answered.
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type HostileMode = 'redirect' | 'huge' | 'endless' | 'silent' | 'escapes' | 'echo-key' | 'not-found' | 'html';
+export type HostileMode = 'redirect' | 'huge' | 'endless' | 'silent' | 'escapes' | 'echo-key' | 'not-found' | 'html' | 'rate-limited';
 export const HOSTILE_MODES: readonly HostileMode[] = ['redirect', 'huge', 'endless', 'silent', 'escapes', 'echo-key', 'not-found', 'html'];
 
 export interface HostileOptions {
   /** Size of each `huge` answer in bytes (default 50 MB). */
   hugeBytes?: number;
+  /** Seconds of Retry-After in `rate-limited` mode (default 60). */
+  retryAfter?: number;
   /** Origin to forward spared requests to (http://127.0.0.1:port). */
   upstream?: string;
   /** Requests answered by `upstream` instead (n counts every request, from 0); needs `upstream`. */
@@ -87,7 +92,7 @@ export async function startHostileServer(mode: HostileMode, opts: HostileOptions
   const main = await listen((req, res) => {
     const n = seen.requests++;
     if (opts.upstream && opts.spare?.(req, n)) forward(opts.upstream, req, res);
-    else answer(server.mode, n, req, res, { targetOrigin, hugeBytes: opts.hugeBytes ?? 50 * MB, seen });
+    else answer(server.mode, n, req, res, { targetOrigin, hugeBytes: opts.hugeBytes ?? 50 * MB, retryAfter: opts.retryAfter ?? 60, seen });
   });
   server.origin = originOf(main);
   return server;
@@ -96,6 +101,7 @@ export async function startHostileServer(mode: HostileMode, opts: HostileOptions
 interface Ctx {
   targetOrigin: string;
   hugeBytes: number;
+  retryAfter: number;
   seen: Seen;
 }
 
@@ -128,12 +134,17 @@ function answer(mode: HostileMode, n: number, req: IncomingMessage, res: ServerR
       const key = String(req.headers['x-api-key'] ?? '');
       if (key) ctx.seen.echoed++;
       const status = req.method === 'GET' ? 200 : 400;
+      // Besides the key itself: upper-cased, split by one dash, and in base64 (alone, and inside an encoded document).
+      const b64 = Buffer.from(key).toString('base64');
+      const token = Buffer.from(JSON.stringify({ sub: 'client', key })).toString('base64url');
+      const split = `${key.slice(0, 14)}-${key.slice(14)}`;
       const body = {
         error: `${'e'.repeat(280)}${key} refused`,
-        data: [{ id: key, name: `key=${key}`, external_id: key }],
-        details: { key: [`the key ${key} is not valid`] },
+        data: [{ id: key, name: `key=${key}`, external_id: key.toUpperCase(), notes: split, token }],
+        details: { key: [`the key ${key} is not valid`, `KEY ${key.toUpperCase()}`, `wrapped ${split}`] },
       };
-      res.writeHead(status, { ...json, 'X-Echo-Key': key, 'WWW-Authenticate': `ApiKey key="${key}"` }).end(JSON.stringify(body));
+      const headers = { 'X-Echo-Key': key, 'X-Echo-Key-Upper': key.toUpperCase(), 'X-Echo-Key-B64': b64, 'X-Echo-Split': split };
+      res.writeHead(status, { ...json, ...headers, 'WWW-Authenticate': `ApiKey key="${key}"` }).end(JSON.stringify(body));
       return;
     }
     case 'not-found':
@@ -142,6 +153,14 @@ function answer(mode: HostileMode, n: number, req: IncomingMessage, res: ServerR
     case 'html':
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Sign in</title><form>…</form>');
       return;
+    case 'rate-limited': {
+      const reset = String(Math.ceil(Date.now() / 1000) + ctx.retryAfter);
+      const limits = { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset };
+      res
+        .writeHead(429, { ...json, ...limits, 'Retry-After': String(ctx.retryAfter) })
+        .end(JSON.stringify({ error: 'Rate limit exceeded. Please retry after the window resets.' }));
+      return;
+    }
   }
 }
 

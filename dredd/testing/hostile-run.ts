@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HostileMode, type Seen, startHostileServer } from '../../conformance/testing/hostile-server.ts';
+import { keyTraceIn } from '../../conformance/testing/key-trace.ts';
 import { watchTreeRss } from './tree-rss.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -37,17 +38,6 @@ export interface HostileRun {
   output: string;
   files: Record<string, string>;
   seen: Seen;
-}
-
-/**
- * True if `text` holds the key or any 12-character piece of its secret part (a cut key counts): the mock's keys
- * are `crk_<label>_<hex>`, and only the hex part is secret.
- */
-export function keyTrace(text: string, key: string): boolean {
-  const secret = key.slice(key.lastIndexOf('_') + 1);
-  if (text.includes(key)) return true;
-  for (let i = 0; i + 12 <= secret.length; i++) if (text.includes(secret.slice(i, i + 12))) return true;
-  return false;
 }
 
 export async function runDreddAgainst(mode: HostileMode, opts: HostileRunOptions): Promise<HostileRun> {
@@ -86,9 +76,9 @@ export async function runDreddAgainst(mode: HostileMode, opts: HostileRunOptions
     const output = Buffer.concat(chunks).toString('utf8');
     const files = Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
     const keySeenIn = [
-      ...(keyTrace(output, opts.key) ? ['console'] : []),
+      ...(keyTraceIn(output, opts.key) ? ['console'] : []),
       ...Object.entries(files)
-        .filter(([, text]) => keyTrace(text, opts.key))
+        .filter(([, text]) => keyTraceIn(text, opts.key))
         .map(([name]) => name),
       ...(hostile.seen.keys.length ? ['redirect target'] : []),
     ];

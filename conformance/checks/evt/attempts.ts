@@ -6,7 +6,6 @@ import {
   type Hook,
   awaitDoc,
   type Hit,
-  serviceWait,
   withProbe,
   ok200,
   DOC_EVENT,
@@ -24,35 +23,9 @@ import {
 } from '../support/webhook-probe.ts';
 import type { Obj } from '../support/common.ts';
 import { check } from '../support/define.ts';
+import { attemptsText, expectLoggedBackoff, expectLoggedTimeouts, type LoggedDelivery, settledLog } from '../support/delivery-log.ts';
 
 const hexToken = () => randomBytes(6).toString('hex');
-
-/** The mock's delivery log for one webhook (GET /__mock/deliveries). */
-interface LoggedDelivery {
-  state?: string;
-  attempts?: Array<{ status?: number; error?: string }>;
-  payload?: Obj;
-}
-
-async function logOf(ctx: CheckContext, hookId: string): Promise<LoggedDelivery[]> {
-  const r = await ctx.mock!.call<{ data?: LoggedDelivery[] }>('GET', `/deliveries?webhook_id=${encodeURIComponent(hookId)}`);
-  return Array.isArray(r.body?.data) ? r.body.data : [];
-}
-
-/** Polls the log until no delivery of the webhook naming `needle` is pending (or the budget passes). */
-async function settledLog(ctx: CheckContext, hookId: string, needle: string): Promise<LoggedDelivery[]> {
-  const deadline = Date.now() + serviceWait(ctx, 'delivery');
-  let mine: LoggedDelivery[] = [];
-  for (let wait = 20; ; wait = Math.min(wait * 2, 500)) {
-    mine = (await logOf(ctx, hookId)).filter((d) => JSON.stringify(d.payload ?? {}).includes(needle));
-    if ((mine.length && mine.every((d) => d.state !== 'pending')) || Date.now() > deadline) return mine;
-    await ctx.sleep(wait);
-  }
-}
-
-const attemptsText = (ds: LoggedDelivery[]) =>
-  ds.map((d) => `${String(d.state)} after ${(d.attempts ?? []).map((a) => a.status ?? a.error).join(', ')}`).join('; ') ||
-  'no delivery logged';
 
 // Header names that would carry a signature (Standard Webhooks, GitHub, Stripe, Slack, ... and HTTP's own).
 const SIGNATURE_HEADER = /sign|hmac|digest|^authorization$|^webhook-(id|timestamp)$|-hub-/i;
@@ -89,8 +62,13 @@ export async function webhook_delivery_is_post(ctx: CheckContext): Promise<void>
 export async function webhook_attempt_times_out(ctx: CheckContext): Promise<void> {
   const t = await timingWithUnit(ctx);
   if (!ctx.expect(t.held.length >= 1, { expected: 'a delivery to the receiver that never answers', actual: 'none' })) return;
-  expectTimeouts(ctx, t, t.held.slice(0, 1));
+  // On the mock its log says what the timeout was; a receiver's clock alone cannot at a scaled second.
+  if (t.logged) expectLoggedTimeouts(ctx, t.logged.held.slice(0, 1), heldTimes(t.held.slice(0, 1)));
+  else expectTimeouts(ctx, t, t.held.slice(0, 1));
 }
+
+/** How long the receiver held each attempt open before the sender let it go. */
+const heldTimes = (hs: Hit[]) => hs.map((h) => (h.end === undefined ? undefined : h.end - h.at));
 
 export async function webhook_at_most_three_attempts(ctx: CheckContext): Promise<void> {
   const t = await timing(ctx);
@@ -123,6 +101,12 @@ export async function webhook_backoff_exponential(ctx: CheckContext): Promise<vo
     })
   )
     return;
+  // On the mock its log gives the backoff in service time; the receivers' gaps must agree with it.
+  if (t.logged) {
+    for (const [i, hs] of t.failing.entries())
+      if (hs.length === 3) expectLoggedBackoff(ctx, `the receiver answering ${[500, 502, 503][i]}`, t.logged.failing[i]!, gaps(hs));
+    return;
+  }
   // The shortest gaps of the three receivers: timers only ever run late.
   const g1 = Math.min(...three.map((hs) => gaps(hs)[0]!));
   const g2 = Math.min(...three.map((hs) => gaps(hs)[1]!));

@@ -7,6 +7,7 @@ import { MARGIN_MS, timeScale } from '../../durations.ts';
 import { uploadDocument, objOf, followDocument, listOf, got, made, SETUP } from '../support/common.ts';
 import { register, unregister, serviceWait, backoffWindow, docStatus, ms, DOC_EVENT } from '../support/webhook-probe.ts';
 import { check } from '../support/define.ts';
+import { expectLoggedBackoff, type LoggedAttempt, loggedAttempts } from '../support/delivery-log.ts';
 
 /** The receiver's answers to the shared delivery's first attempts: two 500s, so three attempts and two backoff gaps. */
 const SCRIPT = [500, 500];
@@ -67,6 +68,8 @@ async function awaitFirst(ctx: CheckContext, u: Uploaded): Promise<void> {
 interface Retried extends Uploaded {
   /** Every delivery about the upload, in arrival order. */
   attempts: Delivery[];
+  /** With --mock, the mock's log of that delivery (delivery-log.ts). */
+  logged?: LoggedAttempt[];
 }
 
 /**
@@ -82,7 +85,9 @@ function retriedDelivery(ctx: CheckContext): Promise<Retried> {
       // The retries: each backoff within the 5 s cap, and a margin.
       const retries = 2 * 5_000 * timeScale(ctx.mock) + MARGIN_MS;
       await ctx.receiver!.waitFor((ds) => ds.filter(aboutDoc(u)).length > SCRIPT.length, retries);
-      return { docId: u.docId, patientId: u.patientId, ext: u.ext, attempts: ctx.receiver!.deliveries.filter(aboutDoc(u)) };
+      const attempts = ctx.receiver!.deliveries.filter(aboutDoc(u));
+      const logged = hook && attempts.length > SCRIPT.length ? await loggedAttempts(ctx, hook, u.docId) : undefined;
+      return { docId: u.docId, patientId: u.patientId, ext: u.ext, attempts, logged };
     } finally {
       u.release();
       await unregister(ctx, hook);
@@ -241,6 +246,9 @@ export async function received_retry_backoff(ctx: CheckContext): Promise<void> {
   if (!r) return;
   if (r.attempts.length <= SCRIPT.length)
     return ctx.block(`${SCRIPT.length + 1} attempts of a delivery answered ${SCRIPT.join(', ')} (${r.attempts.length} came)`, 'EVT-037');
+  // On the mock its log gives the backoff in service time; the receiver's gaps must agree with it.
+  const seen = r.attempts.slice(1, SCRIPT.length + 1).map((d, i) => d.at - r.attempts[i]!.answeredAt);
+  if (r.logged) return expectLoggedBackoff(ctx, 'the delivery answered 500, 500', r.logged.slice(0, SCRIPT.length + 1), seen);
   // The receiver's own clock: from its answer to the next attempt's arrival. A service second is 1000 ms (the mock's scaled).
   const unit = 1000 * timeScale(ctx.mock);
   for (const n of [1, 2] as const) {

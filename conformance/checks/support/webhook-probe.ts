@@ -6,16 +6,11 @@ import { startReceiver, type Receiver } from '../../../spec/runtime/webhook-rece
 import type { CheckContext } from '../../model.ts';
 import { type Obj, uploadDocument, objOf, got, made, SETUP, byExternalId } from './common.ts';
 import { timeScale, waitMs, type Wait } from '../../durations.ts';
+import { type LoggedAttempt, loggedAttempts, TIMER_LATENESS_MS } from './delivery-log.ts';
 
 export const DOC_EVENT = 'DOCUMENT_STATUS_CHANGED';
 
 export const NOTE_EVENT = 'NOTE_UPDATED';
-
-/**
- * How late timers and sockets may run on a busy machine, in real milliseconds that no time scale shrinks: at the
- * mock's 0.01 a service second is 10 ms, and a machine at load 10 on 2 cores delays a timer by tens of ms.
- */
-export const TIMER_LATENESS_MS = 250;
 
 /** The second backoff against the first (2 s against 1 s), for a caller that does not know the service's second. */
 export const BACKOFF_RANGE: [number, number] = [1.3, 3];
@@ -259,6 +254,8 @@ export interface Timing {
   /** How long the check waited for the held attempts, and then for a fourth attempt of any. */
   heldWaitMs: number;
   quietMs: number;
+  /** With --mock, the mock's delivery log of each (delivery-log.ts): the receivers answering 500, 502, 503, and the held one. */
+  logged?: { failing: LoggedAttempt[][]; held: LoggedAttempt[] };
 }
 
 export const gaps = (hs: Hit[]) => hs.slice(1).map((h, i) => h.at - (hs[i]!.end ?? hs[i]!.at));
@@ -297,7 +294,9 @@ export function timing(ctx: CheckContext): Promise<Timing> {
         // A fourth attempt would follow 4 s after the third (under the 5 s cap): wait longer than that.
         const quietMs = Math.max(150, 10 * (unit ?? 15));
         await ctx.sleep(quietMs);
+        const logged = ctx.mock ? await logsOf(ctx, failing, held, doc.docId) : undefined;
         return {
+          logged,
           unit,
           failing: failing.map((h) => probe.on(h.path, doc.docId)),
           held: probe.on(held.path, doc.docId),
@@ -307,6 +306,13 @@ export function timing(ctx: CheckContext): Promise<Timing> {
       },
     ),
   );
+}
+
+/** The mock's log of each receiver's delivery of `docId`; undefined when any lacks the schedule (an older mock). */
+async function logsOf(ctx: CheckContext, failing: Hook[], held: Hook, docId: string): Promise<Timing['logged']> {
+  const f = await Promise.all(failing.map((h) => loggedAttempts(ctx, h.id, docId)));
+  const h = await loggedAttempts(ctx, held.id, docId);
+  return h && f.every((x) => x) ? { failing: f as LoggedAttempt[][], held: h } : undefined;
 }
 
 /** The shared timing with the service's second measured; skips without it (no 5xx receiver saw a retry). */

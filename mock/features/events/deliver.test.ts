@@ -68,6 +68,7 @@ describe('delivery: POST, retries with backoff, no redirects, timeout', () => {
     expect(gap2 / gap1).toBeLessThan(2.6);
     expect(d.state).toBe('delivered');
     expect(d.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
+    expect(d.attempts.map((a) => a.delay_ms)).toEqual([0, 1000, 2000]); // simulated: the log says what scale blurs
     for (const a of d.attempts) {
       expect(Number.isNaN(Date.parse(a.at))).toBe(false);
       expect(a.duration_ms).toBeGreaterThanOrEqual(0);
@@ -127,6 +128,7 @@ describe('delivery: POST, retries with backoff, no redirects, timeout', () => {
     expect(d.attempts).toHaveLength(3);
     for (const a of d.attempts) {
       expect(a.error).toMatch(/timed out after 30000 ms/);
+      expect(a.timeout_ms).toBe(30_000);
       expect(a.duration_ms).toBeGreaterThanOrEqual(30_000 * scale - 20);
       expect(a.duration_ms).toBeLessThan(30_000 * scale + 250);
     }

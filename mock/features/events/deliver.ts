@@ -18,6 +18,10 @@ interface Attempt {
   status?: number;
   error?: string;
   duration_ms: number;
+  /** The backoff waited before this attempt, in simulated ms (0 for the first): what --time-scale cannot blur. */
+  delay_ms?: number;
+  /** On an attempt given up for its timeout: that timeout, in simulated ms. */
+  timeout_ms?: number;
 }
 
 export interface Delivery {
@@ -87,7 +91,7 @@ const DELIVERY_DEFAULTS = {
 
 const USER_AGENT = 'clinical-records-mock-webhooks/1';
 
-type Outcome = { status: number } | { error: string; retryable: boolean };
+type Outcome = { status: number } | { error: string; retryable: boolean; timedOut?: boolean };
 
 class Aborted extends Error {}
 
@@ -143,7 +147,8 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
   async function run(d: Delivery, target: Target, encoded: Encoded, signal: AbortSignal): Promise<void> {
     const destination = destinationOf(target.url);
     for (let n = 1; n <= o.maxAttempts; n++) {
-      if (n > 1) await sleep(Math.min(o.backoffMs * 2 ** (n - 2) * (1 + (o.jitter?.() ?? 0)), o.backoffCapMs), signal);
+      const delay_ms = n > 1 ? Math.min(o.backoffMs * 2 ** (n - 2) * (1 + (o.jitter?.() ?? 0)), o.backoffCapMs) : 0;
+      if (delay_ms) await sleep(delay_ms, signal);
       if (o.isRegistered && !o.isRegistered(target.webhook_id)) {
         d.attempts.push({ at: o.clock.stamp(), error: 'webhook was deleted; delivery stopped', duration_ms: 0 });
         d.state = 'failed';
@@ -164,7 +169,11 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
       }
       const duration_ms = Math.round(performance.now() - t0);
       const at = started.toISOString();
-      d.attempts.push('status' in outcome ? { at, status: outcome.status, duration_ms } : { at, error: outcome.error, duration_ms });
+      d.attempts.push(
+        'status' in outcome
+          ? { at, status: outcome.status, duration_ms, delay_ms }
+          : { at, error: outcome.error, duration_ms, delay_ms, ...(outcome.timedOut ? { timeout_ms: o.timeoutMs } : {}) },
+      );
       if ('status' in outcome && outcome.status >= 200 && outcome.status < 300) {
         d.state = 'delivered';
         return;
@@ -201,7 +210,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
       return { status: await o.send(url, addresses, sent, encoded.body, ctl.signal) };
     } catch (e) {
       if (outer.aborted) throw new Aborted();
-      if (timedOut) return { error: `timed out after ${o.timeoutMs} ms (simulated)`, retryable: true };
+      if (timedOut) return { error: `timed out after ${o.timeoutMs} ms (simulated)`, retryable: true, timedOut: true };
       const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
       return { error: `connection error: ${err.code ?? err.cause?.code ?? err.cause?.message ?? err.message}`, retryable: true };
     } finally {

@@ -211,7 +211,7 @@ describe('emission: each kind, each format, only the registering organization', 
     const byHook = (await call('GET', `/deliveries?webhook_id=${a}`)).body!.data;
     expect(byHook).toHaveLength(1);
     expect(byHook[0]).toMatchObject({ webhook_id: a, event: 'NOTE_CREATED', state: 'delivered', payload: { note_id: note.id } });
-    expect(byHook[0].attempts).toEqual([{ at: expect.any(String), status: 200, duration_ms: expect.any(Number) }]);
+    expect(byHook[0].attempts).toEqual([{ at: expect.any(String), status: 200, duration_ms: expect.any(Number), delay_ms: 0 }]);
     expect((await call('GET', '/deliveries?event=NOTE_UPDATED')).body!.data).toHaveLength(1);
     expect((await call('GET', '/deliveries?event=NOPE')).status).toBe(400);
   });
