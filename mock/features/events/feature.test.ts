@@ -1,4 +1,7 @@
 import { Hono } from 'hono';
+import { activeReadings } from '../../readings/active.ts';
+import { playReadings } from '../../readings/play.ts';
+import { createStore } from '../../platform/store.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeRuntime } from '../../runtime/node.ts';
 import type { EngineDeps, SeedFile } from '../../platform/deps.ts';
@@ -30,12 +33,13 @@ afterEach(async () => {
 });
 
 function setup(opts: Partial<EventsOptions> = {}) {
-  // The simulator uses only the clock, config and organizations of its deps; the rest is never touched here.
+  // The simulator uses only the clock, config, organizations and readings (none: the kit's) of its deps.
   const clock = createClock(0.01);
   const deps = {
     clock,
     config: { publicBaseUrl: 'http://127.0.0.1:4010/ext-api/v1' },
     organizations: SEED.organizations.map((o) => o.id),
+    readings: playReadings(activeReadings(), createStore({})),
   } as unknown as Omit<EngineDeps, 'events'>;
   const sim = createEvents({ deps, allowPrivateWebhooks: true, io: nodeRuntime.webhooks, ...opts });
   const control = new Hono();
