@@ -60,6 +60,8 @@ function external_id_lookup_one_item(ex: InspectedExchange): Finding | undefined
   const wanted = queryOf(ex).get('external_id');
   const body = ex.response.json;
   if (ex.request.method !== 'GET' || wanted === null || ex.response.status !== 200 || !isObj(body) || !Array.isArray(body.data)) return;
+  // An empty list is a miss answered 200: the lookup's 404 rule, judged by lookup_miss_status.
+  if (!body.data.length) return;
   const [item] = body.data as unknown[];
   if (body.data.length === 1 && isObj(item) && item.external_id === wanted) return;
   return {

@@ -18,18 +18,19 @@ export function judgeExchange<E extends InspectEnv = InspectEnv>(
   ex: InspectedExchange,
   env: E,
   checks: ReadonlyArray<
-    Pick<ResponseCheckDef, 'name' | 'rule'> & { inspect(ex: InspectedExchange, env: E): Finding | undefined }
+    Pick<ResponseCheckDef, 'name' | 'rule'> & { inspect(ex: InspectedExchange, env: E): Finding | Finding[] | undefined }
   > = responseChecks,
 ): Violation[] {
   const found: Violation[] = [];
   for (const rc of checks) {
-    let f: Finding | undefined;
+    let f: Finding | Finding[] | undefined;
     try {
       f = rc.inspect(ex, env);
     } catch (err) {
       f = { expected: 'a response the check can read', actual: `${(err as Error).name}: ${(err as Error).message}` };
     }
-    if (f) found.push({ check: rc.name, ruleId: rc.rule, ...f });
+    // A check judging several rules names each finding's own (Finding.ruleId); one rule's check, its declared rule.
+    for (const one of Array.isArray(f) ? f : f ? [f] : []) found.push({ check: rc.name, ...one, ruleId: one.ruleId ?? rc.rule });
   }
   return found;
 }

@@ -18,7 +18,12 @@ export function createJudge(profile: Profile): (exchange: RecordedExchange) => J
   const judge = trafficJudge(contract, Register.load(), profile);
   return (exchange) => {
     const verdict = judgeTraffic(exchange, judge);
-    if (verdict.exchange.operation) return { violations: verdict.violations };
+    // A status the contract does not give is shown as such (the journal's not_judged), never as passing.
+    if (verdict.exchange.operation)
+      return {
+        violations: verdict.violations,
+        ...(verdict.unlisted ? { notJudged: `status not in the contract: ${verdict.unlisted}` } : {}),
+      };
     return { violations: [], notJudged: `no operation of the contract is ${exchange.method} ${verdict.exchange.request.path}` };
   };
 }

@@ -80,7 +80,7 @@ const asJournalViolation = (v: TrafficViolation): Violation => ({
 function exchangeLine(method: string, path: string, status: number, violations: TrafficViolation[], notJudged?: string): string {
   const head = `${method} ${path} -> ${status}`;
   // Never a ✓ for what nothing judged: a path the contract does not have is the app's call or the document's gap.
-  if (notJudged) return `[upstream] · ${head}  not judged: ${notJudged}`;
+  if (notJudged && !violations.length) return `[upstream] · ${head}  not judged: ${notJudged}`;
   if (!violations.length) return `[upstream] ✓ ${head}`;
   // A request the contract forbids is the app's bug; an answer outside it, the service's.
   const each = violations.map(
