@@ -88,8 +88,13 @@ describe('reading HAR', () => {
           'x-ratelimit-reset': '1795713368',
         },
         responseBody: '{"error":"Invalid API key"}',
+        responseMimeType: 'application/json',
       },
     ]);
+    // An empty header list is "not recorded" unless the recorder measured the headers (headersSize, -1 where it did not).
+    const bare = (headersSize: number) =>
+      parseHar(JSON.stringify({ log: { entries: [entry({ headers: [], headersSize })] } })).exchanges[0]!.responseHeaders;
+    expect([bare(-1), bare(17)]).toEqual([undefined, {}]);
     // redocly proxy: postData as text, plain content text, the upstream's URL.
     const posted = {
       ...entry(),

@@ -29,6 +29,8 @@ export interface RecordedExchange {
   status: number;
   responseHeaders?: Record<string, string>;
   responseBody?: string;
+  /** The body's media type as the recorder noted it beside the body (HAR's content.mimeType), read when no headers were kept. */
+  responseMimeType?: string;
 }
 
 export interface TrafficViolation {
@@ -99,7 +101,7 @@ export function apiPath(url: string, basePath: string): string {
 function toExchange(rec: RecordedExchange, contract: Contract, seq = 0): Exchange {
   const path = apiPath(rec.url, contract.basePath());
   const headers = lower(rec.responseHeaders);
-  const mediaType = mediaTypeOf(headers['content-type']);
+  const mediaType = mediaTypeOf(headers['content-type'] ?? rec.responseMimeType);
   const text = rec.responseBody ?? '';
   let json: unknown;
   // JSON.parse, not the suite's parseJson: a patient id sent as a big number must reach the schema as a number (GEN-008);

@@ -20,6 +20,10 @@ export class NodeEnv implements AdapterEnv {
     return rawHeader(this.incoming.rawHeaders, name);
   }
 
+  rawHeaders(): readonly string[] {
+    return this.incoming.rawHeaders;
+  }
+
   allHeaders(): Record<string, string> {
     const raw = this.incoming.rawHeaders;
     const all: Record<string, string> = {};

@@ -16,6 +16,8 @@ export interface AdapterEnv {
   header?(name: string): string | undefined;
   /** Every request header (names in lower case, repeated fields joined with ", "), read the same way. */
   allHeaders?(): Record<string, string>;
+  /** The transport's own header list (name, value, name, value...), by reference: what the journal keeps. */
+  rawHeaders?(): readonly string[];
   /** Sets headers that every response of this request carries, whatever builds it, on the transport's own response. */
   setHeaders?(headers: Readonly<Record<string, string>>): void;
 }

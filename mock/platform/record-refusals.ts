@@ -41,5 +41,7 @@ export function refusedEntry(r: FrontRefusal): RecordedRequest {
     frontId: undefined,
     refusal: r.refusal,
     upstream: undefined,
+    // Refused before the engine: what the front read of them is not the whole request, not shown as its headers.
+    headers: undefined,
   };
 }

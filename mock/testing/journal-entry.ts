@@ -22,5 +22,6 @@ export const keptEntry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
   frontId: undefined,
   refusal: undefined,
   upstream: undefined,
+  headers: undefined,
   ...over,
 });

@@ -2,15 +2,15 @@
 // miss answered 200 with an empty list, list items carrying pronouns, consent and notes, patient ids as JSON numbers):
 // each exchange that shows the defect fails that rule, with its id, in the journal and in `conformance --har` of the
 // journal's HAR; a status the contract does not give (418) is shown as not in the contract, never as ✓.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main as conformance } from '../../conformance/cli.ts';
 import { jsonOf, setJson } from '../../conformance/testing/broken-proxy.ts';
 import type { Breaks } from '../../conformance/testing/check-file.ts';
 import { startSwappableProxy } from '../../conformance/testing/single-defect.ts';
 import { variants } from '../../conformance/testing/variants.ts';
+import { failedRules, harReport } from '../../conformance/testing/har-report.ts';
 import { startMock, type RunningMock } from '../server.ts';
 import { client } from '../testing/http.ts';
 
@@ -80,15 +80,8 @@ describe('--upstream with a planted defect', () => {
 
     const har = join(dir, 'planted.har');
     writeFileSync(har, await (await fetch(`${m.controlUrl}/requests.har`)).text());
-    const out = join(dir, 'report');
-    const code = await conformance(
-      ['--har', har, '--reporter', 'json', '--out', out],
-      () => {},
-      () => {},
-    );
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
-    const failed = report.results.filter((r: { outcome: string }) => r.outcome === 'failed').map((r: { ruleId: string }) => r.ruleId);
-    expect({ code, failed: failed.sort() }).toEqual({
+    const { code, report } = await harReport(har, join(dir, 'report'));
+    expect({ code, failed: failedRules(report) }).toEqual({
       code: 1,
       failed: ['GEN-008', 'PAT-012', 'PAT-013', 'PAT-014', 'PAT-021', 'XID-010'],
     });

@@ -7,7 +7,7 @@ import type { Judged } from './judge.ts';
 import { adapterOf } from '../platform/adapter.ts';
 import type { EngineContext, RouteHandler } from '../platform/deps.ts';
 import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
-import { cut, type Exchanged, type Violation } from '../platform/journal-entry.ts';
+import { cut, maskedHeaders, type Exchanged, type Violation } from '../platform/journal-entry.ts';
 import { createRedactor, withoutKey } from '../platform/redact.ts';
 import { answerError, readBody } from '../platform/responses.ts';
 import { API_BASE } from '../platform/spec.ts';
@@ -49,8 +49,6 @@ const MAX_FORWARDED = 11 * 1024 * 1024;
 const UPSTREAM_BODY_CHARS = 256 * 1024;
 /** Access-control fields are the front's (its CORS policy answers the page), never the upstream's. */
 const dropped = (name: string) => HOP_BY_HOP.includes(name) || name === 'content-length' || name.startsWith('access-control-');
-const SECRET_HEADERS = ['x-api-key', 'authorization', 'cookie', 'proxy-authorization'];
-const SHOWN_SECRET = '[redacted]';
 /** Key-shaped strings and key-named JSON fields, whatever the key (the seed's mean nothing to an upstream). */
 const redactKeyLike = createRedactor([]);
 
@@ -121,8 +119,7 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
     const key = headers['x-api-key'];
     const hide = (t: string) => redactKeyLike(withoutKey(t, key));
     const violations = judged.length ? judged.map((v) => ({ ...v, expected: hide(v.expected), actual: hide(v.actual) })) : judged;
-    const shownHeaders = { ...headers };
-    for (const k of SECRET_HEADERS) if (k in shownHeaders) shownHeaders[k] = SHOWN_SECRET;
+    const shownHeaders = maskedHeaders(headers);
     const exchanged: Exchanged = {
       key,
       requestHeaders: shownHeaders,
