@@ -18,8 +18,8 @@ export interface UpstreamAnswer {
   headers: Record<string, string>;
   /** As the upstream sent it (still compressed, when it was). */
   body: Uint8Array;
-  /** The body as text, decoded from its Content-Encoding: what the judge and the journal read. */
-  text(): string;
+  /** The body as text, decoded from its Content-Encoding (what the judge and the journal read), or why it is not judged. */
+  judged(): { text: string } | { unjudged: string };
 }
 
 /** Sends one request to the upstream: `target` is the path and query under the upstream's base URL. */
@@ -28,6 +28,8 @@ export type Forward = (
   target: string,
   headers: Record<string, string>,
   body: Uint8Array | undefined,
+  /** Aborted when the client goes: the upstream request is cancelled. */
+  signal?: AbortSignal,
 ) => Promise<UpstreamAnswer>;
 
 export class UpstreamUnreachable extends Error {}
@@ -47,8 +49,15 @@ export interface UpstreamProxy {
 const MAX_FORWARDED = 11 * 1024 * 1024;
 /** The journal keeps this much of each upstream answer's text (the HAR's bodies; a list of 100 records is ~60 KB). */
 const UPSTREAM_BODY_CHARS = 256 * 1024;
-/** Access-control fields are the front's (its CORS policy answers the page), never the upstream's. */
-const dropped = (name: string) => HOP_BY_HOP.includes(name) || name === 'content-length' || name.startsWith('access-control-');
+/**
+ * Access-control fields are the front's (its CORS policy answers the page), never the upstream's; nor are the mock's
+ * own (an upstream's X-Mock-Fault would make the front drop or reset the answer).
+ */
+const dropped = (name: string) =>
+  HOP_BY_HOP.includes(name) || name === 'content-length' || name.startsWith('access-control-') || name.startsWith('x-mock-');
+/** Control characters (C0, DEL, C1) as visible escapes: the terminal line quotes what the upstream and the client sent. */
+const printable = (text: string) =>
+  text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
 /** Key-shaped strings and key-named JSON fields, whatever the key (the seed's mean nothing to an upstream). */
 const redactKeyLike = createRedactor([]);
 
@@ -87,6 +96,9 @@ function exchangeLine(method: string, path: string, status: number, violations: 
   return `[upstream] ✗ ${head}  ${violations.length} violation(s): ${each.join(' | ')}`;
 }
 
+/** The terminal's line for one exchange, control characters escaped. */
+const shownLine = (...args: Parameters<typeof exchangeLine>) => printable(exchangeLine(...args));
+
 export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
   return async (c) => {
     const raw = await readBody(c, MAX_FORWARDED);
@@ -99,13 +111,14 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
     const target = `${url.pathname.slice(API_BASE.length)}${url.search}`;
     let answer: UpstreamAnswer;
     try {
-      answer = await proxy.forward(c.req.method, target, headers, body);
+      answer = await proxy.forward(c.req.method, target, headers, body, c.req.raw.signal);
     } catch (e) {
       if (!(e instanceof UpstreamUnreachable)) throw e;
       return answerError(c, { error: `The upstream ${proxy.base} did not answer: ${e.message}` }, 502);
     }
-    const text = answer.text();
-    const { violations: judged, notJudged } = proxy.judge({
+    const read = answer.judged();
+    const text = 'text' in read ? read.text : undefined;
+    const { violations: judged, notJudged: why } = proxy.judge({
       method: c.req.method,
       url: `${url.pathname}${url.search}`,
       requestHeaders: headers,
@@ -114,6 +127,8 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       responseHeaders: answer.headers,
       responseBody: text,
     });
+    // A body the judge did not read is said so: judged on its status and headers only.
+    const notJudged = 'unjudged' in read ? [why, `body not judged: ${read.unjudged}`].filter(Boolean).join('; ') : why;
     // A finding quotes what was sent or answered: the client's key, or anything shaped like one, never leaves in it
     // (the terminal, the 502, the journal).
     const key = headers['x-api-key'];
@@ -126,14 +141,14 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       response: {
         status: answer.status,
         headers: answer.headers,
-        body: cut(text, UPSTREAM_BODY_CHARS),
-        truncated: text.length > UPSTREAM_BODY_CHARS,
+        body: text === undefined ? '' : cut(text, UPSTREAM_BODY_CHARS),
+        truncated: text === undefined || text.length > UPSTREAM_BODY_CHARS,
       },
       violations: violations.map(asJournalViolation),
       notJudged,
     };
     c.set('upstream', exchanged);
-    proxy.onExchange?.(exchangeLine(c.req.method, c.req.path, answer.status, violations, notJudged));
+    proxy.onExchange?.(shownLine(c.req.method, c.req.path, answer.status, violations, notJudged));
     const broken = violations.filter((v) => v.side === 'response');
     if (proxy.errors && broken.length)
       return answerError(
