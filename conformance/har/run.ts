@@ -12,6 +12,7 @@ import { Register } from '../register.ts';
 import { finishedReport } from '../runner.ts';
 import type { Profile } from '../schemas.ts';
 import { readHar } from './read.ts';
+import { harRedactor } from './secrets.ts';
 
 export const NEEDS_LIVE = 'not applicable to recorded traffic: the check sends requests of its own (run with --url)';
 /** Failures kept per check, as in a suite run. */
@@ -123,20 +124,23 @@ export function runHar(opts: HarRunOptions): RunReport {
   });
   const outside = verdicts.filter((v) => !v.exchange.operation).length;
   const unlisted = verdicts.filter((v) => v.unlisted).length;
-  return finishedReport(
-    {
-      target: `${opts.har} (recorded: ${exchanges.length} exchanges, ${outside} outside the contract's operations, ${
-        unlisted ? `${unlisted} answered a status not in the contract, ` : ''
-      }${unanswered} unanswered)`,
-      runId: `har${randomBytes(3).toString('hex')}`,
-      profile: opts.profile,
-      notChecked,
-      coveredBySchemas,
-      cleanup: { created: 0, removed: 0, leftovers: [] },
-      recorded: true,
-      interrupted: false,
-      pacing: { pauses: 0, seconds: 0 },
-    },
-    { started, results, register },
+  // Every key the file holds, plain or base64, is replaced wherever a report would quote it.
+  return harRedactor(exchanges).deep(
+    finishedReport(
+      {
+        target: `${opts.har} (recorded: ${exchanges.length} exchanges, ${outside} outside the contract's operations, ${
+          unlisted ? `${unlisted} answered a status not in the contract, ` : ''
+        }${unanswered} unanswered)`,
+        runId: `har${randomBytes(3).toString('hex')}`,
+        profile: opts.profile,
+        notChecked,
+        coveredBySchemas,
+        cleanup: { created: 0, removed: 0, leftovers: [] },
+        recorded: true,
+        interrupted: false,
+        pacing: { pauses: 0, seconds: 0 },
+      },
+      { started, results, register },
+    ),
   );
 }
