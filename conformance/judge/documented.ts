@@ -18,7 +18,7 @@ export interface DocumentedCheckDef {
   name: string;
   /** The rule of findings that name none; the others name their own. */
   rule: string;
-  reads: Array<'response.headers' | 'response.body'>;
+  reads: Array<'request.headers' | 'response.headers' | 'response.body'>;
   /** The rules its findings can name, for a report's rows (none beyond `rule` when undefined). */
   judges?(contract: Contract, rules: RuleIndex): string[];
   inspect(ex: InspectedExchange, env: DocumentedEnv): Finding | Finding[] | undefined;
@@ -63,6 +63,12 @@ function lookup_miss_status(ex: InspectedExchange, { rules }: DocumentedEnv): Fi
   };
 }
 
+/** AUTH-001: a request that carried no X-API-Key is answered 401 (a recorder that kept the request's headers shows it). */
+function keyless_answered_401(ex: InspectedExchange): Finding | undefined {
+  if (Object.keys(ex.request.headers).some((k) => k.toLowerCase() === 'x-api-key') || ex.response.status === 401) return;
+  return { expected: '401 for a request without X-API-Key', actual: String(ex.response.status), where: 'response.status' };
+}
+
 /** Each schema error line under the documented rule owning its node (an unknown field: the rule saying it is absent). */
 function byRule(pointer: string, errors: SchemaError[], rules: RuleIndex): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -95,6 +101,7 @@ function response_schema_conformance(ex: InspectedExchange, { schemas, exact, ru
 }
 
 export const documentedChecks: DocumentedCheckDef[] = [
+  { name: keyless_answered_401.name, rule: 'AUTH-001', reads: ['request.headers'], inspect: keyless_answered_401 },
   {
     name: success_status.name,
     rule: 'GEN-003',

@@ -9,15 +9,16 @@ const bare = (pointer: string) => (pointer.startsWith('#') ? pointer.slice(1) : 
 const COMBINERS = ['allOf', 'anyOf', 'oneOf'] as const;
 
 export class RuleIndex {
-  /** Pointer (without '#') → the documented rules that point at it, register order. */
+  /** Pointer (without '#') → the documented exchange rules that point at it, register order. */
   private readonly byPointer = new Map<string, Rule[]>();
 
   constructor(
     private readonly contract: Contract,
     register: Register,
   ) {
+    // Only what one exchange can show: a rule of a sequence, of time or webhooks is never a finding of one answer.
     for (const rule of register.rules) {
-      if (rule.provenance !== 'documented') continue;
+      if (rule.provenance !== 'documented' || rule.seen !== 'exchange') continue;
       for (const p of rule.spec) this.byPointer.set(p, [...(this.byPointer.get(p) ?? []), rule]);
     }
   }

@@ -32,7 +32,14 @@ describe('judging one recorded exchange', () => {
   });
 
   it("a request the contract forbids is the client's violation: no key, an unknown field, a JSON body sent as text", () => {
-    expect(found(exchange({ requestHeaders: {} }))).toEqual(['request AUTH-003 request_carries_key request.headers']);
+    // Answered 200 without a key, it is the server's too (AUTH-001); answered 401, the client's only.
+    expect(found(exchange({ requestHeaders: {} }))).toEqual([
+      'request AUTH-003 request_carries_key request.headers',
+      'response AUTH-001 keyless_answered_401 response.status',
+    ]);
+    expect(found(exchange({ requestHeaders: {}, status: 401, responseBody: '{"error":"Missing API key"}' }))).toEqual([
+      'request AUTH-003 request_carries_key request.headers',
+    ]);
     const create = {
       method: 'POST',
       status: 400,
