@@ -161,6 +161,19 @@ export interface RunReport {
   exploration?: ExplorationSummary;
   /** With --shard k/n: the share of the checks and of the exploration this report holds. */
   shard?: string;
+  /** The share of the rules this run exercised (conformance/rule-coverage.ts); --min-coverage fails a run below it. */
+  ruleCoverage?: RuleCoverage;
+}
+
+export interface RuleCoverage {
+  /** What is counted: the documented testable rules (a live run), or the documented exchange rules (recorded traffic). */
+  of: string;
+  total: number;
+  exercised: number;
+  /** exercised / total, in percent, one decimal. */
+  percent: number;
+  /** The rules counted and not exercised. */
+  missed: string[];
 }
 
 export interface ExplorationSummary {

@@ -11,6 +11,7 @@ import { Fixtures } from './fixtures.ts';
 import { FAULT_SCOPE_HEADER, MockControl } from './mock-control.ts';
 import { Receiver } from './receiver.ts';
 import { Redactor } from './redact.ts';
+import { liveRuleCoverage } from './rule-coverage.ts';
 import { toCurl } from './curl.ts';
 import { causesOf, evidenceOf } from './causes.ts';
 import { runCheck, type SharedContext } from './check-run.ts';
@@ -311,6 +312,7 @@ export function finishedReport(
   run: { started: number; results: CheckResult[]; register: Register },
 ): RunReport {
   return {
+    ruleCoverage: liveRuleCoverage(run.register, parts.notChecked),
     ...parts,
     startedAt: new Date(run.started).toISOString(),
     seconds: (Date.now() - run.started) / 1000,

@@ -13,6 +13,8 @@ import { finishedReport } from '../runner.ts';
 import type { Profile } from '../schemas.ts';
 import { readHar } from './read.ts';
 import { harRedactor } from './secrets.ts';
+import { exercisedRules } from './exercised.ts';
+import { trafficRuleCoverage } from '../rule-coverage.ts';
 
 export const NEEDS_LIVE = 'not applicable to recorded traffic: the check sends requests of its own (run with --url)';
 /** Failures kept per check, as in a suite run. */
@@ -139,6 +141,7 @@ export function runHar(opts: HarRunOptions): RunReport {
         recorded: true,
         interrupted: false,
         pacing: { pauses: 0, seconds: 0 },
+        ruleCoverage: trafficRuleCoverage(register, exercisedRules(verdicts, judge, results)),
       },
       { started, results, register },
     ),

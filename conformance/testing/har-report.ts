@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { main as conformance } from '../cli.ts';
 import type { RunReport } from '../model.ts';
 
-export async function harReport(har: string, out: string): Promise<{ code: number; report: RunReport }> {
+export async function harReport(har: string, out: string, extra: string[] = []): Promise<{ code: number; report: RunReport; err: string }> {
+  const err: string[] = [];
   const code = await conformance(
-    ['--har', har, '--reporter', 'json', '--out', out],
+    ['--har', har, '--reporter', 'json', '--out', out, ...extra],
     () => {},
-    () => {},
+    (line) => err.push(line),
   );
-  return { code, report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport };
+  return { code, report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport, err: err.join('\n') };
 }
 
 /** The rule ids of the report's failed results, sorted. */

@@ -52,5 +52,15 @@ describe("the mock's HAR after the README's calls", () => {
     // response headers, was not.
     const outcome = (name: string) => report.results.find((r) => r.name === name)?.outcome;
     expect(['request_carries_key', 'conflict_names_existing', 'rate_limit_headers'].map(outcome)).toEqual(['passed', 'passed', 'skipped']);
+    // The share of the documented exchange rules this traffic exercised, and --min-coverage as a gate on it.
+    const cov = report.ruleCoverage!;
+    expect(cov).toMatchObject({ of: 'documented exchange rules', total: 127 });
+    expect(cov.exercised).toBeGreaterThan(10);
+    expect(cov.exercised + cov.missed.length).toBe(cov.total);
+    expect(cov.missed).toContain('REGEN-001'); // no regeneration in this traffic
+    const gate = await harReport(file, join(dir, 'gate'), ['--min-coverage', '100']);
+    expect(gate.code).toBe(1);
+    expect(gate.err).toMatch(new RegExp(`rule coverage ${cov.percent} % is below --min-coverage 100 %`));
+    expect((await harReport(file, join(dir, 'gate'), ['--min-coverage', `${Math.floor(cov.percent)}%`])).code).toBe(0);
   });
 });
