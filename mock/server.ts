@@ -22,7 +22,7 @@ import type { RateLimitConfig } from './platform/rate-limit.ts';
 import { API_BASE } from './platform/spec.ts';
 import { checkSeed, readSeedFile } from './seed/load.ts';
 import { ENGINE_KEEP_ALIVE_MS } from './prism/raw-forward.ts';
-import type { Profile } from '../conformance/judge/live.ts';
+import type { Profile } from '../judge/live.ts';
 import type { UpstreamProxy } from './upstream/proxy.ts';
 
 /**
@@ -44,7 +44,7 @@ function batchedLines(write: (text: string) => void): (line: string) => void {
 async function upstreamProxy(options: MockOptions): Promise<{ proxy: UpstreamProxy; close(): void }> {
   const [{ createForward, DEFAULT_LIMITS }, { createJudge }] = await Promise.all([
     import('./upstream/forward.ts'),
-    import('../conformance/judge/live.ts'),
+    import('../judge/live.ts'),
   ]);
   const base = options.upstream!;
   const { forward, close } = createForward(new URL(base), { ...DEFAULT_LIMITS, ...options.upstreamLimits });

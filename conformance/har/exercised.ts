@@ -4,8 +4,8 @@
 import type { InspectedExchange } from '../checks/support/define.ts';
 import { successBodySchema } from '../checks/support/responses.ts';
 import type { CheckResult } from '../model.ts';
-import { rulesTheJudgeNames } from '../judge/judged-rules.ts';
-import type { TrafficJudge, Verdict } from '../judge/traffic.ts';
+import { rulesTheJudgeNames } from '../../judge/judged-rules.ts';
+import type { TrafficJudge, Verdict } from '../../judge/traffic.ts';
 import { reachableSchemas } from '../schema-reach.ts';
 
 const SCHEMA_CHECK = 'response_schema_conformance';

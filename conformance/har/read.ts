@@ -2,7 +2,7 @@
 // into recorded exchanges for the judge. Entries that never got an answer (status 0: blocked, cancelled) are counted,
 // not judged. A file that is not HAR says so, naming what is wrong, never a stack trace.
 import { readFileSync } from 'node:fs';
-import type { RecordedExchange } from '../judge/traffic.ts';
+import type { RecordedExchange } from '../../judge/traffic.ts';
 
 export class HarError extends Error {}
 

@@ -3,7 +3,7 @@
 // fields of JSON bodies, each also in base64 (a server may echo a key encoded). A recorder's own mask ("[redacted]")
 // is not a key.
 import { Redactor } from '../redact.ts';
-import type { RecordedExchange } from '../judge/traffic.ts';
+import type { RecordedExchange } from '../../judge/traffic.ts';
 
 const PLACEHOLDER = '[key from the HAR]';
 /** The shortest value taken for a key (shorter ones would redact ordinary words). */

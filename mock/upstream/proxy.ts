@@ -2,8 +2,8 @@
 // headers and key, and its answer returned as it came. The one judge (conformance/judge) reads each exchange; what it
 // finds goes to the journal entry, the terminal (one line an exchange) and, with --upstream-errors, to the client as
 // a 502 in place of the violating answer. Nothing of the exchange is kept but the journal's entry: no state.
-import type { RecordedExchange, TrafficViolation } from '../../conformance/judge/traffic.ts';
-import type { Judged } from '../../conformance/judge/live.ts';
+import type { RecordedExchange, TrafficViolation } from '../../judge/traffic.ts';
+import type { Judged } from '../../judge/live.ts';
 import { adapterOf } from '../platform/adapter.ts';
 import type { EngineContext, RouteHandler } from '../platform/deps.ts';
 import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
