@@ -1,4 +1,4 @@
-// `conformance --har <file>`: recorded traffic judged offline by the one judge (conformance/judge/traffic.ts), as a
+// `conformance --har <file>`: recorded traffic judged offline by the one judge (judge/traffic.ts), as a
 // run report every reporter renders. Each request, response and answer check is one result over every exchange of
 // the file; the named checks, which send requests of their own, are listed as not applicable.
 import { randomBytes } from 'node:crypto';

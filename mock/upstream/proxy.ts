@@ -1,5 +1,5 @@
 // --upstream: every API request, once the front's faults let it on, is sent to the real service with the client's own
-// headers and key, and its answer returned as it came. The one judge (conformance/judge) reads each exchange; what it
+// headers and key, and its answer returned as it came. The one judge (judge/) reads each exchange; what it
 // finds goes to the journal entry, the terminal (one line an exchange) and, with --upstream-errors, to the client as
 // a 502 in place of the violating answer. Nothing of the exchange is kept but the journal's entry: no state.
 import type { RecordedExchange, TrafficViolation } from '../../judge/traffic.ts';
