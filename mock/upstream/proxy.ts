@@ -111,7 +111,7 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
     const target = `${url.pathname.slice(API_BASE.length)}${url.search}`;
     let answer: UpstreamAnswer;
     try {
-      answer = await proxy.forward(c.req.method, target, headers, body, c.req.raw.signal);
+      answer = await proxy.forward(c.req.method, target, headers, body, adapterOf(c)?.clientGone?.() ?? c.req.raw.signal);
     } catch (e) {
       if (!(e instanceof UpstreamUnreachable)) throw e;
       return answerError(c, { error: `The upstream ${proxy.base} did not answer: ${e.message}` }, 502);
