@@ -89,12 +89,12 @@ function response_schema_conformance(ex: InspectedExchange, { schemas, exact, ru
   const body = successBodySchema(ex);
   if (!body || 'finding' in body) return body?.finding;
   const { pointer } = body;
-  const found = byRule(pointer, schemas.errors(pointer, ex.response.json), rules);
-  // Judged unrelaxed only where the schema reaches an object a field is documented absent from: elsewhere a second
-  // validation of every success answer would be work on the proxy's event loop for nothing.
-  const unknown = rules.mayNameAbsence(pointer)
-    ? exact.errors(pointer, ex.response.json).filter((e) => e.keyword === 'additionalProperties')
-    : [];
+  // The unrelaxed schema first: a body valid against it is valid against the profile's, which only loosens (one
+  // validation of a clean answer). Its unknown fields count only where a rule says they are absent (PAT-012).
+  const strict = exact.errors(pointer, ex.response.json);
+  if (!strict.length) return;
+  const found = byRule(pointer, schemas === exact ? strict : schemas.errors(pointer, ex.response.json), rules);
+  const unknown = strict.filter((e) => e.keyword === 'additionalProperties');
   for (const [id, lines] of byRule(pointer, unknown, rules))
     if (id !== 'GEN-003') found.set(id, [...new Set([...(found.get(id) ?? []), ...lines])]);
   return [...found].map(([ruleId, lines]) => ({

@@ -3,7 +3,6 @@
 // The judge names that rule in its findings instead of the generic one of the check that found them.
 import type { Contract, Operation } from '../conformance/contract.ts';
 import type { Register, Rule } from '../conformance/register.ts';
-import { reachableSchemas } from '../conformance/schema-reach.ts';
 import { escapeToken, nodesAlong, pointerTokens, type JsonObject } from '../spec/runtime/json-pointer.ts';
 
 const bare = (pointer: string) => (pointer.startsWith('#') ? pointer.slice(1) : pointer);
@@ -12,12 +11,8 @@ const COMBINERS = ['allOf', 'anyOf', 'oneOf'] as const;
 export class RuleIndex {
   /** Pointer (without '#') → the documented exchange rules that point at it, register order. */
   private readonly byPointer = new Map<string, Rule[]>();
-  /** Objects a documented rule says some field is not in (PatientListItem: pronouns, notes, consent). */
-  private readonly absentFrom = new Set<string>();
   /** An operation → the statuses the document states for it (statedStatuses), computed once each. */
   private readonly stated = new Map<Operation, Map<number, Rule>>();
-  /** A response schema → whether it reaches one of them (absentFrom), computed once each. */
-  private readonly reachesAbsence = new Map<string, boolean>();
 
   constructor(
     private readonly contract: Contract,
@@ -27,24 +22,7 @@ export class RuleIndex {
     for (const rule of register.rules) {
       if (rule.provenance !== 'documented' || rule.seen !== 'exchange') continue;
       for (const p of rule.spec) this.byPointer.set(p, [...(this.byPointer.get(p) ?? []), rule]);
-      for (const p of rule.spec) {
-        const props = this.node(p)?.properties as JsonObject | undefined;
-        const elsewhere = rule.spec.filter((q) => q !== p && !q.startsWith(`${p}/`)).map((q) => /\/properties\/([^/]+)$/.exec(q)?.[1]);
-        if (props && elsewhere.some((f) => f !== undefined && !(f.replace(/~1/g, '/').replace(/~0/g, '~') in props)))
-          this.absentFrom.add(p);
-      }
     }
-  }
-
-  /** Whether a response schema reaches an object some field is documented absent from (worth judging unrelaxed). */
-  mayNameAbsence(schemaPointer: string): boolean {
-    let yes = this.reachesAbsence.get(schemaPointer);
-    if (yes === undefined) {
-      const reached = reachableSchemas(this.contract, [schemaPointer]);
-      yes = [...this.absentFrom].some((p) => reached.has(p));
-      this.reachesAbsence.set(schemaPointer, yes);
-    }
-    return yes;
   }
 
   /**
