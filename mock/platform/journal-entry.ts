@@ -183,7 +183,10 @@ export function maskedHeaders(h: readonly string[] | Headers | Record<string, st
     out[k] = k in out && v !== SHOWN_SECRET ? `${out[k]}, ${v}` : v;
   };
   if (Array.isArray(h)) for (let i = 0; i + 1 < h.length; i += 2) add(h[i]!, h[i + 1]!);
-  else if (h instanceof Headers) h.forEach((v, k) => add(k, v));
+  else if (h instanceof Headers)
+    h.forEach((v, k) => {
+      add(k, v);
+    });
   else for (const k in h) add(k, (h as Record<string, string>)[k]!);
   return out;
 }

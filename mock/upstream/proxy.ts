@@ -9,6 +9,7 @@ import type { EngineContext, RouteHandler } from '../platform/deps.ts';
 import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
 import { cut, maskedHeaders, type Exchanged, type Violation } from '../platform/journal-entry.ts';
 import { createRedactor, withoutKey } from '../platform/redact.ts';
+import { visible } from '../platform/refusal-notices.ts';
 import { answerError, readBody } from '../platform/responses.ts';
 import { API_BASE } from '../platform/spec.ts';
 
@@ -55,9 +56,6 @@ const UPSTREAM_BODY_CHARS = 256 * 1024;
  */
 const dropped = (name: string) =>
   HOP_BY_HOP.includes(name) || name === 'content-length' || name.startsWith('access-control-') || name.startsWith('x-mock-');
-/** Control characters (C0, DEL, C1) as visible escapes: the terminal line quotes what the upstream and the client sent. */
-const printable = (text: string) =>
-  text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
 /** Key-shaped strings and key-named JSON fields, whatever the key (the seed's mean nothing to an upstream). */
 const redactKeyLike = createRedactor([]);
 
@@ -96,8 +94,8 @@ function exchangeLine(method: string, path: string, status: number, violations: 
   return `[upstream] ✗ ${head}  ${violations.length} violation(s): ${each.join(' | ')}`;
 }
 
-/** The terminal's line for one exchange, control characters escaped. */
-const shownLine = (...args: Parameters<typeof exchangeLine>) => printable(exchangeLine(...args));
+/** The terminal's line for one exchange, control and bidi characters escaped (it quotes the path and the answer). */
+const shownLine = (...args: Parameters<typeof exchangeLine>) => visible(exchangeLine(...args));
 
 export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
   return async (c) => {
