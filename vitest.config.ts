@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{spec,client,mock,conformance,dredd,scripts,generated,bench,diff}/**/*.test.ts'],
+    include: ['{spec,client,judge,mock,conformance,dredd,scripts,generated,bench,diff}/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Server tests bind their own free loopback ports; two workers suit a 2-core machine.

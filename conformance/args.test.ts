@@ -97,3 +97,14 @@ describe('sessions the suite may use', () => {
     expect(USAGE).toMatch(/--not-ready-session <id> +a session not ready for regeneration/);
   });
 });
+
+describe('--min-coverage', () => {
+  it('takes a percentage from 0 to 100 (a trailing % allowed), in a live run and beside --har', () => {
+    const live = (v: string) => parseCli(['--url', 'http://127.0.0.1:4010/ext-api/v1', '--key', 'k', '--min-coverage', v], {});
+    expect(live('80').minCoverage).toBe(80);
+    expect(live('72.5%').minCoverage).toBe(72.5);
+    expect(parseCli(['--har', 'x.har', '--min-coverage', '37'], {}).minCoverage).toBe(37);
+    expect(parseCli(['--har', 'x.har'], {}).minCoverage).toBeUndefined();
+    for (const bad of ['101', '1e2', 'most', '']) expect(() => live(bad)).toThrow(/--min-coverage must be a percentage from 0 to 100/);
+  });
+});

@@ -59,6 +59,8 @@ export interface CliOptions {
   readOnly: boolean;
   /** --baseline <report.json>: an earlier run whose failures are known. */
   baseline?: string;
+  /** --min-coverage <percent>: a run whose rule coverage is below it exits 1 (a CI gate). */
+  minCoverage?: number;
   /** --regenerable-session: a ready session with notes the suite may regenerate (no API route lists sessions). */
   regenerableSession?: string;
   /** --not-ready-session: a session not ready for regeneration (the 409 check). */
@@ -120,6 +122,8 @@ Selection and profile:
   --baseline <report.json>         the baseline.json (or report.json) of an earlier run: its failures are
                                    known (reported, not failing the run), matched by rule, check, operation,
                                    status and fingerprint; entries may expire; the run lists those now fixed
+  --min-coverage <percent>         exit 1 when the run exercised fewer of the rules it counts (documented
+                                   testable rules; with --har, documented exchange rules) than this share
   --read-only                      no writes at all (safe against production): write checks are skipped
 
 Exploration (cases generated from the contract: positive, negative, stateful, without or with a wrong key):
@@ -212,6 +216,7 @@ const FLAGS = {
   'max-time': { type: 'string' },
   'read-only': { type: 'boolean' },
   baseline: { type: 'string' },
+  'min-coverage': { type: 'string' },
   'regenerable-session': { type: 'string' },
   'not-ready-session': { type: 'string' },
   explore: { type: 'boolean' },
@@ -263,7 +268,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     return { scopes, key };
   });
   for (const k of scopedKeysFromEnv(env)) if (!scopedKeys.some((s) => s.key === k.key)) scopedKeys.push(k);
-  const { profile, reporters, out, baseline } = outputFlags(v);
+  const { profile, reporters, out, baseline, minCoverage } = outputFlags(v);
   let webhookReceiver: CliOptions['webhookReceiver'];
   if (v['webhook-receiver'] || v['webhook-port']) {
     if (!v['webhook-receiver'] || !v['webhook-port'])
@@ -293,6 +298,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions {
     reporters,
     out,
     baseline,
+    minCoverage,
     only: (v.only ?? '')
       .split(',')
       .map((s) => s.trim())
@@ -334,11 +340,15 @@ const LIVE_ONLY = [
   'shard',
 ] as const;
 
-/** --profile, --reporter, --out and --baseline: what a live run and a recorded one share. */
-function outputFlags(v: Flags): Pick<CliOptions, 'profile' | 'reporters' | 'out' | 'baseline'> {
+/** --profile, --reporter, --out, --baseline and --min-coverage: what a live run and a recorded one share. */
+function outputFlags(v: Flags): Pick<CliOptions, 'profile' | 'reporters' | 'out' | 'baseline' | 'minCoverage'> {
   const profile = (v.profile ?? 'documented') as Profile;
   if (profile !== 'documented' && profile !== 'all') throw new UsageError(`--profile must be documented or all, got "${v.profile}"`);
-  return { profile, reporters: parseReporters(v.reporter), out: v.out ?? 'conformance-report', baseline: v.baseline };
+  const raw = v['min-coverage'];
+  const minCoverage = raw === undefined ? undefined : Number(raw.replace(/%$/, ''));
+  if (minCoverage !== undefined && (!/^\d+(\.\d+)?%?$/.test(raw!) || minCoverage > 100))
+    throw new UsageError(`--min-coverage must be a percentage from 0 to 100, got "${raw}"`);
+  return { profile, reporters: parseReporters(v.reporter), out: v.out ?? 'conformance-report', baseline: v.baseline, minCoverage };
 }
 
 /** --har <file>: the flags a recorded run takes (profile, reporters, out, baseline); a live run's flag is refused. */

@@ -99,6 +99,11 @@ export async function main(
     const written = outDir ? writeReports(report, opts.reporters, outDir, baseline) : { files: [], errors: [] };
     errors.push(...written.errors);
     if (consoleOn) out(renderConsole(report, written.files));
+    const cov = report.ruleCoverage;
+    if (opts.minCoverage !== undefined && cov && cov.percent < opts.minCoverage)
+      errors.push(
+        `rule coverage ${cov.percent} % is below --min-coverage ${opts.minCoverage} % (${cov.exercised} of ${cov.total} ${cov.of})`,
+      );
     for (const e of errors) err(printable(`clinical-records-conformance: ${e}`));
     if (report.interrupted) return 130;
     return failsRun(report) || errors.length ? 1 : 0;

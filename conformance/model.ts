@@ -172,6 +172,19 @@ export interface RunReport {
    * (skipped, reason `not run: ...`) and those stopped while running (timed out, `stopped: ...`). Such a run fails.
    */
   stopped?: { why: string; maxSeconds: number; notRun: number; cutShort: number; explorationCut: boolean };
+  /** The share of the rules this run exercised (conformance/rule-coverage.ts); --min-coverage fails a run below it. */
+  ruleCoverage?: RuleCoverage;
+}
+
+export interface RuleCoverage {
+  /** What is counted: the documented testable rules (a live run), or the documented exchange rules (recorded traffic). */
+  of: string;
+  total: number;
+  exercised: number;
+  /** exercised / total, in percent, one decimal. */
+  percent: number;
+  /** The rules counted and not exercised. */
+  missed: string[];
 }
 
 export interface ExplorationSummary {

@@ -32,6 +32,7 @@ export class Register {
         source: '',
         spec: [],
         testable: 'api-key',
+        seen: 'exchange',
       }
     );
   }

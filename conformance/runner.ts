@@ -14,6 +14,7 @@ import { Fixtures } from './fixtures.ts';
 import { FAULT_SCOPE_HEADER, MockControl } from './mock-control.ts';
 import { Receiver } from './receiver.ts';
 import { Redactor } from './redact.ts';
+import { liveRuleCoverage } from './rule-coverage.ts';
 import { toCurl } from './curl.ts';
 import { causesOf, evidenceOf } from './causes.ts';
 import { runCheck, type SharedContext } from './check-run.ts';
@@ -22,8 +23,8 @@ import { resolveKeys, type KeyInputs } from './keys.ts';
 import { allChecks, responseChecks } from './checks/index.ts';
 import { LEGACY_AREAS } from './legacy-areas.ts';
 import { coverage } from './coverage.ts';
-import { judgeExchange } from './judge/exchange.ts';
-import { ASSUMED_SKIP, skippedAsAssumed } from './judge/profile.ts';
+import { judgeExchange } from '../judge/exchange.ts';
+import { ASSUMED_SKIP, skippedAsAssumed } from '../judge/profile.ts';
 import { explore, type ExploreSettings } from './explore/run.ts';
 import { EXPLORE_SENDER } from './explore/execute.ts';
 import { shareOf, type Shard } from './explore/shard.ts';
@@ -357,6 +358,7 @@ export function finishedReport(
   run: { started: number; results: CheckResult[]; register: Register },
 ): RunReport {
   return {
+    ruleCoverage: liveRuleCoverage(run.register, parts.notChecked),
     ...parts,
     startedAt: new Date(run.started).toISOString(),
     seconds: (Date.now() - run.started) / 1000,

@@ -17,7 +17,7 @@ const CHILDREN = ['items', 'additionalProperties', 'not', 'contains', 'propertyN
 const OWNED = ['details', 'existing'];
 
 /** Every pointer (without '#') of a schema node reachable from the given schema pointers, refs followed. */
-function reachableSchemas(contract: Contract, roots: string[], skipProperties: string[] = []): Set<string> {
+export function reachableSchemas(contract: Contract, roots: string[], skipProperties: string[] = []): Set<string> {
   const seen = new Set<string>();
   const visit = (pointer: string, node: Json | undefined) => {
     if (!node || typeof node !== 'object' || Array.isArray(node) || seen.has(pointer)) return;

@@ -6,12 +6,27 @@
 // keeps only its shape (type, properties, items, refs), and an object's fields may then also be null (which fields
 // are present, and whether an unset one is absent or null, is the kit's reading: GEN-011). `x-documented-required`
 // names the fields the document itself requires: they stay required, and non-null, in either case.
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv, bundleRef } from '../spec/runtime/bundle.ts';
 import type { JsonObject } from '../spec/runtime/json-pointer.ts';
 import { relaxBundle } from '../spec/runtime/relax.ts';
 
 export type Profile = 'documented' | 'all';
+
+export interface SchemaError {
+  /** JSON pointer into the value ('' for the root). */
+  instancePath: string;
+  keyword: string;
+  /** The field an additionalProperties error names. */
+  property?: string;
+  line: string;
+}
+
+const propertyOf = (e: ErrorObject) => (e.params as { additionalProperty?: string }).additionalProperty;
+const lineOf = (e: ErrorObject) => {
+  const extra = propertyOf(e);
+  return `${e.instancePath || '(root)'} ${e.message ?? ''}${extra ? ` (${extra})` : ''}`.trim();
+};
 
 export class SchemaValidator {
   private readonly ajv: ReturnType<typeof createAjv>;
@@ -31,6 +46,13 @@ export class SchemaValidator {
     return compiled;
   }
 
+  /** Each error of a value against the schema at a pointer: where in the value, the keyword, and its line as validate() words it. */
+  errors(pointer: string, value: unknown): SchemaError[] {
+    const fn = this.cache.get(pointer) ?? this.compile(pointer);
+    if (fn(value)) return [];
+    return (fn.errors ?? []).map((e) => ({ instancePath: e.instancePath, keyword: e.keyword, property: propertyOf(e), line: lineOf(e) }));
+  }
+
   /**
    * Validates a value against the schema at a pointer of the bundle; returns error lines (empty when valid),
    * only those of `keywords` when given (e.g. additionalProperties and required: is every object closed).
@@ -41,9 +63,6 @@ export class SchemaValidator {
     return (fn.errors ?? [])
       .filter((e) => !keywords || keywords.includes(e.keyword))
       .slice(0, 8)
-      .map((e) => {
-        const extra = (e.params as { additionalProperty?: string }).additionalProperty;
-        return `${e.instancePath || '(root)'} ${e.message ?? ''}${extra ? ` (${extra})` : ''}`.trim();
-      });
+      .map(lineOf);
   }
 }

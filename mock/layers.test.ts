@@ -4,34 +4,19 @@
 // composition edge) import more than one feature, so features never import each other and nothing else wires them
 // together. Tests compose features as the root does (a harness of patients and notes) and are exempt
 // from the second rule only.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importsOf, sourceFiles } from '../scripts/testing/imports.ts';
 
 const MOCK = dirname(fileURLToPath(import.meta.url));
 const ROOT = 'engine.ts';
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
-}
-
-/** Relative specifiers of static imports, re-exports and dynamic imports (type-only imports included). */
-function importsOf(text: string): string[] {
-  const found = [
-    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]/g),
-    ...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g),
-    ...text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g),
-  ];
-  return found.map((m) => m[1]!).filter((s) => s.startsWith('.'));
-}
-
 /** The feature a path (relative to mock/) belongs to, if any. */
 const featureOf = (rel: string) => /^features\/([^/]+)\//.exec(rel)?.[1];
 
-const files = sources(MOCK).map((abs) => {
+const files = sourceFiles(MOCK).map((abs) => {
   const rel = relative(MOCK, abs).split('\\').join('/');
   const targets = importsOf(readFileSync(abs, 'utf8')).map((s) =>
     relative(MOCK, resolve(dirname(abs), s))

@@ -3,6 +3,7 @@
 //                (app.fetch); the rest is streamed to the engine on an internal loopback port;
 //   engine-only  the engine alone on the public port (no Prism hop; load work);
 //   static       Prism's plain mock from the spec, no engine, no state.
+import type { ForwardLimits } from './upstream/forward.ts';
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createAdaptorServer, getRequestListener, type ServerType } from '@hono/node-server';
@@ -23,7 +24,7 @@ import type { ReadingsChoice } from './readings/active.ts';
 import { readingsContract } from './readings/contract.ts';
 import { checkSeed, readSeedFile } from './seed/load.ts';
 import { ENGINE_KEEP_ALIVE_MS } from './prism/raw-forward.ts';
-import type { Profile } from './upstream/judge.ts';
+import type { Profile } from '../judge/live.ts';
 import type { UpstreamProxy } from './upstream/proxy.ts';
 
 /**
@@ -43,9 +44,12 @@ function batchedLines(write: (text: string) => void): (line: string) => void {
 
 /** The proxy in front of `options.upstream`: its forwarder, the judge for the profile, and what it prints. */
 async function upstreamProxy(options: MockOptions): Promise<{ proxy: UpstreamProxy; close(): void }> {
-  const [{ createForward }, { createJudge }] = await Promise.all([import('./upstream/forward.ts'), import('./upstream/judge.ts')]);
+  const [{ createForward, DEFAULT_LIMITS }, { createJudge }] = await Promise.all([
+    import('./upstream/forward.ts'),
+    import('../judge/live.ts'),
+  ]);
   const base = options.upstream!;
-  const { forward, close } = createForward(new URL(base));
+  const { forward, close } = createForward(new URL(base), { ...DEFAULT_LIMITS, ...options.upstreamLimits });
   const onExchange = options.onExchange ?? (options.quiet ? undefined : batchedLines((text) => process.stdout.write(text)));
   const proxy = { base, forward, judge: createJudge(options.profile ?? 'documented'), errors: options.upstreamErrors ?? false, onExchange };
   return { proxy, close };
@@ -90,6 +94,8 @@ export interface MockOptions {
   upstream?: string;
   /** --upstream-errors: a response that breaks a rule is answered 502 with the violations. */
   upstreamErrors?: boolean;
+  /** --upstream: the bounds of one upstream answer (its whole time, its size); tests shorten them. */
+  upstreamLimits?: Partial<ForwardLimits>;
   /** --profile: the rules the upstream is judged by (documented by default; all adds the kit's assumptions). */
   profile?: Profile;
   /** --upstream: one line per exchange; stdout when omitted, nowhere when quiet. */

@@ -16,6 +16,7 @@ const SOURCES = [
   'client',
   'generated',
   'spec',
+  'judge',
   'mock',
   'conformance',
   'scripts/build.ts',

@@ -1,6 +1,6 @@
 // GEN: general rules. {data} envelope, content types, tenancy, unknown fields, JSON writes, ids as digit strings.
 import { tinyPdf } from '../fixtures.ts';
-import { escapeToken, type JsonObject } from '../../spec/runtime/json-pointer.ts';
+import type { JsonObject } from '../../spec/runtime/json-pointer.ts';
 import type { CheckContext, CheckDef } from '../model.ts';
 import { jsonWrites, opLabel, own, readablePathValues, pathParams, DIGITS } from './support/operations.ts';
 import {
@@ -20,7 +20,7 @@ import {
   json,
 } from './support/common.ts';
 import { postPatient, getPatient, createdOk, getAppointment } from './support/resources.ts';
-import { errorBodyFindings, sameFormat, successBody } from './support/responses.ts';
+import { errorBodyFindings, sameFormat, successBody, successBodySchema } from './support/responses.ts';
 import { check, type InspectedExchange, type InspectEnv, type Finding, type ResponseCheckDef, responseCheck } from './support/define.ts';
 
 export async function write_requests_json_content_type(ctx: CheckContext): Promise<void> {
@@ -210,17 +210,11 @@ export function content_type_conformance(ex: InspectedExchange, { profile }: Ins
 }
 
 export function response_schema_conformance(ex: InspectedExchange, { schemas }: InspectEnv): Finding | undefined {
-  if (ex.response.status >= 400) return;
-  const r = successBody(ex.operation, ex.response.status);
-  const content = r?.node.content as JsonObject | undefined;
-  const media = ex.response.mediaType;
-  if (!r || !content || !(media in content) || !(media === 'application/json' || media.endsWith('+json'))) return;
-  if (!(content[media] as JsonObject).schema) return;
-  if (ex.response.json === undefined) return { expected: `a JSON body (${media})`, actual: ex.response.text.slice(0, 200) || '(empty)' };
-  const pointer = `${r.pointer}/content/${escapeToken(media)}/schema`;
-  const errors = schemas.validate(pointer, ex.response.json);
+  const body = successBodySchema(ex);
+  if (!body || 'finding' in body) return body?.finding;
+  const errors = schemas.validate(body.pointer, ex.response.json);
   if (!errors.length) return;
-  return { expected: `body valid against ${pointer}`, actual: errors.join('; ') };
+  return { expected: `body valid against ${body.pointer}`, actual: errors.join('; ') };
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { Contract, Operation } from '../contract.ts';
 import type { Exchange } from '../http.ts';
 import { responseChecks } from '../checks/index.ts';
-import { judgeExchange } from '../judge/exchange.ts';
+import { judgeExchange } from '../../judge/exchange.ts';
 import type { Register } from '../register.ts';
 import type { Profile, SchemaValidator } from '../schemas.ts';
 import type { Case } from './case.ts';

@@ -88,8 +88,13 @@ describe('reading HAR', () => {
           'x-ratelimit-reset': '1795713368',
         },
         responseBody: '{"error":"Invalid API key"}',
+        responseMimeType: 'application/json',
       },
     ]);
+    // An empty header list is "not recorded" unless the recorder measured the headers (headersSize, -1 where it did not).
+    const bare = (headersSize: number) =>
+      parseHar(JSON.stringify({ log: { entries: [entry({ headers: [], headersSize })] } })).exchanges[0]!.responseHeaders;
+    expect([bare(-1), bare(17)]).toEqual([undefined, {}]);
     // redocly proxy: postData as text, plain content text, the upstream's URL.
     const posted = {
       ...entry(),
@@ -155,5 +160,41 @@ describe('conformance --har', () => {
     expect(failed.map((r: any) => [r.name, r.ruleId, r.failures[0].message])).toEqual([
       ['rate_limit_headers', 'RATE-001', 'GET /patients (entry 2) at response.headers'],
     ]);
+  });
+
+  it('redacts every key the file holds (headers in any case, key fields of bodies, base64) in every report', async () => {
+    const key = 'sk_live_Q29uZm9ybWFuY2UtSEFSLWtleQ';
+    const basic = Buffer.from(`ada:${key}`).toString('base64');
+    const echoed = JSON.stringify({ error: `Invalid API key ${key} (${Buffer.from(key).toString('base64')}) ${basic}` });
+    const leaky = entry({ status: 418, content: { size: echoed.length, mimeType: 'application/json', text: echoed } });
+    leaky.request.headers = [
+      { name: 'x-Api-KEY', value: key },
+      { name: 'AUTHORIZATION', value: `Basic ${basic}` },
+    ];
+    const bodyKey = 'tok_0123456789abcdef';
+    const posted = {
+      ...entry({ status: 500, content: { size: 40, mimeType: 'application/json', text: `{"error":"bad ${bodyKey}"}` } }),
+    };
+    posted.request = {
+      ...posted.request,
+      method: 'POST',
+      postData: { mimeType: 'application/json', text: `{"api_key":"${bodyKey}"}` },
+    } as never;
+    const out = join(dir, 'leaky');
+    const r = await run([
+      '--har',
+      write('leaky.har', [leaky, posted]),
+      '--profile',
+      'all',
+      '--reporter',
+      'console,junit,json,html',
+      '--out',
+      out,
+    ]);
+    expect(r.code).toBe(1);
+    const shown = [r.out, r.err, ...['junit.xml', 'report.json', 'report.html'].map((f) => readFileSync(join(out, f), 'utf8'))];
+    expect(shown.join('\n')).toContain('[key from the HAR]');
+    for (const text of shown)
+      for (const secret of [key, Buffer.from(key).toString('base64'), basic, bodyKey]) expect(text).not.toContain(secret);
   });
 });

@@ -2,7 +2,7 @@
 // into recorded exchanges for the judge. Entries that never got an answer (status 0: blocked, cancelled) are counted,
 // not judged. A file that is not HAR says so, naming what is wrong, never a stack trace.
 import { readFileSync } from 'node:fs';
-import type { RecordedExchange } from '../judge/traffic.ts';
+import type { RecordedExchange } from '../../judge/traffic.ts';
 
 export class HarError extends Error {}
 
@@ -10,10 +10,16 @@ type Pair = { name?: unknown; value?: unknown };
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** A HAR header list as one value per lower-case name (repeats joined with ", ", as HTTP reads them). */
-function headersOf(list: unknown): Record<string, string> {
+/**
+ * A HAR header list as one value per lower-case name (repeats joined with ", ", as HTTP reads them); undefined when the
+ * recorder did not keep them: no list, or an empty one without a measured `headersSize` (a recorder that kept a
+ * message's headers measured them; HAR writes -1 where it did not), so that what was not recorded is not judged.
+ */
+function headersOf(message: Obj): Record<string, string> | undefined {
+  const list = message.headers;
+  const measured = typeof message.headersSize === 'number' && message.headersSize >= 0;
+  if (!Array.isArray(list) || (list.length === 0 && !measured)) return undefined;
   const out: Record<string, string> = {};
-  if (!Array.isArray(list)) return out;
   for (const h of list as Pair[]) {
     if (typeof h?.name !== 'string' || typeof h.value !== 'string') continue;
     // HTTP/2 pseudo-headers (:authority, :path) that devtools lists are not fields of the request.
@@ -59,11 +65,12 @@ export function parseHar(text: string, file = 'the HAR file'): HarTraffic {
     exchanges.push({
       method: req.method,
       url: req.url,
-      requestHeaders: headersOf(req.headers),
+      requestHeaders: headersOf(req),
       requestBody: isObj(req.postData) && typeof req.postData.text === 'string' ? req.postData.text : undefined,
       status: res.status,
-      responseHeaders: headersOf(res.headers),
+      responseHeaders: headersOf(res),
       responseBody: textOf(res.content),
+      responseMimeType: isObj(res.content) && typeof res.content.mimeType === 'string' ? res.content.mimeType : undefined,
     });
   }
   return { exchanges, unanswered };

@@ -2,6 +2,7 @@
 // one line per area (register order, checks by name, as in every report), the checks that did not run, the
 // variables the curl lines read, the baseline's verdict, and last the failures grouped by cause. Whatever the target
 // sent is shown, never obeyed: control characters are escaped.
+import { coverageLine } from '../rule-coverage.ts';
 import { baselineLines } from '../baseline.ts';
 import type { Area, CheckResult, Failure, Outcome, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
@@ -123,6 +124,7 @@ export function renderConsole(report: RunReport, files: string[] = []): string {
     '',
     `${counts(report.results)}; ${report.coveredBySchemas.length} more rules checked through the schema checks; ${report.notChecked.length} rules not checked, each with its reason (listed in the JSON/HTML reports); ${report.seconds.toFixed(1)} s; profile ${report.profile}; run ${report.runId}`,
   );
+  if (report.ruleCoverage) lines.push(coverageLine(report.ruleCoverage));
   // Recorded traffic (--har) sent nothing: a cleanup line would only say 0/0.
   if (!report.recorded)
     lines.push(

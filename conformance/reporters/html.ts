@@ -3,6 +3,7 @@
 // checks, linked to their evidence), then a bar per area, then the checks area by area; identical evidence is shown
 // once ("N more like this"), and a filter (CSS :target) shows one outcome at a time. Whatever the target sent is
 // escaped, control characters spelled out.
+import { coverageLine } from '../rule-coverage.ts';
 import { causeGroups, type CauseGroup } from '../causes.ts';
 import type { CheckResult, Failure, Outcome, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
@@ -156,7 +157,7 @@ ${hide}{display:none}
 </style></head><body>
 <h1>Conformance report</h1>
 <p>Target <code>${h(report.target)}</code> · profile <b>${report.profile}</b> · run ${h(report.runId)} · ${h(report.startedAt)} · ${report.seconds.toFixed(1)} s${report.pacing.pauses ? ` · paused ${Math.round(report.pacing.seconds)} s for the target's rate limit` : ''}${report.interrupted ? ' · <b>interrupted</b>' : ''}${report.stopped ? ` · <b>${h(stoppedLine(report)!)}</b>` : ''}</p>
-<p class="summary"><span>✓ ${n('passed')} passed</span><span>✗ ${n('failed')} failed</span>${n('timed-out') ? `<span>${n('timed-out')} timed out</span>` : ''}${n('blocked') ? `<span>⊘ ${n('blocked')} blocked</span>` : ''}<span>- ${n('skipped')} skipped</span><span>${report.notChecked.length} rules not checked</span></p>
+<p class="summary"><span>✓ ${n('passed')} passed</span><span>✗ ${n('failed')} failed</span>${n('timed-out') ? `<span>${n('timed-out')} timed out</span>` : ''}${n('blocked') ? `<span>⊘ ${n('blocked')} blocked</span>` : ''}<span>- ${n('skipped')} skipped</span><span>${report.notChecked.length} rules not checked</span></p>${report.ruleCoverage ? `\n<p class="coverage">${h(coverageLine(report.ruleCoverage))}</p>` : ''}
 ${baselineSection(report)}${failedRules(report, groups)}
 ${explorationTable(report, h)}<section id="areas"><h2>By area</h2>${areas.map((a) => areaBar(a, byArea(a))).join('\n')}</section>
 ${report.recorded ? '' : `<p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed.${leftovers ? ' Left behind:' : ''}</p>${leftovers}`}

@@ -2,6 +2,7 @@
 // joined into one report, as one job would have written it: a check's result over every shard (its worst outcome,
 // every failure, its assertions summed), an explored check and operation with the first failing case of the plan
 // (the lowest case index, as the whole run would have shrunk it), a rule unchecked only where no shard checked it.
+import { mergedRuleCoverage } from '../rule-coverage.ts';
 import { readFileSync } from 'node:fs';
 import { causesOf } from '../causes.ts';
 import { allChecks, responseChecks } from '../checks/index.ts';
@@ -118,6 +119,7 @@ export function mergeReports(reports: RunReport[]): RunReport {
     pacing: { pauses: reports.reduce((n, r) => n + r.pacing.pauses, 0), seconds: reports.reduce((n, r) => n + r.pacing.seconds, 0) },
     variables: reports.flatMap((r) => r.variables ?? []).filter((v, i, all) => all.findIndex((w) => w.name === v.name) === i),
     exploration: mergeExploration(reports.flatMap((r) => (r.exploration ? [r.exploration] : []))),
+    ruleCoverage: mergedRuleCoverage(reports.map((r) => r.ruleCoverage)),
     ...mergeStopped(reports),
     ...(first.rerun ? { rerun: first.rerun } : {}),
   };

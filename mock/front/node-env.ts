@@ -20,6 +20,18 @@ export class NodeEnv implements AdapterEnv {
     return rawHeader(this.incoming.rawHeaders, name);
   }
 
+  clientGone(): AbortSignal {
+    const gone = new AbortController();
+    this.outgoing.once('close', () => {
+      if (!this.outgoing.writableFinished) gone.abort();
+    });
+    return gone.signal;
+  }
+
+  rawHeaders(): readonly string[] {
+    return this.incoming.rawHeaders;
+  }
+
   allHeaders(): Record<string, string> {
     const raw = this.incoming.rawHeaders;
     const all: Record<string, string> = {};

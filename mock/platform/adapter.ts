@@ -16,6 +16,13 @@ export interface AdapterEnv {
   header?(name: string): string | undefined;
   /** Every request header (names in lower case, repeated fields joined with ", "), read the same way. */
   allHeaders?(): Record<string, string>;
+  /** The transport's own header list (name, value, name, value...), by reference: what the journal keeps. */
+  rawHeaders?(): readonly string[];
+  /**
+   * Aborted when the client's connection closes before its answer was written (the web Request's `signal`, without
+   * building the web Request: @hono/node-server builds it, and a stream of the body, when `signal` is read).
+   */
+  clientGone?(): AbortSignal;
   /** Sets headers that every response of this request carries, whatever builds it, on the transport's own response. */
   setHeaders?(headers: Readonly<Record<string, string>>): void;
 }

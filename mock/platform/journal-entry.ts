@@ -95,6 +95,11 @@ export interface RecordedRequest {
   fault: NetworkFaultEffect | undefined;
   /** A multipart upload's fields and file name and size (never its bytes); undefined for any other body. */
   form: UploadForm | undefined;
+  /**
+   * The other modes: the request's headers by reference (the transport's raw list, or the web Request's Headers), no
+   * copy made; shown with credentials masked (the HAR's request headers).
+   */
+  headers: readonly string[] | Headers | undefined;
 }
 
 /** An entry as the journal lists it: the request and its times. */
@@ -138,7 +143,7 @@ export interface ShownEntry {
     body: string | null;
     truncated: boolean;
     note?: string;
-    /** --upstream: the headers as sent on (keys and credentials replaced). */
+    /** The headers as sent (--upstream: as sent on), credentials masked. */
     headers?: Record<string, string>;
     /** A multipart upload: its text fields and its file's name and size (the bytes are not kept). */
     form?: UploadForm;
@@ -186,6 +191,28 @@ function keyLabel(check: KeyCheck | undefined, refusal: Refusal | undefined, ups
 const cleanHeaders = (h: Record<string, string>, clean: (text: string) => string) =>
   Object.fromEntries(Object.entries(h).map(([k, v]) => [k, clean(v)]));
 
+/** Credentials a request carries: shown as present, never with their value. */
+const SECRET_HEADERS = ['x-api-key', 'authorization', 'cookie', 'proxy-authorization'];
+const SHOWN_SECRET = '[redacted]';
+
+/** Headers as shown: names in lower case, repeated fields joined with ", ", credentials masked, the mock's own (x-mock-*) left out. */
+export function maskedHeaders(h: readonly string[] | Headers | Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (name: string, value: string) => {
+    const k = name.toLowerCase();
+    if (k.startsWith('x-mock-') && k !== 'x-mock-fault-scope') return;
+    const v = SECRET_HEADERS.includes(k) ? SHOWN_SECRET : value;
+    out[k] = k in out && v !== SHOWN_SECRET ? `${out[k]}, ${v}` : v;
+  };
+  if (Array.isArray(h)) for (let i = 0; i + 1 < h.length; i += 2) add(h[i]!, h[i + 1]!);
+  else if (h instanceof Headers)
+    h.forEach((v, k) => {
+      add(k, v);
+    });
+  else for (const k in h) add(k, (h as Record<string, string>)[k]!);
+  return out;
+}
+
 export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   // A text cut short is redacted as if before the cut (redactCut): what a cut leaves of a key reads as no key.
   const clean: Clean = (text, wasCut = false) => {
@@ -213,6 +240,7 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   }
   shown.query = e.query && clean(e.query);
   shown.request = requestShown(e, clean);
+  if (e.headers) shown.request.headers = cleanHeaders(maskedHeaders(e.headers), clean);
   if (e.upstream) {
     const { requestHeaders, response } = e.upstream;
     shown.request.headers = cleanHeaders(requestHeaders, clean);

@@ -43,5 +43,7 @@ export function refusedEntry(r: FrontRefusal): RecordedRequest {
     upstream: undefined,
     fault: undefined,
     form: undefined,
+    // Refused before the engine: what the front read of them is not the whole request, not shown as its headers.
+    headers: undefined,
   };
 }

@@ -8,13 +8,13 @@ import type { KeyCheck } from './keys.ts';
 import { recordRequests } from './record-requests.ts';
 import type { RequestJournal } from './request-journal.ts';
 
-/** A context as the engine's checks leave it (c.get and the request's method, path, URL and headers). */
+/** A context as the engine's checks leave it (c.get and the request's method, path, URL and headers, web ones too). */
 function context(vars: Record<string, unknown>, headers: Record<string, string>, method = 'POST'): EngineContext {
   const url = 'http://127.0.0.1:4010/ext-api/v1/patients?x=1';
   return {
     env: undefined,
     get: (k: string) => vars[k],
-    req: { method, path: '/ext-api/v1/patients', url, header: (n: string) => headers[n] },
+    req: { method, path: '/ext-api/v1/patients', url, header: (n: string) => headers[n], raw: { headers: new Headers(headers) } },
   } as unknown as EngineContext;
 }
 
@@ -40,6 +40,15 @@ describe('recordRequests', () => {
       bytes: 50,
       type: 'application/json',
     });
+    // The headers by reference, no copy: without the node adapter, the web Request's own.
+    const ctx = context({}, { 'x-api-key': 'k' }, 'GET');
+    const kept: RecordedRequest[] = [];
+    await recordRequests({ record: (e: RecordedRequest) => void kept.push(e) } as unknown as RequestJournal, false)(
+      ctx,
+      Date.now(),
+      new Response(null),
+    );
+    expect(kept[0]!.headers).toBe(ctx.req.raw.headers);
     const large = (await record({ requestBody: new Uint8Array(9000) })).body as Uint8Array;
     expect([large.byteLength, large.buffer.byteLength]).toEqual([JOURNAL_BODY_BYTES, JOURNAL_BODY_BYTES]);
   });

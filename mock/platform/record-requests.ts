@@ -5,6 +5,7 @@
 // (`errorBody`); only an error answered some other way is read back from the response (a clone takes
 // @hono/node-server off its fast path: it halved the throughput of refusals; wrapping c.json per request cost as much
 // on every route).
+import { adapterOf } from './adapter.ts';
 import type { EngineContext } from './deps.ts';
 import { cut, JOURNAL_BODY_BYTES, type RecordedRequest } from './journal-entry.ts';
 import type { KeyCheck } from './keys.ts';
@@ -84,6 +85,8 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
       upstream,
       fault,
       form: c.get('form'),
+      // By reference, no copy: the node adapter's raw list; in-process, the web Request's own Headers.
+      headers: upstream ? undefined : (adapterOf(c)?.rawHeaders?.() ?? c.req.raw.headers),
     };
     if (!raw && entry.method !== 'GET' && entry.method !== 'HEAD') declaredBody(c, entry);
     if (entry.error !== undefined) entry.error = cut(entry.error);

@@ -7,10 +7,11 @@ import type { Refusal } from './journal-entry.ts';
 /** Origins and hosts remembered; past this a single line says the rest go unprinted (a flood of names stays bounded). */
 const MAX_SUBJECTS = 1000;
 
-/** C0 and C1 controls, DEL, bidi marks, embeddings, overrides and isolates, zero-width and line separators. */
+/** C0 and C1 controls, DEL, bidi marks, embeddings, overrides and isolates, zero-width and line separators (also
+ * escaped in the --upstream proxy's terminal line). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its job
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-const visible = (text: string) => text.replace(INVISIBLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export const visible = (text: string) => text.replace(INVISIBLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** The printer of refusals: `print` gets one line per new (kind, origin or host). */
 export function refusalNotices(print: (line: string) => void): (refusal: Refusal) => void {

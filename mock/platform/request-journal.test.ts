@@ -43,6 +43,29 @@ describe('the ring', () => {
     expect(j.list({ limit: 10, since: { time: Date.now() - 60_000 } }).map((e) => e.id)).toEqual([4, 3, 2, 1]);
   });
 
+  it('is bounded by bytes whatever its capacity: the oldest leave first, the newest stays', () => {
+    const j = createRequestJournal(100_000, same, 1024 * 1024);
+    const answer = (n: number) =>
+      keptEntry({
+        status: 200 + n,
+        upstream: {
+          key: undefined,
+          requestHeaders: {},
+          response: { status: 200, headers: {}, body: 'x'.repeat(256 * 1024), truncated: true },
+          violations: [],
+        },
+      });
+    for (let i = 0; i < 50; i++) add(j, answer(i));
+    const kept = j.list({ limit: 100 }).map((e) => e.status);
+    expect(kept.length).toBeGreaterThan(1);
+    expect(kept.length).toBeLessThanOrEqual(4);
+    expect(kept[0]).toBe(249);
+    expect(j.stats()).toMatchObject({ recorded: 50, kept: kept.length });
+    const huge = createRequestJournal(10, same, 1024);
+    add(huge, answer(0));
+    expect(huge.stats().kept).toBe(1);
+  });
+
   it('clear empties it and ids keep growing (a poller asking since=<id> misses nothing)', () => {
     const j = createRequestJournal(5, same);
     add(j, entry(200));

@@ -10,6 +10,13 @@ import type { Redactor } from './redact.ts';
 
 export const DEFAULT_JOURNAL_SIZE = 500;
 export const MAX_JOURNAL_SIZE = 100_000;
+/**
+ * The most the kept entries may hold, about (characters of text and bytes of bodies), whatever --journal-size says:
+ * past it the oldest entries leave first. 100,000 entries of an --upstream answer's 256 KB would be 25 GB.
+ */
+const MAX_JOURNAL_BYTES = 64 * 1024 * 1024;
+/** What a request's headers hold, about: kept by reference, their size read only by the transport (16 KB at most in node). */
+const HEADERS_SIZE = 1024;
 
 export interface JournalFilter {
   limit: number;
@@ -55,6 +62,10 @@ const nextTurn = () => new Promise<void>((resolve) => (globalThis.setImmediate ?
 const shownSize = (e: JournalEntry) =>
   300 + e.path.length + e.query.length + (e.error?.length ?? 0) + (typeof e.body === 'string' ? e.body.length : (e.body?.byteLength ?? 0));
 
+/** About what an entry holds: what it shows, its headers, and an --upstream answer's kept body. */
+const keptSize = (e: RecordedRequest) =>
+  shownSize(e as JournalEntry) + HEADERS_SIZE + (e.upstream ? e.upstream.response.body.length + HEADERS_SIZE : 0);
+
 /** `each` of `items` in turn, letting other work run whenever READ_SLICE_MS have passed. */
 async function inSlices<T>(items: readonly T[], each: (item: T) => void): Promise<void> {
   let since = performance.now();
@@ -67,8 +78,10 @@ async function inSlices<T>(items: readonly T[], each: (item: T) => void): Promis
   }
 }
 
-export function createRequestJournal(capacity: number, redact: Redactor): RequestJournal {
+export function createRequestJournal(capacity: number, redact: Redactor, maxBytes = MAX_JOURNAL_BYTES): RequestJournal {
   const ring: Array<RecordedRequest | undefined> = new Array(capacity);
+  const sizes = new Float64Array(capacity);
+  let held = 0; // keptSize of the kept entries
   const times = new Float64Array(2 * capacity); // slot i: started at 2i, duration at 2i + 1
   let next = 0; // slot of the next entry
   let kept = 0;
@@ -95,12 +108,22 @@ export function createRequestJournal(capacity: number, redact: Redactor): Reques
     record(entry, started, duration) {
       if (capacity === 0) return;
       entry.id = ++lastId;
+      if (kept === capacity) held -= sizes[next]!;
       ring[next] = entry;
+      sizes[next] = keptSize(entry);
+      held += sizes[next]!;
       times[2 * next] = started;
       times[2 * next + 1] = duration;
       next = (next + 1) % capacity;
       if (kept < capacity) kept++;
       recorded++;
+      // Bounded by bytes too: the oldest leave first (the newest stays, whatever its size).
+      while (held > maxBytes && kept > 1) {
+        const oldest = (next - kept + capacity) % capacity;
+        held -= sizes[oldest]!;
+        ring[oldest] = undefined;
+        kept--;
+      }
     },
     list(f) {
       const out: JournalEntry[] = [];
@@ -158,7 +181,7 @@ export function createRequestJournal(capacity: number, redact: Redactor): Reques
     },
     clear() {
       ring.fill(undefined);
-      next = kept = recorded = 0;
+      next = kept = recorded = held = 0;
     },
     stats: () => ({ recorded, kept, last_id: lastId }),
   };

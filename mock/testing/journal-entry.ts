@@ -24,5 +24,6 @@ export const keptEntry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
   upstream: undefined,
   fault: undefined,
   form: undefined,
+  headers: undefined,
   ...over,
 });

@@ -1,9 +1,11 @@
 // The --upstream proxy's way out (Node): a request sent on to the upstream over a keep-alive pool (http or https),
 // its answer read whole and kept byte for byte (a compressed body stays compressed for the client; the judge reads
-// it decoded). The client's own headers go as they came, hop-by-hop ones and Host aside.
+// it decoded). The client's own headers go as they came, hop-by-hop ones and Host aside. Bounded whatever the upstream
+// does: an answer past `maxBytes` is cut off, a whole answer must arrive within `timeoutMs` (not only each byte), the
+// judge decodes at most JUDGED_BYTES, and a client that goes cancels its upstream request.
 import http from 'node:http';
 import https from 'node:https';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, inflateSync, type ZlibOptions } from 'node:zlib';
 import { FAULT_SCOPE_HEADER } from '../platform/faults.ts';
 import { PEER_HEADER } from '../platform/loopback.ts';
 import { REQUEST_ID_HEADER } from '../platform/record-requests.ts';
@@ -11,39 +13,63 @@ import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
 import { markStale, retryOnStaleSocket } from '../platform/stale-socket.ts';
 import { UpstreamUnreachable, type Forward, type UpstreamAnswer } from './proxy.ts';
 
-/** An upstream answer slower than this is cut off: the client gets a 502 naming the upstream instead of a hang. */
-const UPSTREAM_TIMEOUT_MS = 60_000;
+export interface ForwardLimits {
+  /** A whole answer (headers and body) slower than this is cut off: a 502 naming the upstream instead of a hang. */
+  timeoutMs: number;
+  /** An answer body larger than this is cut off: a 502 naming the limit (the mock's memory stays bounded). */
+  maxBytes: number;
+}
+
+export const DEFAULT_LIMITS: ForwardLimits = { timeoutMs: 60_000, maxBytes: 32 * 1024 * 1024 };
+/**
+ * The most of an answer's body the judge reads, decoded: past it the body is passed on but not judged (parsing and
+ * validating more on the event loop would hold every other request; a page of 100 records is ~60 KB).
+ */
+const JUDGED_BYTES = 2 * 1024 * 1024;
 /** Headers of the mock itself, never sent on. */
 const OWN = ['host', FAULT_SCOPE_HEADER, REQUEST_ID_HEADER, PEER_HEADER];
+const MB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
-function decoded(encoding: string | undefined, body: Buffer): string {
+/** The body as the judge reads it: decoded from its Content-Encoding, or why not (too large, a bomb). */
+function decoded(encoding: string | undefined, body: Buffer): { text: string } | { unjudged: string } {
+  if (body.byteLength > JUDGED_BYTES) return { unjudged: `a body of ${MB(body.byteLength)}, past the judge's ${MB(JUDGED_BYTES)}` };
+  const e = (encoding ?? '').trim().toLowerCase();
+  const limit: ZlibOptions = { maxOutputLength: JUDGED_BYTES };
   try {
-    const e = (encoding ?? '').trim().toLowerCase();
     const plain =
       e === 'gzip' || e === 'x-gzip'
-        ? gunzipSync(body)
+        ? gunzipSync(body, limit)
         : e === 'br'
-          ? brotliDecompressSync(body)
+          ? brotliDecompressSync(body, limit)
           : e === 'deflate'
-            ? inflateSync(body)
+            ? inflateSync(body, limit)
             : body;
-    return plain.toString('utf8');
-  } catch {
-    return body.toString('utf8');
+    return { text: plain.toString('utf8') };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      return { unjudged: `a ${e} body decoding past the judge's ${MB(JUDGED_BYTES)}` };
+    return { text: body.toString('utf8') };
   }
 }
 
-export function createForward(base: URL): { forward: Forward; close(): void } {
+export function createForward(base: URL, limits: ForwardLimits = DEFAULT_LIMITS): { forward: Forward; close(): void } {
   const secure = base.protocol === 'https:';
   const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 256 }) : new http.Agent({ keepAlive: true, maxSockets: 256 });
   const prefix = base.pathname.replace(/\/$/, '');
   const unreachable = (e: Error) =>
     e instanceof UpstreamUnreachable ? e : new UpstreamUnreachable((e as NodeJS.ErrnoException).code ?? e.message);
-  const sendOnce = (method: string, target: string, headers: Record<string, string>, body: Uint8Array | undefined) =>
+  const sendOnce = (method: string, target: string, headers: Record<string, string>, body: Uint8Array | undefined, signal?: AbortSignal) =>
     new Promise<UpstreamAnswer>((resolve, reject) => {
+      // Why the proxy cut the exchange off, named in the 502 (the errors the cut raises name only the socket).
+      let cause: UpstreamUnreachable | undefined;
+      const cut = (why: string) => {
+        cause ??= new UpstreamUnreachable(why);
+        req.destroy(cause);
+      };
       const out: http.OutgoingHttpHeaders = {};
       for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.includes(k) && !OWN.includes(k)) out[k] = v;
       if (body) out['content-length'] = String(body.byteLength);
+      // The client gone before or while waiting: the request is never sent, or is cancelled (node's `signal`).
       const req = (secure ? https : http).request(
         {
           protocol: base.protocol,
@@ -53,24 +79,41 @@ export function createForward(base: URL): { forward: Forward; close(): void } {
           path: `${prefix}${target}`,
           agent,
           headers: out,
+          signal,
         },
         (res) => {
           const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', (e) => reject(unreachable(e)));
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.byteLength;
+            if (size > limits.maxBytes) cut(`an answer larger than ${MB(limits.maxBytes)}: cut off`);
+            else chunks.push(c);
+          });
+          res.on('error', (e) => reject(unreachable(cause ?? e)));
           res.on('end', () => {
+            clearTimeout(whole);
             const raw = Buffer.concat(chunks);
             const h: Record<string, string> = {};
             for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
-            let text: string | undefined;
-            resolve({ status: res.statusCode ?? 502, headers: h, body: raw, text: () => (text ??= decoded(h['content-encoding'], raw)) });
+            let judged: ReturnType<typeof decoded> | undefined;
+            resolve({
+              status: res.statusCode ?? 502,
+              headers: h,
+              body: raw,
+              judged: () => (judged ??= decoded(h['content-encoding'], raw)),
+            });
           });
         },
       );
-      req.setTimeout(UPSTREAM_TIMEOUT_MS, () => req.destroy(new UpstreamUnreachable(`no answer within ${UPSTREAM_TIMEOUT_MS / 1000} s`)));
-      req.on('error', (e: NodeJS.ErrnoException) => reject(markStale(unreachable(e), req.reusedSocket, e.code)));
+      const whole = setTimeout(() => cut(`no whole answer within ${limits.timeoutMs / 1000} s`), limits.timeoutMs);
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(whole);
+        if (signal?.aborted) cause ??= new UpstreamUnreachable('the client went away');
+        reject(cause ?? markStale(unreachable(e), req.reusedSocket, e.code));
+      });
       req.end(body);
     });
-  const forward: Forward = (method, target, headers, body) => retryOnStaleSocket(() => sendOnce(method, target, headers, body));
+  const forward: Forward = (method, target, headers, body, signal) =>
+    retryOnStaleSocket(() => sendOnce(method, target, headers, body, signal));
   return { forward, close: () => agent.destroy() };
 }

@@ -1,14 +1,15 @@
 // --upstream: every API request, once the front's faults let it on, is sent to the real service with the client's own
-// headers and key, and its answer returned as it came. The one judge (conformance/judge) reads each exchange; what it
+// headers and key, and its answer returned as it came. The one judge (judge/) reads each exchange; what it
 // finds goes to the journal entry, the terminal (one line an exchange) and, with --upstream-errors, to the client as
 // a 502 in place of the violating answer. Nothing of the exchange is kept but the journal's entry: no state.
-import type { RecordedExchange, TrafficViolation } from '../../conformance/judge/traffic.ts';
-import type { Judged } from './judge.ts';
+import type { RecordedExchange, TrafficViolation } from '../../judge/traffic.ts';
+import type { Judged } from '../../judge/live.ts';
 import { adapterOf } from '../platform/adapter.ts';
 import type { EngineContext, RouteHandler } from '../platform/deps.ts';
 import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
-import { cut, type Exchanged, type Violation } from '../platform/journal-entry.ts';
+import { cut, maskedHeaders, type Exchanged, type Violation } from '../platform/journal-entry.ts';
 import { createRedactor, withoutKey } from '../platform/redact.ts';
+import { visible } from '../platform/refusal-notices.ts';
 import { answerError, readBody } from '../platform/responses.ts';
 import { API_BASE } from '../platform/spec.ts';
 
@@ -18,8 +19,8 @@ export interface UpstreamAnswer {
   headers: Record<string, string>;
   /** As the upstream sent it (still compressed, when it was). */
   body: Uint8Array;
-  /** The body as text, decoded from its Content-Encoding: what the judge and the journal read. */
-  text(): string;
+  /** The body as text, decoded from its Content-Encoding (what the judge and the journal read), or why it is not judged. */
+  judged(): { text: string } | { unjudged: string };
 }
 
 /** Sends one request to the upstream: `target` is the path and query under the upstream's base URL. */
@@ -28,6 +29,8 @@ export type Forward = (
   target: string,
   headers: Record<string, string>,
   body: Uint8Array | undefined,
+  /** Aborted when the client goes: the upstream request is cancelled. */
+  signal?: AbortSignal,
 ) => Promise<UpstreamAnswer>;
 
 export class UpstreamUnreachable extends Error {}
@@ -47,10 +50,12 @@ export interface UpstreamProxy {
 const MAX_FORWARDED = 11 * 1024 * 1024;
 /** The journal keeps this much of each upstream answer's text (the HAR's bodies; a list of 100 records is ~60 KB). */
 const UPSTREAM_BODY_CHARS = 256 * 1024;
-/** Access-control fields are the front's (its CORS policy answers the page), never the upstream's. */
-const dropped = (name: string) => HOP_BY_HOP.includes(name) || name === 'content-length' || name.startsWith('access-control-');
-const SECRET_HEADERS = ['x-api-key', 'authorization', 'cookie', 'proxy-authorization'];
-const SHOWN_SECRET = '[redacted]';
+/**
+ * Access-control fields are the front's (its CORS policy answers the page), never the upstream's; nor are the mock's
+ * own (an upstream's X-Mock-Fault would make the front drop or reset the answer).
+ */
+const dropped = (name: string) =>
+  HOP_BY_HOP.includes(name) || name === 'content-length' || name.startsWith('access-control-') || name.startsWith('x-mock-');
 /** Key-shaped strings and key-named JSON fields, whatever the key (the seed's mean nothing to an upstream). */
 const redactKeyLike = createRedactor([]);
 
@@ -80,7 +85,7 @@ const asJournalViolation = (v: TrafficViolation): Violation => ({
 function exchangeLine(method: string, path: string, status: number, violations: TrafficViolation[], notJudged?: string): string {
   const head = `${method} ${path} -> ${status}`;
   // Never a ✓ for what nothing judged: a path the contract does not have is the app's call or the document's gap.
-  if (notJudged) return `[upstream] · ${head}  not judged: ${notJudged}`;
+  if (notJudged && !violations.length) return `[upstream] · ${head}  not judged: ${notJudged}`;
   if (!violations.length) return `[upstream] ✓ ${head}`;
   // A request the contract forbids is the app's bug; an answer outside it, the service's.
   const each = violations.map(
@@ -88,6 +93,9 @@ function exchangeLine(method: string, path: string, status: number, violations: 
   );
   return `[upstream] ✗ ${head}  ${violations.length} violation(s): ${each.join(' | ')}`;
 }
+
+/** The terminal's line for one exchange, control and bidi characters escaped (it quotes the path and the answer). */
+const shownLine = (...args: Parameters<typeof exchangeLine>) => visible(exchangeLine(...args));
 
 export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
   return async (c) => {
@@ -101,13 +109,14 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
     const target = `${url.pathname.slice(API_BASE.length)}${url.search}`;
     let answer: UpstreamAnswer;
     try {
-      answer = await proxy.forward(c.req.method, target, headers, body);
+      answer = await proxy.forward(c.req.method, target, headers, body, adapterOf(c)?.clientGone?.() ?? c.req.raw.signal);
     } catch (e) {
       if (!(e instanceof UpstreamUnreachable)) throw e;
       return answerError(c, { error: `The upstream ${proxy.base} did not answer: ${e.message}` }, 502);
     }
-    const text = answer.text();
-    const { violations: judged, notJudged } = proxy.judge({
+    const read = answer.judged();
+    const text = 'text' in read ? read.text : undefined;
+    const { violations: judged, notJudged: why } = proxy.judge({
       method: c.req.method,
       url: `${url.pathname}${url.search}`,
       requestHeaders: headers,
@@ -116,27 +125,28 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       responseHeaders: answer.headers,
       responseBody: text,
     });
+    // A body the judge did not read is said so: judged on its status and headers only.
+    const notJudged = 'unjudged' in read ? [why, `body not judged: ${read.unjudged}`].filter(Boolean).join('; ') : why;
     // A finding quotes what was sent or answered: the client's key, or anything shaped like one, never leaves in it
     // (the terminal, the 502, the journal).
     const key = headers['x-api-key'];
     const hide = (t: string) => redactKeyLike(withoutKey(t, key));
     const violations = judged.length ? judged.map((v) => ({ ...v, expected: hide(v.expected), actual: hide(v.actual) })) : judged;
-    const shownHeaders = { ...headers };
-    for (const k of SECRET_HEADERS) if (k in shownHeaders) shownHeaders[k] = SHOWN_SECRET;
+    const shownHeaders = maskedHeaders(headers);
     const exchanged: Exchanged = {
       key,
       requestHeaders: shownHeaders,
       response: {
         status: answer.status,
         headers: answer.headers,
-        body: cut(text, UPSTREAM_BODY_CHARS),
-        truncated: text.length > UPSTREAM_BODY_CHARS,
+        body: text === undefined ? '' : cut(text, UPSTREAM_BODY_CHARS),
+        truncated: text === undefined || text.length > UPSTREAM_BODY_CHARS,
       },
       violations: violations.map(asJournalViolation),
       notJudged,
     };
     c.set('upstream', exchanged);
-    proxy.onExchange?.(exchangeLine(c.req.method, c.req.path, answer.status, violations, notJudged));
+    proxy.onExchange?.(shownLine(c.req.method, c.req.path, answer.status, violations, notJudged));
     const broken = violations.filter((v) => v.side === 'response');
     if (proxy.errors && broken.length)
       return answerError(

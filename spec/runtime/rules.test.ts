@@ -13,12 +13,14 @@ const good = `rules:
     source: Patients, rule 1
     spec: [/components/schemas/Patient]
     testable: api-key
+    seen: exchange
   - id: LIM-002
     rule: Something inside.
     provenance: assumed
     source: Limits
     spec: []
     testable: not-from-outside
+    seen: outside
     reason: only the operator sees it
 `;
 
@@ -51,6 +53,7 @@ describe('rule register loader', () => {
       source: 'Patients, rule 1',
       spec: ['/components/schemas/Patient'],
       testable: 'api-key',
+      seen: 'exchange',
     });
     expect(b!.reason).toBe('only the operator sees it');
   });
@@ -75,19 +78,21 @@ describe('rule register loader', () => {
       .replace('id: PAT-001', 'id: PATIENT-1')
       .replace('provenance: documented', 'provenance: guessed')
       .replace('testable: api-key', 'testable: api-key (needs a key)')
+      .replace('seen: exchange', 'seen: by eye')
       .replace('spec: [/components/schemas/Patient]', 'spec: components/schemas/Patient\n    extra: 1');
     expect(problemsOf(bad)).toEqual([
       'entry 1 (PATIENT-1): unknown field extra',
       'entry 1 (PATIENT-1): id must be AREA-NNN with AREA one of GEN, PAG, XID, PAT, APT, DOC, PRV, NOTE, REGEN, AUTH, RATE, EVT, ERR, LIM, VER',
       'entry 1 (PATIENT-1): provenance must be documented or assumed, got "guessed"',
       'entry 1 (PATIENT-1): testable must be one of api-key, needs-mock-control, not-from-outside, got "api-key (needs a key)"',
+      'entry 1 (PATIENT-1): seen must be one of exchange, sequence, time, webhook, outside, got "by eye"',
       'entry 1 (PATIENT-1): spec must be a list of JSON pointers',
     ]);
   });
 
   it('requires every field, a reason exactly on not-from-outside rules, and unique ids', () => {
     expect(problemsOf('rules:\n  - id: PAT-001\n')).toEqual(
-      ['rule', 'provenance', 'source', 'spec', 'testable'].map((k) => `entry 1 (PAT-001): missing ${k}`),
+      ['rule', 'provenance', 'source', 'spec', 'testable', 'seen'].map((k) => `entry 1 (PAT-001): missing ${k}`),
     );
     expect(problemsOf(good.replace('    reason: only the operator sees it\n', ''))).toEqual([
       'entry 2 (LIM-002): a not-from-outside rule needs a reason',
@@ -109,6 +114,6 @@ describe('rule register loader', () => {
         return (e as Error).message;
       }
     })();
-    expect(message).toMatch(/ {2}- \.\.\. and 130 more$/);
+    expect(message).toMatch(/ {2}- \.\.\. and 155 more$/);
   });
 });

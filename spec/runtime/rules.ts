@@ -27,12 +27,15 @@ export const AREAS = [
 ] as const;
 const PROVENANCES = ['documented', 'assumed'] as const;
 const TESTABLE = ['api-key', 'needs-mock-control', 'not-from-outside'] as const;
-const REQUIRED_KEYS = ['id', 'rule', 'provenance', 'source', 'spec', 'testable'] as const;
+/** How a rule can be seen: one exchange, several (or knowledge beyond one), durations, webhook deliveries, not at all. */
+const SEEN = ['exchange', 'sequence', 'time', 'webhook', 'outside'] as const;
+const REQUIRED_KEYS = ['id', 'rule', 'provenance', 'source', 'spec', 'testable', 'seen'] as const;
 const ALLOWED_KEYS: readonly string[] = [...REQUIRED_KEYS, 'reason'];
 const ID = new RegExp(`^(${AREAS.join('|')})-\\d{3}$`);
 
 export type Provenance = (typeof PROVENANCES)[number];
 type Testable = (typeof TESTABLE)[number];
+type Seen = (typeof SEEN)[number];
 
 export interface Rule {
   /** AREA-NNN, stable: checks and reports cite it. */
@@ -45,6 +48,8 @@ export interface Rule {
   /** JSON pointers into the bundled spec where the rule is expressed ([] when nowhere). */
   spec: string[];
   testable: Testable;
+  /** How it can be seen (exchange: one request and its answer show it; the judge of one exchange names it). */
+  seen: Seen;
   /** Why a rule is not testable from outside (present exactly then). */
   reason?: string;
 }
@@ -79,6 +84,10 @@ function entryProblems(entry: unknown, index: number): string[] {
     problems.push(`${at}: provenance must be ${PROVENANCES.join(' or ')}, got ${JSON.stringify(r.provenance)}`);
   if ('testable' in r && !(TESTABLE as readonly unknown[]).includes(r.testable))
     problems.push(`${at}: testable must be one of ${TESTABLE.join(', ')}, got ${JSON.stringify(r.testable)}`);
+  if ('seen' in r && !(SEEN as readonly unknown[]).includes(r.seen))
+    problems.push(`${at}: seen must be one of ${SEEN.join(', ')}, got ${JSON.stringify(r.seen)}`);
+  if (r.testable === 'not-from-outside' && 'seen' in r && r.seen !== 'outside')
+    problems.push(`${at}: a not-from-outside rule is seen outside`);
   if ('spec' in r) {
     if (!Array.isArray(r.spec) || r.spec.some((p) => typeof p !== 'string' || !p.startsWith('/')))
       problems.push(`${at}: spec must be a list of JSON pointers`);
@@ -110,6 +119,7 @@ export function parseRules(text: string, file = 'spec/rules.yaml'): Rule[] {
     source: r.source as string,
     spec: r.spec as string[],
     testable: r.testable as Testable,
+    seen: r.seen as Seen,
     ...(r.reason === undefined ? {} : { reason: r.reason as string }),
   }));
 }

@@ -24,6 +24,8 @@ export interface Finding {
   actual: string;
   /** Where in the exchange the finding is (`response.body/data/0/id`), when the check can tell. */
   where?: string;
+  /** The rule the finding breaks, when a check judges several (the judge's success statuses, field rules); else the check's. */
+  ruleId?: string;
 }
 
 export type ExchangePart = 'request.headers' | 'request.body' | 'response.headers' | 'response.body';

@@ -3,6 +3,7 @@
 import type { Operation } from '../../contract.ts';
 import type { Exchange } from '../../http.ts';
 import type { SchemaValidator } from '../../schemas.ts';
+import type { Finding } from './define.ts';
 import { escapeToken, type JsonObject } from '../../../spec/runtime/json-pointer.ts';
 
 /** The documented response for a status: exact code, then a range (4XX), then default. */
@@ -21,6 +22,22 @@ export function successBody(op: Operation, status: number) {
   const successes = [...op.responses.entries()].filter(([code]) => /^2\d\d$/.test(code));
   const only = successes.length === 1 ? successes[0]![1] : undefined;
   return only && 'x-assumption' in only.node ? only : undefined;
+}
+
+/**
+ * The schema a success answer's JSON body is judged against (its pointer), a finding when the documented JSON body is
+ * not JSON, or undefined when there is nothing to judge (an error status, no documented JSON body for its media type).
+ */
+export function successBodySchema(ex: Exchange & { operation: Operation }): { pointer: string } | { finding: Finding } | undefined {
+  if (ex.response.status >= 400) return;
+  const r = successBody(ex.operation, ex.response.status);
+  const content = r?.node.content as JsonObject | undefined;
+  const media = ex.response.mediaType;
+  if (!r || !content || !(media in content) || !(media === 'application/json' || media.endsWith('+json'))) return;
+  if (!(content[media] as JsonObject).schema) return;
+  if (ex.response.json === undefined)
+    return { finding: { expected: `a JSON body (${media})`, actual: ex.response.text.slice(0, 200) || '(empty)' } };
+  return { pointer: `${r.pointer}/content/${escapeToken(media)}/schema` };
 }
 
 /**

@@ -18,11 +18,11 @@ function harResponse(e: ShownEntry) {
     return {
       status,
       headers: pairs(headers),
+      // A body not kept whole is left out (a reader would judge the cut text as the answer), said so in a comment.
       content: {
         size: body.length,
         mimeType: headers['content-type'] ?? '',
-        text: body,
-        ...(truncated ? { comment: 'cut: the journal keeps the first 256 KB of an answer' } : {}),
+        ...(truncated ? { comment: 'not kept whole: the journal keeps the first 256 KB of an answer the judge read' } : { text: body }),
       },
     };
   }

@@ -1,8 +1,8 @@
 // The judge of recorded traffic, on exchanges written by hand: each request-side and answer check fires on the
 // exchange that breaks its rule and on no other, and the profile picks the rules as a suite run does.
 import { describe, expect, it } from 'vitest';
-import { Contract } from '../contract.ts';
-import { Register } from '../register.ts';
+import { Contract } from '../conformance/contract.ts';
+import { Register } from '../conformance/register.ts';
 import { apiPath, judgeTraffic, trafficJudge, type RecordedExchange } from './traffic.ts';
 
 const contract = new Contract();
@@ -32,7 +32,14 @@ describe('judging one recorded exchange', () => {
   });
 
   it("a request the contract forbids is the client's violation: no key, an unknown field, a JSON body sent as text", () => {
-    expect(found(exchange({ requestHeaders: {} }))).toEqual(['request AUTH-003 request_carries_key request.headers']);
+    // Answered 200 without a key, it is the server's too (AUTH-001); answered 401, the client's only.
+    expect(found(exchange({ requestHeaders: {} }))).toEqual([
+      'request AUTH-003 request_carries_key request.headers',
+      'response AUTH-001 keyless_answered_401 response.status',
+    ]);
+    expect(found(exchange({ requestHeaders: {}, status: 401, responseBody: '{"error":"Missing API key"}' }))).toEqual([
+      'request AUTH-003 request_carries_key request.headers',
+    ]);
     const create = {
       method: 'POST',
       status: 400,
@@ -95,7 +102,71 @@ describe('judging one recorded exchange', () => {
     const bare = exchange({ requestHeaders: undefined, responseHeaders: undefined, responseBody: undefined });
     const verdict = judgeTraffic({ ...bare, status: 200 }, all);
     expect(verdict.violations).toEqual([]);
-    expect(verdict.judged.sort()).toEqual(['not_a_server_error', 'status_code_conformance']);
+    expect(verdict.judged.sort()).toEqual(['not_a_server_error', 'status_code_conformance', 'success_status']);
     expect(found({ ...bare, status: 201 }, all)).toEqual(['response ERR-017 status_code_conformance response.status']);
+  });
+
+  it('names the documented rule one answer breaks: a stated success status, a lookup miss, list-item fields, id types', () => {
+    const patient = { id: '12', name: 'A', created_at: '2026-01-01T00:00:00Z', provider_id: 'p1' };
+    const list = (items: unknown[]) => JSON.stringify({ data: items, meta: { page: 1, limit: 20, total_pages: 1 } });
+    const create = {
+      method: 'POST',
+      requestHeaders: { 'x-api-key': 'k', 'content-type': 'application/json' },
+      requestBody: '{"name":"A"}',
+    };
+    const answered = JSON.stringify({ data: { ...patient, consent: false } });
+    expect(found(exchange({ ...create, status: 200, responseBody: answered }))).toEqual([
+      'response PAT-021 success_status response.status',
+    ]);
+    expect(found(exchange({ ...create, status: 201, responseBody: answered }))).toEqual([]);
+    const regenerate = { method: 'POST', url: '/ext-api/v1/sessions/6a2f41a3-c54c-4e0c-9c8e-1d3f4f0e0a11/notes/regenerate' };
+    const queued = JSON.stringify({ data: { session_id: '6a2f41a3-c54c-4e0c-9c8e-1d3f4f0e0a11', status: 'queued' }, message: 'q' });
+    expect(found(exchange({ ...regenerate, status: 200, responseBody: queued }))).toEqual([
+      'response REGEN-001 success_status response.status',
+    ]);
+    const miss = list([]);
+    expect(found(exchange({ url: '/ext-api/v1/patients?external_id=none', responseBody: miss }))).toEqual([
+      'response XID-010 lookup_miss_status response.status',
+    ]);
+    expect(found(exchange({ url: '/ext-api/v1/providers?npi=1234567893', responseBody: miss }))).toEqual([
+      'response PRV-007 lookup_miss_status response.status',
+    ]);
+    expect(found(exchange({ url: '/ext-api/v1/patients?search=none', responseBody: miss }))).toEqual([]);
+    expect(found(exchange({ responseBody: list([{ ...patient, pronouns: 'she/her', consent: true, notes: 'n' }]) })).sort()).toEqual([
+      'response PAT-012 response_schema_conformance response.body/data/0',
+      'response PAT-013 response_schema_conformance response.body/data/0',
+      'response PAT-014 response_schema_conformance response.body/data/0',
+    ]);
+    expect(found(exchange({ responseBody: list([{ ...patient, id: 12 }]) }))).toEqual([
+      'response GEN-008 response_schema_conformance response.body/data/0/id',
+    ]);
+    // A field the document says nothing about is the kit's closure (GEN-011): --profile all only, under the generic rule.
+    expect(found(exchange({ responseBody: list([{ ...patient, extra: 1 }]) }))).toEqual([]);
+    expect(found(exchange({ responseBody: list([{ ...patient, extra: 1 }]) }), all)).toEqual([
+      'response GEN-003 response_schema_conformance response.body/data/0',
+    ]);
+  });
+
+  it('a status the document does not give is shown as not in the contract, failed only where the document states one', () => {
+    const teapot = exchange({ status: 418, responseBody: JSON.stringify({ error: 'teapot' }) });
+    expect(judgeTraffic(teapot, documented)).toMatchObject({
+      violations: [],
+      unlisted: '418 is not a status of GET /patients in the contract',
+    });
+    expect(found(teapot, all)).toContain('response ERR-017 status_code_conformance response.status');
+    // The appointment create's 201 and the extract's 200 are the kit's readings: another 2xx is not a documented failure.
+    const appointment = { id: 'a', patient_id: '12', start_at: '2026-01-01T10:00:00Z', duration_minutes: 30 };
+    const created = exchange({
+      method: 'POST',
+      url: '/ext-api/v1/appointments',
+      requestHeaders: { 'x-api-key': 'k', 'content-type': 'application/json' },
+      requestBody: JSON.stringify({ patient_id: '12', start_at: '2026-01-01T10:00:00Z', duration_minutes: 30 }),
+      status: 200,
+      responseBody: JSON.stringify({ data: appointment }),
+    });
+    expect(judgeTraffic(created, documented)).toMatchObject({ violations: [], unlisted: expect.stringContaining('200') });
+    expect(found(created, all)).toContain('response ERR-017 status_code_conformance response.status');
+    const deleted = exchange({ method: 'DELETE', url: '/ext-api/v1/patients/12', status: 202, responseBody: '{"success":true}' });
+    expect(found(deleted)).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 // Rules one exchange shows beyond the response checks of conformance/checks (which judge status, media type, schema,
 // error shape and rate-limit headers of every answer): what the answer must say about the request it answers.
 // Judged on traffic made by others, where the request is not the suite's own.
-import type { Finding, InspectEnv, InspectedExchange, ResponseCheckDef } from '../checks/support/define.ts';
-import { responseCheck } from '../checks/support/define.ts';
+import type { Finding, InspectEnv, InspectedExchange, ResponseCheckDef } from '../conformance/checks/support/define.ts';
+import { responseCheck } from '../conformance/checks/support/define.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -60,6 +60,8 @@ function external_id_lookup_one_item(ex: InspectedExchange): Finding | undefined
   const wanted = queryOf(ex).get('external_id');
   const body = ex.response.json;
   if (ex.request.method !== 'GET' || wanted === null || ex.response.status !== 200 || !isObj(body) || !Array.isArray(body.data)) return;
+  // An empty list is a miss answered 200: the lookup's 404 rule, judged by lookup_miss_status.
+  if (!body.data.length) return;
   const [item] = body.data as unknown[];
   if (body.data.length === 1 && isObj(item) && item.external_id === wanted) return;
   return {

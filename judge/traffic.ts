@@ -2,15 +2,17 @@
 // --upstream proxy, in a HAR file) become the suite's Exchange, and the one judge runs on them: the request checks
 // (the client's bugs), the response checks of conformance/checks (judgeExchange) and the answer checks. The profile
 // picks the rules as in a suite run: documented ones only, or with --profile all the kit's assumptions too.
-import type { Contract } from '../contract.ts';
-import type { Exchange } from '../http.ts';
-import { parseJson } from '../json-text.ts';
-import type { Register } from '../register.ts';
-import { SchemaValidator, type Profile } from '../schemas.ts';
-import { responseChecks } from '../checks/index.ts';
-import type { ExchangePart, InspectedExchange, ResponseCheckDef } from '../checks/support/define.ts';
+import type { Contract } from '../conformance/contract.ts';
+import type { Exchange } from '../conformance/http.ts';
+import type { Register } from '../conformance/register.ts';
+import { SchemaValidator, type Profile } from '../conformance/schemas.ts';
+import { responseChecks } from '../conformance/checks/index.ts';
+import type { ExchangePart, InspectedExchange, ResponseCheckDef } from '../conformance/checks/support/define.ts';
+import { documented } from '../conformance/checks/support/responses.ts';
 import { answerChecks } from './answers.ts';
+import { documentedChecks, type DocumentedCheckDef } from './documented.ts';
 import { judgeExchange } from './exchange.ts';
+import { RuleIndex } from './rule-index.ts';
 import { skippedAsAssumed } from './profile.ts';
 import { mediaTypeOf, pathOf, requestChecks, type RequestCheckDef } from './request.ts';
 
@@ -27,6 +29,8 @@ export interface RecordedExchange {
   status: number;
   responseHeaders?: Record<string, string>;
   responseBody?: string;
+  /** The body's media type as the recorder noted it beside the body (HAR's content.mimeType), read when no headers were kept. */
+  responseMimeType?: string;
 }
 
 export interface TrafficViolation {
@@ -50,8 +54,23 @@ export interface TrafficJudge {
   register: Register;
   profile: Profile;
   request: RequestCheckDef[];
-  response: ResponseCheckDef[];
+  response: Array<ResponseCheckDef | DocumentedCheckDef>;
+  rules: RuleIndex;
 }
+
+/**
+ * Every check the judge of traffic has, before a profile picks: the request checks, the suite's response checks (its
+ * schema check superseded by the judge's, which names the rule owning each finding), the answer checks and the
+ * checks of documented statuses.
+ */
+export const trafficChecks = {
+  request: requestChecks,
+  response: [
+    ...responseChecks.filter((c) => !documentedChecks.some((d) => d.name === c.name)),
+    ...answerChecks,
+    ...documentedChecks,
+  ] as Array<ResponseCheckDef | DocumentedCheckDef>,
+};
 
 /** The checks a profile runs: every one of a documented rule; with `all`, the assumed ones too (as the suite skips them). */
 export function trafficJudge(contract: Contract, register: Register, profile: Profile): TrafficJudge {
@@ -63,8 +82,9 @@ export function trafficJudge(contract: Contract, register: Register, profile: Pr
     exact,
     register,
     profile,
-    request: requestChecks.filter(runs),
-    response: [...responseChecks, ...answerChecks].filter(runs),
+    request: trafficChecks.request.filter(runs),
+    response: trafficChecks.response.filter(runs),
+    rules: new RuleIndex(contract, register),
   };
 }
 
@@ -81,12 +101,14 @@ export function apiPath(url: string, basePath: string): string {
 function toExchange(rec: RecordedExchange, contract: Contract, seq = 0): Exchange {
   const path = apiPath(rec.url, contract.basePath());
   const headers = lower(rec.responseHeaders);
-  const mediaType = mediaTypeOf(headers['content-type']);
+  const mediaType = mediaTypeOf(headers['content-type'] ?? rec.responseMimeType);
   const text = rec.responseBody ?? '';
   let json: unknown;
+  // JSON.parse, not the suite's parseJson: a patient id sent as a big number must reach the schema as a number (GEN-008);
+  // nothing here reuses an id in a later request, so its lost digits do not matter.
   if ((mediaType === 'application/json' || mediaType.endsWith('+json')) && text)
     try {
-      json = parseJson(text);
+      json = JSON.parse(text);
     } catch {
       json = undefined;
     }
@@ -117,6 +139,16 @@ export interface Verdict {
   /** The checks that judged it (those whose parts were recorded); none outside the contract's operations. */
   judged: string[];
   violations: TrafficViolation[];
+  /** Why its status was not judged: the contract gives the operation no such status (shown, never as passing). */
+  unlisted?: string;
+}
+
+/** A status the contract lists for no response of the operation (not even as a range or a default). */
+function unlistedStatus(ex: Exchange): string | undefined {
+  const op = ex.operation;
+  const s = ex.response.status;
+  if (!op || documented(op, s)) return undefined;
+  return `${s} is not a status of ${op.method} ${op.template} in the contract`;
 }
 
 /** Every violation of one recorded exchange; none for a request outside the contract's operations (nothing to judge it by). */
@@ -128,12 +160,14 @@ export function judgeTraffic(rec: RecordedExchange, judge: TrafficJudge, seq = 0
   const requestChecks = judge.request.filter(can);
   const responseChecks = judge.response.filter(can);
   const inspected = ex as InspectedExchange;
-  const env = { contract: judge.contract, schemas: judge.schemas, exact: judge.exact, profile: judge.profile };
+  const env = { contract: judge.contract, schemas: judge.schemas, exact: judge.exact, profile: judge.profile, rules: judge.rules };
   const rule = (id: string) => judge.register.resolve(id).rule;
   const onRequest = judgeExchange(inspected, env, requestChecks).map((v) => ({ side: 'request' as const, ...v }));
   const onResponse = judgeExchange(inspected, env, responseChecks).map((v) => ({ side: 'response' as const, ...v }));
+  const unlisted = unlistedStatus(ex);
   return {
     exchange: ex,
+    ...(unlisted ? { unlisted } : {}),
     judged: [...requestChecks, ...responseChecks].map((c) => c.name),
     violations: [...onRequest, ...onResponse].map((v) => ({
       side: v.side,

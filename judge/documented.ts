@@ -1,0 +1,129 @@
+// The judge's checks that name the documented rule a single answer breaks, read from the register (rule-index.ts):
+// a success status other than the one the document states, a lookup miss answered 200, and each schema finding of a
+// success body under the rule that owns its node (a patient id as a number is GEN-008's, a list item's pronouns
+// PAT-012's), the generic GEN-003 only for what no narrower rule owns.
+import type { Finding, InspectEnv, InspectedExchange } from '../conformance/checks/support/define.ts';
+import type { Contract, Operation } from '../conformance/contract.ts';
+import { successBodySchema } from '../conformance/checks/support/responses.ts';
+import type { SchemaError, SchemaValidator } from '../conformance/schemas.ts';
+import type { RuleIndex } from './rule-index.ts';
+
+/** What these checks read besides the profile's schemas: the contract unrelaxed, and the rules' index. */
+interface DocumentedEnv extends InspectEnv {
+  exact: SchemaValidator;
+  rules: RuleIndex;
+}
+
+export interface DocumentedCheckDef {
+  name: string;
+  /** The rule of findings that name none; the others name their own. */
+  rule: string;
+  reads: Array<'request.headers' | 'response.headers' | 'response.body'>;
+  /** The rules its findings can name, for a report's rows (none beyond `rule` when undefined). */
+  judges?(contract: Contract, rules: RuleIndex): string[];
+  inspect(ex: InspectedExchange, env: DocumentedEnv): Finding | Finding[] | undefined;
+}
+
+/** The rules stating a status of some operation (`pick` chooses which statuses). */
+const statedRules = (pick: (status: number, op: Operation) => boolean) => (contract: Contract, rules: RuleIndex) => [
+  ...new Set(contract.operations.flatMap((op) => [...rules.statedStatuses(op)].filter(([s]) => pick(s, op)).map(([, r]) => r.id))),
+];
+
+const opName = (ex: InspectedExchange) => `${ex.operation.method} ${ex.operation.template}`;
+/** The document's two lookups, each bypassing pagination with a 404 on no match (External identifiers; Providers). */
+const LOOKUPS = ['external_id', 'npi'];
+
+/** A success answered with another 2xx than the one the document states for the operation (POST /patients: 201). */
+function success_status(ex: InspectedExchange, { rules }: DocumentedEnv): Finding | undefined {
+  const status = ex.response.status;
+  if (status < 200 || status > 299) return;
+  const stated = [...rules.statedStatuses(ex.operation)].filter(([s]) => s >= 200 && s <= 299);
+  if (!stated.length || stated.some(([s]) => s === status)) return;
+  return {
+    ruleId: stated[0]![1].id,
+    expected: `${stated.map(([s]) => s).join(' or ')} (the document's status for ${opName(ex)})`,
+    actual: String(status),
+    where: 'response.status',
+  };
+}
+
+/** A lookup that matched nothing answered 200 with an empty list, where the document states 404 for the operation. */
+function lookup_miss_status(ex: InspectedExchange, { rules }: DocumentedEnv): Finding | undefined {
+  const q = new URL(ex.request.url, 'http://judge.invalid').searchParams;
+  const body = ex.response.json as { data?: unknown } | undefined;
+  const lookup = LOOKUPS.find((p) => q.get(p));
+  if (ex.request.method !== 'GET' || !lookup || ex.response.status !== 200 || !Array.isArray(body?.data) || body.data.length) return;
+  const rule = rules.statedStatuses(ex.operation).get(404);
+  if (!rule) return;
+  return {
+    ruleId: rule.id,
+    expected: `404 for a ${lookup} lookup with no match`,
+    actual: '200 with an empty data array',
+    where: 'response.status',
+  };
+}
+
+/** AUTH-001: a request that carried no X-API-Key is answered 401 (a recorder that kept the request's headers shows it). */
+function keyless_answered_401(ex: InspectedExchange): Finding | undefined {
+  if (Object.keys(ex.request.headers).some((k) => k.toLowerCase() === 'x-api-key') || ex.response.status === 401) return;
+  return { expected: '401 for a request without X-API-Key', actual: String(ex.response.status), where: 'response.status' };
+}
+
+/** Each schema error line under the documented rule owning its node (an unknown field: the rule saying it is absent). */
+function byRule(pointer: string, errors: SchemaError[], rules: RuleIndex): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const e of errors) {
+    const chain = rules.chain(pointer, e.instancePath);
+    const owner = e.keyword === 'additionalProperties' ? rules.absenceOwner(chain, e.property ?? '') : rules.ownerOf(chain);
+    const id = owner?.id ?? 'GEN-003';
+    out.set(id, [...(out.get(id) ?? []), e.line]);
+  }
+  return out;
+}
+
+/**
+ * A success body against its documented schema (the profile's), each finding under the rule that owns it; a field the
+ * document says is not there (PAT-012) is judged on the unrelaxed schema, whose closure the profile may have relaxed.
+ */
+function response_schema_conformance(ex: InspectedExchange, { schemas, exact, rules }: DocumentedEnv): Finding | Finding[] | undefined {
+  const body = successBodySchema(ex);
+  if (!body || 'finding' in body) return body?.finding;
+  const { pointer } = body;
+  // The unrelaxed schema first: a body valid against it is valid against the profile's, which only loosens (one
+  // validation of a clean answer). Its unknown fields count only where a rule says they are absent (PAT-012).
+  const strict = exact.errors(pointer, ex.response.json);
+  if (!strict.length) return;
+  const found = byRule(pointer, schemas === exact ? strict : schemas.errors(pointer, ex.response.json), rules);
+  const unknown = strict.filter((e) => e.keyword === 'additionalProperties');
+  for (const [id, lines] of byRule(pointer, unknown, rules))
+    if (id !== 'GEN-003') found.set(id, [...new Set([...(found.get(id) ?? []), ...lines])]);
+  return [...found].map(([ruleId, lines]) => ({
+    ruleId,
+    expected: `body valid against ${pointer}`,
+    actual: lines.slice(0, 8).join('; '),
+  }));
+}
+
+export const documentedChecks: DocumentedCheckDef[] = [
+  { name: keyless_answered_401.name, rule: 'AUTH-001', reads: ['request.headers'], inspect: keyless_answered_401 },
+  {
+    name: success_status.name,
+    rule: 'GEN-003',
+    reads: [],
+    judges: statedRules((s) => s >= 200 && s <= 299),
+    inspect: success_status,
+  },
+  {
+    name: lookup_miss_status.name,
+    rule: 'XID-010',
+    reads: ['response.body'],
+    judges: statedRules((s, op) => s === 404 && op.parameters.some((p) => p.in === 'query' && LOOKUPS.includes(String(p.name)))),
+    inspect: lookup_miss_status,
+  },
+  {
+    name: response_schema_conformance.name,
+    rule: 'GEN-003',
+    reads: ['response.headers', 'response.body'],
+    inspect: response_schema_conformance,
+  },
+];
