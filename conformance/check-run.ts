@@ -113,9 +113,11 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     arm(env.budgetMs);
   });
   // The run's deadline (--max-time) stops a check at once, whatever it is waiting on.
+  let onStop: (() => void) | undefined;
   const stopped = new Promise<'stopped'>((resolve) => {
+    onStop = () => void (stopReason(env.signal) && resolve('stopped'));
     if (stopReason(env.signal)) resolve('stopped');
-    else env.signal?.addEventListener('abort', () => stopReason(env.signal) && resolve('stopped'), { once: true });
+    else env.signal?.addEventListener('abort', onStop, { once: true });
   });
   try {
     const settled = await Promise.race([
@@ -152,6 +154,8 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     }
   } finally {
     clearTimeout(timer);
+    // The run's signal outlives every check: a listener left on it per check would pile up (164 in a run).
+    if (onStop) env.signal?.removeEventListener('abort', onStop);
     await env.faults?.clear();
   }
   if (unkept)

@@ -2,6 +2,7 @@
 // whatever the target does (a rate limit that asks for a minute per request, a server that falls silent). When the
 // deadline passes, running checks and the exploration stop, checks not yet begun are reported as not run, and the
 // cleanup (itself bounded by CLEANUP_GRACE_MS) and every report still happen.
+import { setMaxListeners } from 'node:events';
 import type { Http } from './http.ts';
 import type { CheckResult, RunReport } from './model.ts';
 
@@ -52,6 +53,8 @@ export class RunDeadline {
     this.why = `the run reached --max-time ${shownDuration(maxMs)}`;
     this.timer = setTimeout(() => this.expire(), maxMs);
     this.signal = outer ? AbortSignal.any([outer, this.ctl.signal]) : this.ctl.signal;
+    // Every wait in flight (rate-limit pauses of concurrent requests, running checks) listens to it for a while.
+    setMaxListeners(0, this.signal);
   }
 
   /** Stops the run now: `cause` says why it cannot go on to the deadline (a Retry-After that ends past it). */
