@@ -156,7 +156,12 @@ describe('judging one recorded exchange', () => {
     expect(found(teapot, all)).toContain('response ERR-017 status_code_conformance response.status');
     // The appointment create's 201 and the extract's 200 are the kit's readings: another 2xx is not a documented failure
     // (its body is judged as the one success body the contract has: here a valid one).
-    const appointment = { id: '3f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0', patient_id: '12', start_at: '2026-01-01T10:00:00Z', duration_minutes: 30 };
+    const appointment = {
+      id: '3f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0',
+      patient_id: '12',
+      start_at: '2026-01-01T10:00:00Z',
+      duration_minutes: 30,
+    };
     const created = exchange({
       method: 'POST',
       url: '/ext-api/v1/appointments',
