@@ -62,16 +62,21 @@ function summary(stats: DreddStats, record: HookRecord | undefined): string[] {
   return lines;
 }
 
-/** Dredd's logger (winston 2) trips a Node warning about its own circular import on every run; others still show. */
-function quietWinstonWarning(): void {
+/**
+ * Warnings Dredd's own dependencies trip on every run, ours to leave alone: its logger's (winston 2) circular import,
+ * and on Node 22 and 24 the deprecated util._extend (DEP0060) its request code still calls. Others still show.
+ */
+const DREDDS_OWN = [/non-existent property 'padLevels'/, /util\._extend/];
+
+function quietDreddWarnings(): void {
   process.removeAllListeners('warning');
   process.on('warning', (w) => {
-    if (!/non-existent property 'padLevels'/.test(w.message)) console.error(`${w.name}: ${w.message}`);
+    if (!DREDDS_OWN.some((re) => re.test(w.message))) console.error(`${w.name}: ${w.message}`);
   });
 }
 
 async function main(): Promise<number> {
-  quietWinstonWarning();
+  quietDreddWarnings();
   const input = JSON.parse(process.argv[2] ?? '') as ProcessInput;
   const key = process.env[KEY_ENV];
   if (!key) throw new Error(`$${KEY_ENV} is not set`);
