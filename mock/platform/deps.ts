@@ -249,7 +249,10 @@ export interface PlayedReadings {
   readonly any: boolean;
   has(id: ReadingId): boolean;
   /** The query as the kit's validation must see it, or the field errors of that server's 400. */
-  query(operationId: string, query: Record<string, string | undefined>): Record<string, string | undefined> | { refused: FieldErrors };
+  query(
+    operationId: string,
+    query: Record<string, string | undefined>,
+  ): { query: Record<string, string | undefined> } | { refused: FieldErrors };
   /** Before the kit validates a body: the body in the kit's terms, or that server's refusal. */
   bodyBefore(target: BodyTarget, body: unknown): { body: unknown } | ReadingRefusal;
   /** After the kit's validation passed: that server's further refusal, if any. */

@@ -45,16 +45,15 @@ export function pageOf<T>(matched: readonly T[], q: PageQuery) {
 /** A page of rows, filtered or not: unfiltered pages are sliced from the store without scanning it. */
 export function listPage<T extends { id: string }>(coll: Collection<T>, org: string, q: PageQuery, filter?: (row: T) => boolean) {
   if (!filter && !q.newestFirst) return { rows: coll.page(org, (q.page - 1) * q.limit, q.limit), total: coll.count(org) };
-  if (!filter) return pageOf(coll.all(org), q);
-  return pageOf(coll.all(org).filter(filter), q);
+  return pageOf(filter ? coll.all(org).filter(filter) : coll.all(org), q);
 }
 
 /** The operation's query parameters, validated, coerced and defaulted, or the 400 Response. */
 export function queryOf<T>(c: EngineContext, deps: EngineDeps): T | Response {
   const operationId = c.get('operationId');
-  const raw = deps.readings.query(operationId, c.req.query());
-  if ('refused' in raw && typeof raw.refused === 'object') return deps.responses.validation(c, raw.refused);
-  const q = deps.validator.query(operationId, raw as Record<string, string | undefined>);
+  const read = deps.readings.query(operationId, c.req.query());
+  if ('refused' in read) return deps.responses.validation(c, read.refused);
+  const q = deps.validator.query(operationId, read.query);
   if (!q.ok) return deps.responses.validation(c, q.details);
   // Lists ordered newest first, an empty list's total_pages: readings of what the document leaves open.
   if (deps.readings.has('newest-first')) q.value.newestFirst = true;

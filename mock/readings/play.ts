@@ -11,9 +11,9 @@ export function playReadings(active: ActiveReadings, store: Store): PlayedReadin
     any: active.any,
     has: active.has,
     query(operationId, query) {
-      if (!active.any) return query;
+      if (!active.any) return { query };
       const refused = refuseQuery(active, operationId, query);
-      return refused ? { refused } : rewriteQuery(active, operationId, query);
+      return refused ? { refused } : { query: rewriteQuery(active, operationId, query) };
     },
     bodyBefore: (target, body) => (active.any ? rewriteBody(active, target, body) : { body }),
     bodyAfter: (target, body) => (active.any ? refuseBody(active, store, target, body) : undefined),
