@@ -77,6 +77,7 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
           message: kept(e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : c.name)),
           expected: kept(e.expected),
           actual: kept(e.actual),
+          ...(e.says !== undefined && { says: typeof e.says === 'string' ? [e.says] : [...e.says] }),
           curl: e.exchange && toCurl(e.exchange.request),
           ...evidenceOf(e.exchange),
         });

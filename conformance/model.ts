@@ -63,6 +63,8 @@ export interface Failure {
   message: string;
   expected: string;
   actual: string;
+  /** The document's words the failed demand rests on (Expectation.says). */
+  says?: string[];
   curl?: string;
   /** The operation of the request the failure judged (`GET /providers/{providerId}`; the path when no operation matches). */
   operation?: string;
@@ -253,6 +255,11 @@ interface Expectation {
   actual: string;
   exchange?: Exchange;
   message?: string;
+  /**
+   * The source document's words this demand rests on, verbatim (conformance/demands.test.ts finds each in the
+   * document); `kit: <why>` marks the kit's own reading, allowed only in a check of an assumed rule.
+   */
+  says?: string | readonly string[];
 }
 
 export interface CheckContext {

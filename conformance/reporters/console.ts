@@ -42,6 +42,7 @@ function failureLines(r: CheckResult, withBaseline: boolean, report: RunReport):
   for (const f of shown.slice(0, 5)) {
     // One line each: a newline the target put in a message must not start a line of its own.
     lines.push(`    ${tag(f)}${oneLine(f.message)}`, `      expected: ${oneLine(f.expected)}`, `      actual:   ${oneLine(f.actual, 300)}`);
+    if (f.says?.length) lines.push(`      document: ${oneLine(f.says.map((w) => `"${w}"`).join(' '), 300)}`);
     const found = exploredNote(f);
     if (found) lines.push(`      ${found}`);
     if (f.curl) lines.push(`      reproduce: ${f.curl.replace(/\n/g, '\n                 ')}`);

@@ -59,7 +59,7 @@ function evidence(r: CheckResult, causeOf: (f: Failure) => number | undefined, w
       const found = exploredNote(f);
       const replay = replayCommand(report, f);
       const explored = found ? `<div><span class="tag">explored</span>${h(found)}</div>${replay ? curlBlock(replay) : ''}` : '';
-      return `<div class="evidence"><div>${tags}${h(f.message)}</div><div><b>expected</b> ${h(f.expected)}</div><div><b>actual</b> <code>${h(String(f.actual).slice(0, 2000))}</code></div>${f.curl ? curlBlock(f.curl) : ''}${explored}${others}</div>`;
+      return `<div class="evidence"><div>${tags}${h(f.message)}</div><div><b>expected</b> ${h(f.expected)}</div><div><b>actual</b> <code>${h(String(f.actual).slice(0, 2000))}</code></div>${f.says?.length ? `<div><b>document</b> ${f.says.map((w) => `<q>${h(w)}</q>`).join(' ')}</div>` : ''}${f.curl ? curlBlock(f.curl) : ''}${explored}${others}</div>`;
     })
     .join('\n');
 }

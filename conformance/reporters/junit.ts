@@ -17,7 +17,7 @@ export const x = (v: unknown) =>
     .replace(/"/g, '&quot;');
 
 const evidence = (f: Failure, withBaseline: boolean) =>
-  `${withBaseline ? (f.known ? '[known] ' : '[new] ') : ''}${f.message}\nexpected: ${f.expected}\nactual: ${f.actual}${f.curl ? `\nreproduce: ${f.curl}` : ''}`;
+  `${withBaseline ? (f.known ? '[known] ' : '[new] ') : ''}${f.message}\nexpected: ${f.expected}\nactual: ${f.actual}${f.says?.length ? `\ndocument: ${f.says.map((w) => `"${w}"`).join(' ')}` : ''}${f.curl ? `\nreproduce: ${f.curl}` : ''}`;
 
 export function renderJunit(report: RunReport): string {
   const areas = [...new Set(report.results.map((r) => r.area))];
