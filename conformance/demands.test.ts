@@ -35,7 +35,8 @@ function topFunction(node: ts.Node): string | undefined {
   let name: string | undefined;
   for (let n: ts.Node | undefined = node; n; n = n.parent) {
     if (ts.isFunctionDeclaration(n) && n.name) name = n.name.text;
-    else if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && ts.isFunctionLike(n.initializer)) name = n.name.text;
+    else if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && ts.isFunctionLike(n.initializer))
+      name = n.name.text;
   }
   return name;
 }
@@ -70,7 +71,9 @@ function readFile(file: string) {
     }
     if (ts.isPropertyAssignment(n) && n.name.getText() === 'says') {
       const lits = ts.isArrayLiteralExpression(n.initializer) ? [...n.initializer.elements] : [n.initializer];
-      for (const l of lits) if (ts.isStringLiteral(l) || ts.isNoSubstitutionTemplateLiteral(l)) quotes.push({ where: where(l), text: l.text, check: topFunction(l) });
+      for (const l of lits)
+        if (ts.isStringLiteral(l) || ts.isNoSubstitutionTemplateLiteral(l))
+          quotes.push({ where: where(l), text: l.text, check: topFunction(l) });
     }
     ts.forEachChild(n, visit);
   };
