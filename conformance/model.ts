@@ -7,6 +7,7 @@ import type { Cleanup } from './cleanup.ts';
 import type { MockControl } from './mock-control.ts';
 import type { Receiver } from './receiver.ts';
 import type { Fixtures } from './fixtures.ts';
+import type { Timing, Timings } from './timings.ts';
 
 /** A rule area: the prefix of a rule id in spec/rules.yaml (AUTH, PAT, ...). Checks of one area live in one file. */
 export type Area = string;
@@ -174,6 +175,8 @@ export interface RunReport {
    * (skipped, reason `not run: ...`) and those stopped while running (timed out, `stopped: ...`). Such a run fails.
    */
   stopped?: { why: string; maxSeconds: number; notRun: number; cutShort: number; explorationCut: boolean };
+  /** What the service's asynchronous work took (timings.ts): observed, reported, never a bound. */
+  timings?: Timing[];
   /** The share of the rules this run exercised (conformance/rule-coverage.ts); --min-coverage fails a run below it. */
   ruleCoverage?: RuleCoverage;
 }
@@ -279,6 +282,8 @@ export interface CheckContext {
   fixtures: Fixtures;
   /** Per request. */
   timeoutMs: number;
+  /** The run's record of waits for the service (timings.ts): what extraction and regeneration took. */
+  timings: Timings;
   /** Aborted when the check runs out of its time budget. */
   signal: AbortSignal;
   send(spec: RequestSpec): Promise<Exchange>;

@@ -29,6 +29,7 @@ import { explore, type ExploreSettings } from './explore/run.ts';
 import { EXPLORE_SENDER } from './explore/execute.ts';
 import { shareOf, type Shard } from './explore/shard.ts';
 import { areaOf, type Area, type CheckDef, type CheckResult, type Failure, type Keys, type RunReport } from './model.ts';
+import { Timings } from './timings.ts';
 
 export interface RunOptions extends KeyInputs {
   url: string;
@@ -209,6 +210,7 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
       );
   };
 
+  const timings = new Timings();
   const shared: SharedContext = {
     contract,
     profile: opts.profile,
@@ -223,6 +225,7 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
     cleanup,
     fixtures,
     timeoutMs: opts.timeoutMs,
+    timings,
     externalId: (label) => fixtures.externalId(label),
   };
   const checkTimeoutMs = opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
@@ -341,6 +344,7 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
       stopped: stoppedEarly(deadline, http, results, explored?.summary),
       probeFaults,
       pacingForecast: forecast,
+      ...(timings.all.length && { timings: timings.all }),
       rerun: explored && {
         flags: [...(opts.mock ? ['--mock'] : []), ...(opts.readOnly ? ['--read-only'] : [])],
         // With --mock the keys come from the mock; else the case was planned with these (the main and another organization's).

@@ -6,6 +6,7 @@ import { coverageLine } from '../rule-coverage.ts';
 import { baselineLines } from '../baseline.ts';
 import type { Area, CheckResult, Failure, Outcome, RunReport } from '../model.ts';
 import { printable } from './printable.ts';
+import { timingLine, timingTable } from '../timings.ts';
 import { explorationLine, exploredNote, replayCommand, resultLabel } from './explored.ts';
 import { failedHeading, figures } from './figures.ts';
 
@@ -126,6 +127,9 @@ export function renderConsole(report: RunReport, files: string[] = []): string {
     `${counts(report.results)}; ${report.coveredBySchemas.length} more rules checked through the schema checks; ${report.notChecked.length} rules not checked, each with its reason (listed in the JSON/HTML reports); ${report.seconds.toFixed(1)} s; profile ${report.profile}; run ${report.runId}`,
   );
   if (report.ruleCoverage) lines.push(coverageLine(report.ruleCoverage));
+  const waits = timingTable(report.timings ?? []);
+  if (waits.length)
+    lines.push('waits for the service (observed; never judged against words of time):', ...waits.map((r) => `  ${timingLine(r)}`));
   // Recorded traffic (--har) sent nothing: a cleanup line would only say 0/0.
   if (!report.recorded)
     lines.push(

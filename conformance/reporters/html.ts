@@ -10,6 +10,7 @@ import { printable } from './printable.ts';
 import { stoppedLine } from './console.ts';
 import { failedHeading, figures, outcomeCounts } from './figures.ts';
 import { STYLE } from './html-style.ts';
+import { timingTable, WORDS_OF_TIME } from '../timings.ts';
 import { explorationTable, exploredNote, replayCommand, resultLabel } from './explored.ts';
 
 const h = (s: unknown) =>
@@ -159,7 +160,7 @@ ${hide}{display:none}
 <p>Target <code>${h(report.target)}</code> · profile <b>${report.profile}</b> · run ${h(report.runId)} · ${h(report.startedAt)} · ${report.seconds.toFixed(1)} s${report.pacing.pauses ? ` · paused ${Math.round(report.pacing.seconds)} s for the target's rate limit` : ''}${report.interrupted ? ' · <b>interrupted</b>' : ''}${report.stopped ? ` · <b>${h(stoppedLine(report)!)}</b>` : ''}</p>
 <p class="summary"><span>✓ ${n('passed')} passed</span><span>✗ ${n('failed')} failed</span>${n('timed-out') ? `<span>${n('timed-out')} timed out</span>` : ''}${n('blocked') ? `<span>⊘ ${n('blocked')} blocked</span>` : ''}<span>- ${n('skipped')} skipped</span><span>${report.notChecked.length} rules not checked</span></p>${report.ruleCoverage ? `\n<p class="coverage">${h(coverageLine(report.ruleCoverage))}</p>` : ''}
 ${baselineSection(report)}${failedRules(report, groups)}
-${explorationTable(report, h)}<section id="areas"><h2>By area</h2>${areas.map((a) => areaBar(a, byArea(a))).join('\n')}</section>
+${explorationTable(report, h)}${timingSection(report)}<section id="areas"><h2>By area</h2>${areas.map((a) => areaBar(a, byArea(a))).join('\n')}</section>
 ${report.recorded ? '' : `<p>Cleanup: ${report.cleanup.removed}/${report.cleanup.created} created resources removed.${leftovers ? ' Left behind:' : ''}</p>${leftovers}`}
 ${variablesSection(report)}
 <p class="filter">Show only: ${filters} <a href="#all">all</a></p>
@@ -174,4 +175,18 @@ ${tables}
 </main>
 </body></html>
 `;
+}
+
+/** The waits for the service: what they took beside the document's words of time (observed, never judged). */
+function timingSection(report: RunReport): string {
+  const rows = timingTable(report.timings ?? []);
+  if (!rows.length) return '';
+  const s = (ms?: number) => (ms === undefined ? '–' : `${(ms / 1000).toFixed(2)} s`);
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><td>${r.wait}</td><td><q>${h(WORDS_OF_TIME[r.wait])}</q></td><td>${r.ended}</td><td>${s(r.minMs)}</td><td>${s(r.medianMs)}</td><td>${s(r.maxMs)}</td><td>${r.gaveUp}</td><td>${s(r.limitMs)}</td></tr>`,
+    )
+    .join('');
+  return `<section id="timings"><h2>Waits for the service</h2><p>Observed durations: the document's words of time are no bound, so they are reported, not judged.</p><table><tr><th>wait</th><th>the document</th><th>ended</th><th>min</th><th>median</th><th>max</th><th>not ended</th><th>the suite's limit</th></tr>${body}</table></section>\n`;
 }

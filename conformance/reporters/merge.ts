@@ -120,6 +120,7 @@ export function mergeReports(reports: RunReport[]): RunReport {
     variables: reports.flatMap((r) => r.variables ?? []).filter((v, i, all) => all.findIndex((w) => w.name === v.name) === i),
     exploration: mergeExploration(reports.flatMap((r) => (r.exploration ? [r.exploration] : []))),
     ruleCoverage: mergedRuleCoverage(reports.map((r) => r.ruleCoverage)),
+    ...(reports.some((r) => r.timings?.length) && { timings: reports.flatMap((r) => r.timings ?? []) }),
     ...mergeStopped(reports),
     ...(first.rerun ? { rerun: first.rerun } : {}),
   };

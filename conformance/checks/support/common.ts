@@ -6,6 +6,7 @@ import type { Exchange, KeyRef } from '../../http.ts';
 import { createdResource, idText, SETUP_RULES, tinyPdf } from '../../fixtures.ts';
 import type { Operation } from '../../contract.ts';
 import { BodyGenerator, type CaseKind } from '../../datagen.ts';
+import { timeScale, waitMs } from '../../durations.ts';
 
 /**
  * Upload limits read from the spec: the file's x-max-bytes (the kit's reading of "10 MB"), the largest reading of it
@@ -164,6 +165,7 @@ export async function followDocument(
   maxMs: number,
 ): Promise<{ statuses: string[]; last?: Obj; exchange?: Exchange }> {
   const statuses: string[] = [];
+  const started = performance.now();
   const deadline = Date.now() + maxMs;
   let last: Obj | undefined;
   let exchange: Exchange | undefined;
@@ -181,6 +183,17 @@ export async function followDocument(
     if (s === 'completed' || s === 'failed' || Date.now() >= deadline) break;
     await ctx.sleep(Math.min(wait, Math.max(0, deadline - Date.now())));
   }
+  const ended = statuses.at(-1) === 'completed' || statuses.at(-1) === 'failed';
+  // A look shorter than the documented wait ("what is it now?") times nothing.
+  if (ended || maxMs >= waitMs('extraction', timeScale(ctx.mock)))
+    ctx.timings.observe({
+      wait: 'extraction',
+      check: ctx.name,
+      subject: `document ${externalId}`,
+      ms: performance.now() - started,
+      ended,
+      limitMs: maxMs,
+    });
   return { statuses, last, exchange };
 }
 

@@ -149,6 +149,14 @@ export async function regenerateAndWait(
   )
     return undefined;
   const w = await watchNote(ctx, t.noteId, before.updated_at, since, regenerationWaitMs(ctx));
+  ctx.timings.observe({
+    wait: 'regeneration',
+    check: ctx.name,
+    subject: `session ${t.sessionId}`,
+    ms: w.ms,
+    ended: w.moved,
+    limitMs: regenerationWaitMs(ctx),
+  });
   if (!w.moved)
     return ctx.skip(
       `the regeneration of session ${t.sessionId} (${label}) was not seen within ${regenerationWaitMs(ctx) / 1000} s (a minute and the margin)`,
