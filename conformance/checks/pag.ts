@@ -12,7 +12,7 @@ const ids = (xs: Array<Record<string, unknown>>) => xs.map((x) => String(x.id)).
 
 /** Reads every page (past MAX_WALK the first two and last two): the page sizes and repeats it saw, unjudged. */
 async function walkPages(ctx: CheckContext, path: string, limit: number, first: Exchange, total: number) {
-  const anomalies: Array<{ expected: string; actual: string; exchange: Exchange }> = [];
+  const anomalies: Array<{ expected: string; actual: string; exchange: Exchange; says: string | string[] }> = [];
   const pages = total <= MAX_WALK ? Array.from({ length: total }, (_, i) => i + 1) : [1, 2, total - 1, total];
   const seen = new Set<unknown>();
   for (const page of pages) {
@@ -23,6 +23,7 @@ async function walkPages(ctx: CheckContext, path: string, limit: number, first: 
       expected: `meta.page ${page}, meta.limit ${limit}`,
       actual: got(ex),
       exchange: ex,
+      says: 'meta with page, limit, total_pages (integers)',
     });
     const last = page === total;
     const ok = last ? items.length <= limit && (items.length > 0 || total === 1) : items.length === limit;
@@ -33,10 +34,16 @@ async function walkPages(ctx: CheckContext, path: string, limit: number, first: 
           : `page ${page} of ${total}: a full page of ${limit}`,
         actual: `${items.length} items`,
         exchange: ex,
+        says: ['Query parameters | page (default 1), limit (default 20)', 'reached when the requested page is at meta.total_pages'],
       });
     for (const it of items) {
       if (seen.has(it.id))
-        anomalies.push({ expected: 'each item on one page only', actual: `${String(it.id)} repeated on page ${page}`, exchange: ex });
+        anomalies.push({
+          expected: 'each item on one page only',
+          actual: `${String(it.id)} repeated on page ${page}`,
+          exchange: ex,
+          says: 'Query parameters | page (default 1), limit (default 20)',
+        });
       seen.add(it.id);
     }
   }
@@ -49,10 +56,12 @@ export async function pages_walk_to_total_pages(ctx: CheckContext): Promise<void
     let first = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { page: 1, limit } });
     let total = (body(first).meta as { total_pages?: number } | undefined)?.total_pages;
     if (
-      !ctx.expect(Number.isInteger(total) && total! >= 1, {
-        expected: 'meta.total_pages an integer ≥ 1',
+      // An integer: 0 for an empty list is a reading too (spec/readings.yaml: empty-list-zero-pages).
+      !ctx.expect(Number.isInteger(total) && total! >= 0, {
+        expected: 'meta.total_pages an integer ≥ 0',
         actual: got(first),
         exchange: first,
+        says: 'meta with page, limit, total_pages (integers)',
       })
     )
       continue;
@@ -65,12 +74,12 @@ export async function pages_walk_to_total_pages(ctx: CheckContext): Promise<void
       const againTotal = (body(again).meta as { total_pages?: number } | undefined)?.total_pages;
       const stable = againTotal === total && ids(listOf(again)) === ids(listOf(first));
       if (stable || attempt === 3) {
-        if (stable) for (const a of walk) ctx.expect(false, a);
+        if (stable) for (const a of walk) ctx.expect(false, { ...a, says: a.says });
         break;
       }
       if (!walk.length) break;
       first = again;
-      total = Number.isInteger(againTotal) && againTotal! >= 1 ? againTotal : total;
+      total = Number.isInteger(againTotal) && againTotal! >= 0 ? againTotal : total;
     }
     await judgePastTheEnd(ctx, op.template, limit, total!);
   }
@@ -96,10 +105,11 @@ async function judgePastTheEnd(ctx: CheckContext, template: string, limit: numbe
         expected: `no items past total_pages (page ${total + 1})`,
         actual: got(beyond),
         exchange: beyond,
+        says: 'reached when the requested page is at meta.total_pages',
       });
       return;
     }
-    total = Number.isInteger(after) && after! >= 1 ? after! : total;
+    total = Number.isInteger(after) && after! >= 0 ? after! : total;
   }
 }
 
@@ -110,6 +120,7 @@ export async function documents_list_without_meta(ctx: CheckContext): Promise<vo
     expected: '200 { data: [...] } without meta',
     actual: got(ex),
     exchange: ex,
+    says: 'The documents list returns only data (no meta block).',
   });
 }
 
@@ -126,7 +137,12 @@ export async function page_and_limit_bounds(ctx: CheckContext): Promise<void> {
     cases.push(['page 1.5 (not an integer)', { page: '1.5' }], ['limit "ten"', { limit: 'ten' }]);
     for (const [label, query] of cases) {
       const ex = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query });
-      ctx.expect(ex.response.status === 400, { expected: `400 for GET ${op.template} with ${label}`, actual: got(ex), exchange: ex });
+      ctx.expect(ex.response.status === 400, {
+        expected: `400 for GET ${op.template} with ${label}`,
+        actual: got(ex),
+        exchange: ex,
+        says: 'kit: page is at least 1 and limit 1 to 100, integers; another value is refused 400 (PAG-007)',
+      });
     }
     if (limit.maximum !== undefined) {
       const max = await ctx.send({ method: 'GET', path: op.template, key: ctx.keys.main, query: { limit: limit.maximum } });
@@ -134,6 +150,7 @@ export async function page_and_limit_bounds(ctx: CheckContext): Promise<void> {
         expected: `200 for GET ${op.template} with limit ${limit.maximum} (the maximum)`,
         actual: got(max),
         exchange: max,
+        says: 'kit: limit is at most 100 (the maximum is not shown; PAG-007)',
       });
     }
   }
@@ -149,6 +166,7 @@ export async function page_past_end_empty(ctx: CheckContext): Promise<void> {
         expected: `meta.total_pages an integer ≥ 1 for GET ${op.template}`,
         actual: got(first),
         exchange: first,
+        says: 'kit: total_pages is at least 1, also for an empty list (PAG-008)',
       })
     )
       continue;
@@ -167,6 +185,7 @@ export async function page_past_end_empty(ctx: CheckContext): Promise<void> {
         expected: `200 { data: [], meta: { page: ${page}, limit: 100, total_pages ≥ 1 } } for GET ${op.template}?page=${page} (total_pages ${String(total)})`,
         actual: got(past),
         exchange: past,
+        says: 'kit: a page past total_pages answers 200 with an empty data array and meta (PAG-008)',
       },
     );
   }
@@ -182,6 +201,7 @@ export async function page_past_end_empty(ctx: CheckContext): Promise<void> {
       expected: `200 { data: [], meta: { page: 1, total_pages: 1 } } for the empty list GET ${path}?${new URLSearchParams(query).toString()}`,
       actual: got(ex),
       exchange: ex,
+      says: 'kit: total_pages is at least 1, also for an empty list (PAG-008)',
     });
   }
 }
@@ -196,6 +216,7 @@ export async function limit_parameter_honoured(ctx: CheckContext): Promise<void>
         expected: `200 with at most ${limit} item(s) and meta.limit ${limit} for GET ${op.template}?limit=${limit}`,
         actual: `${got(ex)}${Array.isArray(body(ex).data) ? ` (${listOf(ex).length} items)` : ''}`,
         exchange: ex,
+        says: ['Query parameters | page (default 1), limit (default 20)', 'meta with page, limit, total_pages (integers)'],
       });
     }
 }

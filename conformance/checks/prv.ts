@@ -42,10 +42,12 @@ export async function providers_read_only(ctx: CheckContext): Promise<void> {
   ];
   for (const spec of attempts) {
     const ex = await ctx.send(spec);
-    ctx.expect(ex.response.status === 404 || ex.response.status === 405, {
-      expected: `404 or 405 for ${spec.method} ${spec.path.replace(id, '{providerId}')} (no operation writes providers)`,
+    // Refused, whatever the status (which one is not shown: 404, 405, 501 or another refusal are all readings).
+    ctx.expect(ex.response.status >= 400, {
+      expected: `a refusal (404 or 405, or another 4xx or 5xx: never 2xx) for ${spec.method} ${spec.path.replace(id, '{providerId}')} (no operation writes providers)`,
       actual: got(ex),
       exchange: ex,
+      says: 'The endpoints are read-only.',
     });
   }
   if (real) {
@@ -55,12 +57,14 @@ export async function providers_read_only(ctx: CheckContext): Promise<void> {
       expected: `provider ${id} unchanged: ${JSON.stringify(real)}`,
       actual: got(after),
       exchange: after,
+      says: 'The endpoints are read-only.',
     });
     const list = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.main });
     ctx.expect(listOf(list).length === providers.length, {
       expected: `still ${providers.length} providers listed`,
       actual: got(list),
       exchange: list,
+      says: 'The endpoints are read-only.',
     });
   }
 }
@@ -75,6 +79,7 @@ export async function npi_lookup(ctx: CheckContext): Promise<void> {
     expected: `200 with exactly provider ${String(first.id)}`,
     actual: got(hit),
     exchange: hit,
+    says: 'npi (individual NPI, bypasses pagination, 404 on no match)',
   });
   // A well-formed NPI no provider holds (Luhn-valid with the 80840 prefix).
   const miss = await ctx.send({
@@ -83,7 +88,12 @@ export async function npi_lookup(ctx: CheckContext): Promise<void> {
     key: ctx.keys.main,
     query: { npi: unusedNpi(providers.map((p) => String(p.npi))) },
   });
-  ctx.expect(miss.response.status === 404, { expected: '404 for an npi no provider has', actual: got(miss), exchange: miss });
+  ctx.expect(miss.response.status === 404, {
+    expected: '404 for an npi no provider has',
+    actual: got(miss),
+    exchange: miss,
+    says: ['npi (individual NPI, bypasses pagination, 404 on no match)', 'also external_id or npi lookup with no match'],
+  });
 }
 
 export async function provider_by_id(ctx: CheckContext): Promise<void> {
@@ -93,10 +103,16 @@ export async function provider_by_id(ctx: CheckContext): Promise<void> {
       expected: `200 with provider ${String(p.id)}`,
       actual: got(ex),
       exchange: ex,
+      says: '| GET | /providers/{providerId} | providers:read | none | {data: Provider} |',
     });
   }
   const miss = await ctx.send({ method: 'GET', path: `/providers/${crypto.randomUUID()}`, key: ctx.keys.main });
-  ctx.expect(miss.response.status === 404, { expected: '404 for an unknown provider', actual: got(miss), exchange: miss });
+  ctx.expect(miss.response.status === 404, {
+    expected: '404 for an unknown provider',
+    actual: got(miss),
+    exchange: miss,
+    says: '| 404 | resource does not exist',
+  });
 }
 
 export async function providers_list_parameters(ctx: CheckContext): Promise<void> {
@@ -105,6 +121,7 @@ export async function providers_list_parameters(ctx: CheckContext): Promise<void
     ctx.expect(typeof x.id === 'string' && typeof x.name === 'string', {
       expected: 'each item a provider { id, name, ... }',
       actual: json(x).slice(0, 200),
+      says: ['{data: [Provider], meta}', '| id | UUID string (stable internal identifier', '| name | string |'],
     });
   const all = await ctx.fixtures.providers();
   const target = all.find((x) => typeof x.npi === 'string' && x.id !== all[0]?.id) ?? all.find((x) => typeof x.npi === 'string');
@@ -114,6 +131,7 @@ export async function providers_list_parameters(ctx: CheckContext): Promise<void
     expected: `200 { data: [provider ${String(target.id)}], meta } for npi=${String(target.npi)}`,
     actual: got(ex),
     exchange: ex,
+    says: ['{data: [Provider], meta}', 'npi (individual NPI, bypasses pagination, 404 on no match)'],
   });
 }
 

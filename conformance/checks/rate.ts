@@ -29,6 +29,7 @@ export async function rate_limit_counted_per_key(ctx: CheckContext): Promise<voi
   for (const r of [b1, ...a, b2])
     ctx.expect(Number.isInteger(r.limit) && r.limit > 0 && Number.isInteger(r.remaining) && r.remaining >= 0 && r.remaining <= r.limit, {
       expected: 'X-RateLimit-Limit a positive integer and X-RateLimit-Remaining between 0 and it',
+      says: 'kit: X-RateLimit-Limit and X-RateLimit-Remaining are counts, non-negative integers (their form is not shown)',
       actual: `limit ${String(r.ex.response.headers['x-ratelimit-limit'])}, remaining ${String(r.ex.response.headers['x-ratelimit-remaining'])}`,
       exchange: r.ex,
     });
@@ -36,11 +37,13 @@ export async function rate_limit_counted_per_key(ctx: CheckContext): Promise<voi
     return ctx.skip('a rate-limit window reset during each of two measurements: the counts cannot be compared');
   ctx.expect(a[1]!.remaining === a[0]!.remaining - 1 && a[2]!.remaining === a[1]!.remaining - 1, {
     expected: "the main key's X-RateLimit-Remaining down by one per request",
+    says: 'kit: the limit is counted per key, one per request (the values and window are not shown)',
     actual: a.map((r) => r.remaining).join(' → '),
     exchange: a[2]!.ex,
   });
   ctx.expect(b2.remaining === b1.remaining - 1, {
     expected: "another key's X-RateLimit-Remaining down by its own one request only, not by the main key's three",
+    says: 'kit: the limit is counted per key, one per request (the values and window are not shown)',
     actual: `${b1.remaining} → ${b2.remaining}`,
     exchange: b2.ex,
   });

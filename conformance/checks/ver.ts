@@ -24,12 +24,17 @@ function withoutDefault(ctx: CheckContext, op: Operation): Record<string, string
 export async function base_url_ends_with_version(ctx: CheckContext): Promise<void> {
   const base = ctx.contract.basePath();
   const path = new URL(ctx.http.baseUrl).pathname.replace(/\/$/, '');
-  ctx.expect(!!base && path.endsWith(base), { expected: `the base address ends with ${base} (the spec's servers)`, actual: path || '/' });
+  ctx.expect(!!base && path.endsWith(base), {
+    expected: `the base address ends with ${base} (the spec's servers)`,
+    actual: path || '/',
+    says: '{base_url} ends with the segment /ext-api/v1',
+  });
   const versioned = await ctx.send({ method: 'GET', path: '/providers', key: ctx.keys.main, query: { limit: 1 } });
   ctx.expect(versioned.response.status === 200 && Array.isArray(body(versioned).data), {
     expected: `200 { data: [...] } for GET ${path}/providers`,
     actual: got(versioned),
     exchange: versioned,
+    says: ['{base_url} ends with the segment /ext-api/v1', '{data: [Provider], meta}'],
   });
   // Without the version segment the address is not the API.
   const bare = await ctx.send({ method: 'GET', path: '/../providers', key: ctx.keys.main, query: { limit: 1 } });
@@ -37,6 +42,7 @@ export async function base_url_ends_with_version(ctx: CheckContext): Promise<voi
     expected: `no 2xx for GET ${path.replace(/\/[^/]*$/, '')}/providers (the version left out of the address)`,
     actual: got(bare),
     exchange: bare,
+    says: 'The version is part of the base address',
   });
 }
 
@@ -53,6 +59,7 @@ export async function paths_relative_to_base_url(ctx: CheckContext): Promise<voi
         expected: `200 for GET {base_url}${op.template}${shown ? `?${shown}` : ''} (the path appended to the base address)`,
         actual: got(ex),
         exchange: ex,
+        says: 'All paths are relative to {base_url}.',
       });
     } else if (!ctx.readOnly) {
       // Writes without a key, on ids that do not exist: the operation is there (401), and nothing can be written.
@@ -65,6 +72,7 @@ export async function paths_relative_to_base_url(ctx: CheckContext): Promise<voi
         expected: `${op.method} {base_url}${op.template} to exist (401 without a key)`,
         actual: got(ex),
         exchange: ex,
+        says: 'All paths are relative to {base_url}.',
       });
     }
   }

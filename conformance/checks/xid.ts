@@ -22,17 +22,24 @@ import { createdOk, metaOf } from './support/resources.ts';
 import { check } from './support/define.ts';
 import { idText } from '../fixtures.ts';
 
-function conflict(ctx: CheckContext, ex: Exchange, first: Exchange, what: string) {
+/** `words`: what the 409 rests on, the caller's (the document's for XID-006, the kit's for its one namespace). */
+function conflict(ctx: CheckContext, ex: Exchange, first: Exchange, what: string, words: string | string[]) {
   const b = body(ex);
   const existing = b.existing as { id?: unknown; external_id?: unknown } | undefined;
   const orig = objOf(first);
-  ctx.expect(ex.response.status === 409, { expected: `409 for a second ${what} with the same external_id`, actual: got(ex), exchange: ex });
+  ctx.expect(ex.response.status === 409, {
+    expected: `409 for a second ${what} with the same external_id`,
+    actual: got(ex),
+    exchange: ex,
+    says: words,
+  });
   // A body that is not JSON is error_body_shape's finding (GEN-005): existing can only be read from a JSON one.
   if (ex.response.status !== 409 || !readableError(ex)) return;
   ctx.expect(!!existing && existing.id === orig.id && existing.external_id === orig.external_id, {
     expected: `409 body { error, existing: { id: ${JSON.stringify(orig.id)}, external_id: ${JSON.stringify(orig.external_id)} } }`,
     actual: got(ex),
     exchange: ex,
+    says: words,
   });
 }
 
@@ -49,11 +56,21 @@ export async function duplicate_external_id_conflict(ctx: CheckContext): Promise
     }),
     firstP,
     'patient',
+    '| Duplicate on create | 409 with body { error, existing: { id, external_id } } |',
   );
   const a = await createAppointment(ctx, String(p.id));
-  conflict(ctx, await createAppointment(ctx, String(p.id), { external_id: objOf(a).external_id }), a, 'appointment');
+  conflict(ctx, await createAppointment(ctx, String(p.id), { external_id: objOf(a).external_id }), a, 'appointment', [
+    '| Duplicate on create | 409 with body { error, existing: { id, external_id } } |',
+    'A 409 on create occurs when external_id is already in use.',
+  ]);
   const d = await uploadDocument(ctx, String(p.id));
-  conflict(ctx, await uploadDocument(ctx, String(p.id), String(objOf(d).external_id)), d, 'document');
+  conflict(
+    ctx,
+    await uploadDocument(ctx, String(p.id), String(objOf(d).external_id)),
+    d,
+    'document',
+    '| Duplicate on create | 409 with body { error, existing: { id, external_id } } |',
+  );
 }
 
 /** The kit's reading of "unique per organization" (XID-016): one namespace for patients, appointments and documents. */
@@ -66,8 +83,15 @@ export async function external_id_one_namespace(ctx: CheckContext): Promise<void
     await createAppointment(ctx, pid, { external_id: p.external_id }),
     patientFirst,
     'appointment (the external_id a patient holds)',
+    'kit: one external_id namespace per organization across patients, appointments and documents (XID-016)',
   );
-  conflict(ctx, await uploadDocument(ctx, pid, String(p.external_id)), patientFirst, 'document (the external_id a patient holds)');
+  conflict(
+    ctx,
+    await uploadDocument(ctx, pid, String(p.external_id)),
+    patientFirst,
+    'document (the external_id a patient holds)',
+    'kit: one external_id namespace per organization across patients, appointments and documents (XID-016)',
+  );
   const a = await createAppointment(ctx, pid);
   if (!createdOk(a)) return ctx.skip(`could not create an appointment to collide with: ${got(a)}`);
   conflict(
@@ -80,6 +104,7 @@ export async function external_id_one_namespace(ctx: CheckContext): Promise<void
     }),
     a,
     'patient (the external_id an appointment holds)',
+    'kit: one external_id namespace per organization across patients, appointments and documents (XID-016)',
   );
 }
 
@@ -108,21 +133,30 @@ export async function external_id_unique_per_organization(ctx: CheckContext): Pr
     expected: `2xx with a patient of its own for another organization's create with external_id ${ext}, which patient ${mine.id} holds in this organization (unique per organization, not across)`,
     actual: got(theirs),
     exchange: theirs,
+    says: ['| Uniqueness | unique per organization |', 'All data is scoped to the organization that owns the API key.'],
   });
 }
 
 export async function external_id_immutable_on_patch(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.createPatient('immutable');
   const a = made(await createAppointment(ctx, String(p.id)), 'an appointment of the run (POST /appointments)', SETUP.appointment);
-  for (const [path, original] of [
-    [`/patients/${String(p.id)}`, p.external_id],
-    [`/appointments/${String(a.id)}`, a.external_id],
+  // Each PATCH carries a field it may change beside external_id: whether a body holding nothing else (nothing left to
+  // update once external_id is ignored) is taken is not shown, so the PATCH is an ordinary one.
+  for (const [path, original, other] of [
+    [`/patients/${String(p.id)}`, p.external_id, { phone: '+1 202 555 0144' }],
+    [`/appointments/${String(a.id)}`, a.external_id, { notes: 'external_id sent on PATCH' }],
   ] as const) {
-    const ex = await ctx.send({ method: 'PATCH', path, key: ctx.keys.main, json: { external_id: ctx.externalId('changed') } });
+    const ex = await ctx.send({
+      method: 'PATCH',
+      path,
+      key: ctx.keys.main,
+      json: { ...other, external_id: ctx.externalId('changed') },
+    });
     ctx.expect(ex.response.status === 200, {
       expected: `200 for PATCH ${path} with external_id (silently ignored)`,
       actual: got(ex),
       exchange: ex,
+      says: 'immutable once set; sent on PATCH it is silently ignored',
     });
     // The PATCH's own answer carries the resource: it must not show the new value either.
     if (dataOf(ex) !== undefined)
@@ -130,12 +164,14 @@ export async function external_id_immutable_on_patch(ctx: CheckContext): Promise
         expected: `the PATCH answer with external_id still ${JSON.stringify(original)}`,
         actual: got(ex),
         exchange: ex,
+        says: 'immutable once set; sent on PATCH it is silently ignored',
       });
     const after = await ctx.send({ method: 'GET', path, key: ctx.keys.main });
     ctx.expect(objOf(after).external_id === original, {
       expected: `external_id still ${JSON.stringify(original)}`,
       actual: got(after),
       exchange: after,
+      says: 'immutable once set; sent on PATCH it is silently ignored',
     });
   }
 }
@@ -164,6 +200,7 @@ export async function external_id_lookup_hit(ctx: CheckContext): Promise<void> {
       expected: `200 with exactly the item ${String(item.id)}${paged ? ' (pagination bypassed, even with page=2&limit=1)' : ''}`,
       actual: got(ex),
       exchange: ex,
+      says: 'on a hit the normal list shape is returned with a one-item data array and pagination is bypassed',
     });
   }
 }
@@ -172,7 +209,12 @@ export async function external_id_lookup_miss(ctx: CheckContext): Promise<void> 
   const p = await ctx.fixtures.patient();
   for (const path of ['/patients', '/appointments', `/patients/${String(p.id)}/documents`]) {
     const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { external_id: `${ctx.prefix}no-such-id` } });
-    ctx.expect(ex.response.status === 404, { expected: '404 for an external_id that matches nothing', actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === 404, {
+      expected: '404 for an external_id that matches nothing',
+      actual: got(ex),
+      exchange: ex,
+      says: ['on a miss the response is 404', 'also external_id or npi lookup with no match'],
+    });
   }
 }
 
@@ -184,7 +226,15 @@ export async function external_id_query_parameter(ctx: CheckContext): Promise<vo
   const d1 = await uploadDocument(ctx, pid);
   const d2 = await uploadDocument(ctx, pid);
   for (const ex of [a, d1, d2])
-    if (!ctx.expect(createdOk(ex), { expected: '2xx for a create to look up', actual: got(ex), exchange: ex })) return;
+    if (
+      !ctx.expect(createdOk(ex), {
+        expected: '2xx for a create to look up',
+        actual: got(ex),
+        exchange: ex,
+        says: 'Patients, appointments and documents accept an optional external_id on creation.',
+      })
+    )
+      return;
   const listed = async (path: string, not: unknown) => {
     const ex = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { limit: 100 } });
     return listOf(ex)
@@ -204,6 +254,11 @@ export async function external_id_query_parameter(ctx: CheckContext): Promise<vo
         expected: `200 with exactly ${String(item.id)} for GET ${path}?external_id=${String(item.external_id)}`,
         actual: got(ex),
         exchange: ex,
+        says: [
+          'list endpoints accept external_id=<value>',
+          'lookup path is /patients/{patientId}/documents?external_id=<value>',
+          'a one-item data array',
+        ],
       });
     }
 }
@@ -218,6 +273,7 @@ export async function upload_form_patient_id_field(ctx: CheckContext): Promise<v
       expected: `2xx with the document for an upload whose form carries file, external_id and patient_id ${pid}`,
       actual: got(up),
       exchange: up,
+      says: 'on upload, external_id is a form field next to file (the guide also mentions a patient_id form field alongside them)',
     })
   )
     return;
@@ -226,13 +282,25 @@ export async function upload_form_patient_id_field(ctx: CheckContext): Promise<v
     expected: `the document ${String(objOf(up).id)} listed under patient ${pid}`,
     actual: got(look),
     exchange: look,
+    says: [
+      'on upload, external_id is a form field next to file (the guide also mentions a patient_id form field alongside them)',
+      'lookup path is /patients/{patientId}/documents?external_id=<value>',
+    ],
   });
 }
 
 export async function lookup_hit_meta_first_page(ctx: CheckContext): Promise<void> {
   const p = await ctx.fixtures.patient();
   const a = await createAppointment(ctx, String(p.id));
-  if (!ctx.expect(createdOk(a), { expected: '2xx for an appointment to look up', actual: got(a), exchange: a })) return;
+  if (
+    !ctx.expect(createdOk(a), {
+      expected: '2xx for an appointment to look up',
+      actual: got(a),
+      exchange: a,
+      says: 'Patients, appointments and documents accept an optional external_id on creation.',
+    })
+  )
+    return;
   const providers = await ctx.fixtures.providers();
   const npi = providers.find((x) => typeof x.npi === 'string')?.npi;
   const lookups: Array<[string, Record<string, string>]> = [
@@ -253,6 +321,7 @@ export async function lookup_hit_meta_first_page(ctx: CheckContext): Promise<voi
         expected: `200 with one item and meta { page: 1, limit: ${String(limit)}, total_pages: 1 } for GET ${path}?${new URLSearchParams(query as Record<string, string>).toString()}`,
         actual: got(ex),
         exchange: ex,
+        says: 'kit: a bypassed page reports meta { page: 1, limit: the requested or default limit, total_pages: 1 } (XID-014)',
       });
     }
   }
@@ -267,6 +336,7 @@ export async function upload_patient_id_mismatch_400(ctx: CheckContext): Promise
     expected: `400 { error, details } for an upload to patient ${String(p.id)} whose form says patient_id ${String(other.id)}`,
     actual: got(up),
     exchange: up,
+    says: "kit: a patient_id form field names the path's patient; another value is refused 400 (XID-015)",
   });
   for (const pid of [String(p.id), String(other.id)]) {
     const look = await ctx.send({ method: 'GET', path: `/patients/${pid}/documents`, key: ctx.keys.main, query: { external_id: ext } });
@@ -274,6 +344,7 @@ export async function upload_patient_id_mismatch_400(ctx: CheckContext): Promise
       expected: `no document stored under patient ${pid} (lookup 404)`,
       actual: got(look),
       exchange: look,
+      says: "kit: a refused upload stores nothing (XID-015); the lookup's miss is 404 (on a miss the response is 404)",
     });
   }
 }

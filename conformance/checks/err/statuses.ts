@@ -48,6 +48,7 @@ export async function external_id_conflict_body(ctx: CheckContext): Promise<void
       !ctx.expect(typeof first.id === 'string' && typeof first.external_id === 'string', {
         expected: `a ${what} created to collide with`,
         actual: JSON.stringify(first),
+        says: 'Patients, appointments and documents accept an optional external_id on creation.',
       })
     )
       continue;
@@ -69,6 +70,7 @@ export async function external_id_conflict_body(ctx: CheckContext): Promise<void
         expected: `409 { error: ${JSON.stringify(message)}, existing: { id: ${JSON.stringify(first.id)}, external_id: ${JSON.stringify(first.external_id)} } } for a second ${what} with the same external_id`,
         actual: got(ex),
         exchange: ex,
+        says: "{ error: 'external_id already in use', existing: { id, external_id } }",
       },
     );
   }
@@ -90,8 +92,23 @@ export async function json_write_wrong_content_type_415(ctx: CheckContext): Prom
         expected: `415 for ${opLabel(t.op)} with a JSON body sent as Content-Type: ${type}`,
         actual: got(ex),
         exchange: ex,
+        says: 'kit: a JSON write sent as another Content-Type is refused 415 (the document says what clients send, not the status)',
       });
     }
+  // The upload is the one multipart/form-data write: a patient create sent as a form is refused too (moved here from
+  // upload_is_multipart_form_data, GEN-007: the document says what clients send, not what a server does with a form).
+  const form = await ctx.send({
+    method: 'POST',
+    path: '/patients',
+    key: ctx.keys.main,
+    form: { fields: { name: 'Conformance multipart', external_id: ctx.externalId('form-patient') } },
+  });
+  ctx.expect(form.response.status === 415, {
+    expected: '415 for POST /patients sent as multipart/form-data (only the upload is)',
+    actual: got(form),
+    exchange: form,
+    says: 'kit: only the upload takes multipart/form-data; a JSON write sent as a form is refused 415',
+  });
 }
 
 export async function json_body_too_large_413(ctx: CheckContext): Promise<void> {
@@ -103,6 +120,7 @@ export async function json_body_too_large_413(ctx: CheckContext): Promise<void> 
       message: `${s.op.method} ${s.path} with a ${s.size}-byte JSON body`,
       expected: `413 for ${opLabel(s.op)} with a JSON body of ${s.size} bytes (more than the upload's x-max-bytes, the largest body the document allows)`,
       actual: got(s.ex),
+      says: 'kit: a JSON body larger than the service accepts is refused 413 (status not shown)',
     });
 }
 
@@ -116,6 +134,7 @@ export async function per_operation_error_statuses(ctx: CheckContext): Promise<v
       expected: `${status} for ${opLabel(op)} ${why}${note}`,
       actual: got(ex),
       exchange: ex,
+      says: 'kit: per-endpoint status codes beyond the error table (ERR-015)',
     });
   // Ids that exist (the run's own) where a request must get past the lookup; random ones otherwise.
   const existing = { patientId: pid, appointmentId: String(appointment.id), sessionId };
@@ -197,6 +216,7 @@ export async function per_operation_error_statuses(ctx: CheckContext): Promise<v
         expected: `400 for ${opLabel(op)} ${why}`,
         actual: got(ex),
         exchange: ex,
+        says: 'kit: per-endpoint status codes beyond the error table (ERR-015): 400 for a bad path id, query value or body',
       });
     }
     // 415 and 413 on JSON writes and the upload (JSON writes against the run's own resources).
@@ -216,6 +236,7 @@ export async function per_operation_error_statuses(ctx: CheckContext): Promise<v
           expected: `413 for ${opLabel(op)} with a file one byte past x-max-bytes`,
           actual: got(big),
           exchange: big,
+          says: 'kit: per-endpoint status codes beyond the error table (ERR-015): 413 for a file too large',
         });
     } else if (op.jsonBodyPointer && WRITE_METHODS.includes(op.method) && writable) {
       const ex = await ctx.send({
@@ -243,6 +264,7 @@ export async function per_operation_error_statuses(ctx: CheckContext): Promise<v
       message: `${s.op.method} ${s.path} with a ${s.size}-byte JSON body`,
       expected: `413 for ${opLabel(s.op)} with an oversized JSON body`,
       actual: got(s.ex),
+      says: 'kit: per-endpoint status codes beyond the error table (ERR-015): 413 for an oversized JSON body',
     });
 }
 

@@ -40,6 +40,7 @@ export async function error_text_non_empty_string(ctx: CheckContext): Promise<vo
       expected: `an error status with a JSON body { error: <non-empty string> } (${what})`,
       actual: got(ex),
       exchange: ex,
+      says: ['Errors are { error: <string> }.', 'kit: the error text is not empty (ERR-016)'],
     });
   }
 }
@@ -65,6 +66,7 @@ export async function malformed_path_id_400(ctx: CheckContext): Promise<void> {
         expected: `400 { error, details } (not 404) for ${opLabel(op)} with ${p} ${JSON.stringify(malformed(p))}`,
         actual: got(ex),
         exchange: ex,
+        says: 'kit: a path id of the wrong form is a validation failure, 400 (the status is not shown; ERR-019)',
       });
     }
   }
@@ -79,12 +81,15 @@ export async function rate_limited_429(ctx: CheckContext): Promise<void> {
     expected: `429 { error: "${message}" }`,
     actual: got(ex),
     exchange: ex,
+    says: "{ error: 'Rate limit exceeded. Please retry after the window resets.' }",
   });
   const ra = ex.response.headers['retry-after'];
-  ctx.expect(ra !== undefined && (/^\d+$/.test(ra) || !Number.isNaN(Date.parse(ra))), {
-    expected: 'Retry-After: delta-seconds or an HTTP date',
+  // Present: its form (seconds or a date) is not shown (RATE-006 is the kit's reading, judged by rate_limit_headers).
+  ctx.expect(ra !== undefined && ra.trim() !== '', {
+    expected: 'a Retry-After header',
     actual: String(ra),
     exchange: ex,
+    says: 'a 429 also carries Retry-After',
   });
 }
 
@@ -120,21 +125,22 @@ export async function other_org_ids_not_found(ctx: CheckContext): Promise<void> 
         expected: `404 for another organization's ${detail}${String(item.id)}`,
         actual: got(mine),
         exchange: mine,
+        says: 'resource does not exist, or belongs to someone else (the two cases are indistinguishable)',
       });
     }
   }
 }
 
 export function missing_required_rejected(ctx: CheckContext): Promise<void> {
-  return negative(['missing-required'])(ctx);
+  return negative(['missing-required'], '| 400 | validation failure')(ctx);
 }
 
 export function wrong_type_rejected(ctx: CheckContext): Promise<void> {
-  return negative(['wrong-type'])(ctx);
+  return negative(['wrong-type'], '| 400 | validation failure')(ctx);
 }
 
 export function out_of_bounds_rejected(ctx: CheckContext): Promise<void> {
-  return negative(['out-of-bounds'])(ctx);
+  return negative(['out-of-bounds'], '| 400 | validation failure')(ctx);
 }
 
 export async function malformed_json_rejected(ctx: CheckContext): Promise<void> {
@@ -145,7 +151,12 @@ export async function malformed_json_rejected(ctx: CheckContext): Promise<void> 
     bodyText: '{"name": "broken',
     headers: { 'Content-Type': 'application/json' },
   });
-  ctx.expect(ex.response.status === 400, { expected: '400 for a malformed JSON body', actual: got(ex), exchange: ex });
+  ctx.expect(ex.response.status === 400, {
+    expected: '400 for a malformed JSON body',
+    actual: got(ex),
+    exchange: ex,
+    says: 'kit: malformed JSON is a validation failure, 400 (the status is not shown; ERR-012)',
+  });
 }
 
 export const checks: CheckDef[] = [

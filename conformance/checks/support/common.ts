@@ -224,7 +224,8 @@ export async function targets(ctx: CheckContext) {
   return out;
 }
 
-export function negative(kinds: CaseKind[]): CheckDef['run'] {
+/** `says`: the document's words the refusal rests on (the caller's, checked verbatim there). */
+export function negative(kinds: CaseKind[], words: string | string[]): CheckDef['run'] {
   return async (ctx) => {
     let assumedOnly = 0;
     let asserted = 0;
@@ -247,6 +248,7 @@ export function negative(kinds: CaseKind[]): CheckDef['run'] {
           expected: '400 { error, details }',
           actual: got(ex),
           exchange: ex,
+          says: words,
         });
       }
     }

@@ -104,6 +104,16 @@ export function keyWithout(ctx: CheckContext, needed: string[]): { key: KeyRef; 
   return ctx.keys.scoped.find((s) => !s.scopes.includes('*') && !needed.some((n) => s.scopes.includes(n)));
 }
 
+/** The document's words for each path parameter's form (Endpoints: "Path parameters: ..."). */
+const PATH_PARAM_WORDS: Record<string, { says: string }> = {
+  patientId: { says: 'patientId (string of digits)' },
+  appointmentId: { says: 'appointmentId (UUID)' },
+  documentId: { says: 'documentId (UUID)' },
+  noteId: { says: 'noteId (UUID)' },
+  sessionId: { says: 'sessionId (UUID)' },
+  providerId: { says: 'providerId (UUID)' },
+};
+
 /**
  * A path id check: the id the API gives has the documented form and the path takes it (2xx); the same path with
  * ids of another form (including the real id with a character appended, which a lenient parser would still
@@ -120,7 +130,8 @@ export async function pathIdForm(
     ok?: boolean;
   },
 ) {
-  ctx.expect(o.form.test(o.id), { expected: `${o.param} ${o.formName}`, actual: JSON.stringify(o.id) });
+  const form = PATH_PARAM_WORDS[o.param]?.says ?? 'Path parameters';
+  ctx.expect(o.form.test(o.id), { expected: `${o.param} ${o.formName}`, actual: JSON.stringify(o.id), says: form });
   for (const r of o.requests) {
     if (o.ok !== false) {
       const ex = await ctx.send({ method: r.method, path: r.path(o.id), key: ctx.keys.main, json: r.json });
@@ -129,6 +140,7 @@ export async function pathIdForm(
         expected: `2xx for ${r.method} ${r.path(`{${o.param}}`)} with the ${o.param} ${o.id} the API gave`,
         actual: got(ex),
         exchange: ex,
+        says: [form, 'All paths are relative to {base_url}.'],
       });
     }
     for (const bad of [`${o.id}x`, malformed(o.param)]) {
@@ -137,6 +149,7 @@ export async function pathIdForm(
         expected: `a 4xx (never 2xx) for ${r.method} ${r.path(`{${o.param}}`)} with ${o.param} ${JSON.stringify(bad)}, which is not ${o.formName}`,
         actual: got(ex),
         exchange: ex,
+        says: form,
       });
     }
   }

@@ -77,6 +77,7 @@ export async function pageAndLimit(ctx: CheckContext, path: string): Promise<Obj
     expected: `200 { data: [...], meta: { page: 1, limit, total_pages } } for GET ${path}?page=1&limit=2`,
     actual: got(one),
     exchange: one,
+    says: ['list endpoints add meta', 'meta with page, limit, total_pages (integers)'],
   });
   if (!Number.isInteger(m1?.total_pages) || (m1!.total_pages as number) < 2) return items;
   const two = await ctx.send({ method: 'GET', path, key: ctx.keys.main, query: { page: 2, limit: 2 } });
@@ -95,6 +96,7 @@ export async function pageAndLimit(ctx: CheckContext, path: string): Promise<Obj
     expected: `200 with meta { page: 2 } and items other than page 1's for GET ${path}?page=2&limit=2`,
     actual: `${got(two)}${again.length ? ` (repeats ${again.map((x) => String(x.id)).join(', ')})` : ''}`,
     exchange: two,
+    says: ['Query parameters | page (default 1), limit (default 20)', 'meta with page, limit, total_pages (integers)'],
   });
   return items;
 }
@@ -113,11 +115,17 @@ export async function lifecycle(
     expected: `200 with the created ${id}`,
     actual: got(read),
     exchange: read,
+    says: ['create, read, update and delete patients and appointments', 'Successful responses are wrapped as { data: ... }'],
   });
   const list = await ctx.send({ method: 'GET', path: listPath, key: ctx.keys.main, query: { external_id: String(created.external_id) } });
   ctx.expect(
     listOf(list).some((x) => sameId(x.id, id)),
-    { expected: 'the created resource visible in its list', actual: got(list), exchange: list },
+    {
+      expected: 'the created resource visible in its list',
+      actual: got(list),
+      exchange: list,
+      says: 'on a hit the normal list shape is returned with a one-item data array',
+    },
   );
   const upd = await ctx.send({ method: 'PATCH', path, key: ctx.keys.main, json: update });
   const after = objOf(upd);
@@ -125,17 +133,24 @@ export async function lifecycle(
     expected: `200 with ${JSON.stringify(update)} applied`,
     actual: got(upd),
     exchange: upd,
+    says: ['create, read, update and delete patients and appointments', 'Successful responses are wrapped as { data: ... }'],
   });
   const reread = await ctx.send({ method: 'GET', path, key: ctx.keys.main });
   ctx.expect(
     Object.entries(update).every(([k, v]) => sameField(k, objOf(reread)[k], v)),
-    { expected: 'the update visible on read', actual: got(reread), exchange: reread },
+    {
+      expected: 'the update visible on read',
+      actual: got(reread),
+      exchange: reread,
+      says: 'create, read, update and delete patients and appointments',
+    },
   );
   const del = await ctx.send({ method: 'DELETE', path, key: ctx.keys.main });
   ctx.expect(del.response.status === 200 && (del.response.json as { success?: unknown })?.success === true, {
     expected: '200 { success: true }',
     actual: got(del),
     exchange: del,
+    says: '| none | {success: true} |',
   });
   for (const [method, json] of [
     ['GET', undefined],
@@ -143,7 +158,12 @@ export async function lifecycle(
     ['DELETE', undefined],
   ] as const) {
     const ex = await ctx.send({ method, path, key: ctx.keys.main, json });
-    ctx.expect(ex.response.status === 404, { expected: `404 for ${method} after delete`, actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === 404, {
+      expected: `404 for ${method} after delete`,
+      actual: got(ex),
+      exchange: ex,
+      says: '| 404 | resource does not exist',
+    });
   }
   await expectLookupGone(ctx, listPath, String(created.external_id), id);
 }
@@ -152,7 +172,12 @@ export async function lifecycle(
 export async function expectLookupGone(ctx: CheckContext, listPath: string, externalId: string, id: string): Promise<void> {
   const ex = await ctx.send({ method: 'GET', path: listPath, key: ctx.keys.main, query: { external_id: externalId } });
   const missed = ex.response.status === 404 || (is2xx(ex) && !listOf(ex).some((x) => sameId(x.id, id)));
-  ctx.expect(missed, { expected: 'the external_id lookup finds nothing after the delete (404)', actual: got(ex), exchange: ex });
+  ctx.expect(missed, {
+    expected: 'the external_id lookup finds nothing after the delete (404)',
+    actual: got(ex),
+    exchange: ex,
+    says: 'on a miss the response is 404',
+  });
 }
 
 /** An Eulerian circuit of the complete directed graph on `nodes` from `start`: every ordered pair once. */
