@@ -104,7 +104,10 @@ export async function appointment_foreign_provider_refused(ctx: CheckContext): P
     expected: `a 4xx refusal for PATCH /appointments/{id} with ${foreign.from} as provider_id`,
     actual: got(patch),
     exchange: patch,
-    says: ['optional on create; defaults to the provider that owns the API key; must be a provider of the organization', 'provider_id (reassign)'],
+    says: [
+      'optional on create; defaults to the provider that owns the API key; must be a provider of the organization',
+      'provider_id (reassign)',
+    ],
   });
 }
 
@@ -220,7 +223,10 @@ export async function appointment_duration_minutes_integer(ctx: CheckContext): P
     expected: '200 with duration_minutes 45 after PATCH',
     actual: got(patch),
     exchange: patch,
-    says: ['duration_minutes | integer, >= 1', 'JSON: patient_id, provider_id (reassign), appointment_type, visit_type, start_at, duration_minutes, notes, status | {data: Appointment}'],
+    says: [
+      'duration_minutes | integer, >= 1',
+      'JSON: patient_id, provider_id (reassign), appointment_type, visit_type, start_at, duration_minutes, notes, status | {data: Appointment}',
+    ],
   });
   for (const bad of [0]) {
     const ex = await patchAppointment(ctx, objOf(one).id, { duration_minutes: bad });

@@ -274,7 +274,10 @@ export async function patient_provider_id_string(ctx: CheckContext): Promise<voi
       expected: 'every listed patient has a non-empty provider_id string',
       actual: `${String(p.id)}: ${json(p.provider_id)}`,
       exchange: list,
-      says: ['provider_id | string (provider id), min length 1', 'query page, limit, external_id, and a free-text search | {data: [Patient], meta}'],
+      says: [
+        'provider_id | string (provider id), min length 1',
+        'query page, limit, external_id, and a free-text search | {data: [Patient], meta}',
+      ],
     });
 }
 

@@ -161,7 +161,11 @@ export async function patient_search_parameter_named_search(ctx: CheckContext): 
     expected: `200 with exactly patient ${String(objOf(ex).id)} for search=${last}`,
     actual: `${r.response.status} ids [${ids.map(String).join(', ')}]`,
     exchange: r,
-    says: ['The search parameter matches name, first name, last name, MRN, email or date of birth', 'its query parameter name: not shown.', 'kit: the search query parameter is named search'],
+    says: [
+      'The search parameter matches name, first name, last name, MRN, email or date of birth',
+      'its query parameter name: not shown.',
+      'kit: the search query parameter is named search',
+    ],
   });
   // A list read by the search parameter keeps the list shape, and finds a listed patient by its name.
   const listed = listOf(await ctx.send({ method: 'GET', path: '/patients', key: ctx.keys.main, query: { limit: 1 } }))[0];
@@ -171,7 +175,10 @@ export async function patient_search_parameter_named_search(ctx: CheckContext): 
     expected: `200 { data, meta } including ${String(listed.id)} for search=${listed.name}`,
     actual: got(byName),
     exchange: byName,
-    says: ['The search parameter matches name, first name, last name, MRN, email or date of birth', 'kit: the search query parameter is named search'],
+    says: [
+      'The search parameter matches name, first name, last name, MRN, email or date of birth',
+      'kit: the search query parameter is named search',
+    ],
   });
 }
 
