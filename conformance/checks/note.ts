@@ -10,6 +10,7 @@ import { pathIdForm, UUID } from './support/operations.ts';
 import { pageAndLimit } from './support/resources.ts';
 import { check } from './support/define.ts';
 import { sameFormat } from './support/responses.ts';
+import { DOWNLOAD_TYPES, inFormat } from './support/export-format.ts';
 
 /** Does a CSV cell hold `value` (null/absent empty, arrays and objects JSON-encoded, the rest as text)? */
 function cellHolds(cell: string | undefined, value: unknown): boolean {
@@ -398,30 +399,6 @@ export async function note_list_items_without_detail_fields(ctx: CheckContext): 
       ],
     });
   }
-}
-
-/** Generic labels of a file download: an export served under one is judged by its body. */
-const DOWNLOAD_TYPES = ['application/octet-stream', 'text/plain'];
-
-/** Is `text` in the export format: one JSON document (json), a JSON object a line (ndjson), not one JSON document (csv)? */
-function inFormat(format: string, text: string): boolean {
-  const parse = (t: string): { value: unknown } | undefined => {
-    try {
-      return { value: JSON.parse(t) as unknown };
-    } catch {
-      return undefined;
-    }
-  };
-  if (format === 'json') return !!parse(text);
-  if (format === 'ndjson')
-    return text
-      .split('\n')
-      .filter((l) => l.trim())
-      .every((l) => {
-        const v = parse(l)?.value;
-        return !!v && typeof v === 'object' && !Array.isArray(v);
-      });
-  return !parse(text);
 }
 
 export async function notes_export_formats(ctx: CheckContext): Promise<void> {
