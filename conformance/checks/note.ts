@@ -421,8 +421,10 @@ export async function notes_export_formats(ctx: CheckContext): Promise<void> {
     });
     let rows = -1;
     try {
-      // The layout is not shown either: the contract's { data: [...] } or a bare array of notes.
-      if (format === 'json') rows = (Array.isArray(ex.response.json) ? ex.response.json : (body(ex).data as unknown[])).length;
+      // The layout is not shown either: the contract's { data: [...] } or a bare array of notes (read from the text when
+      // the label is not a JSON one).
+      const v = (ex.response.json ?? (format === 'json' ? JSON.parse(ex.response.text) : undefined)) as Obj | unknown[];
+      if (format === 'json') rows = (Array.isArray(v) ? v : (v.data as unknown[])).length;
       else if (format === 'ndjson')
         rows = ex.response.text
           .split('\n')
