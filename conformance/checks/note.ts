@@ -45,6 +45,7 @@ export async function notes_list_filters(ctx: CheckContext): Promise<void> {
       expected: `200 with only notes of ${field} ${value}, note ${String(note.id)} among them`,
       actual: off.length ? `${off.length} other note(s), e.g. ${json(off[0]).slice(0, 200)}` : got(ex),
       exchange: ex,
+      says: 'filters by patient id, session id, template id, authoring clinician (member of the organization), note type, created-on-or-after date and created-on-or-before date (ISO 8601)',
     });
   }
   // Authoring clinician (not a field of the list item): each note belongs to exactly one provider's list.
@@ -52,13 +53,21 @@ export async function notes_list_filters(ctx: CheckContext): Promise<void> {
   const owner = new Map<string, string>();
   for (const prv of providers) {
     const ex = await notesPage(ctx, { provider_id: String(prv.id) });
-    if (!ctx.expect(ex.response.status === 200, { expected: `200 for provider_id ${String(prv.id)}`, actual: got(ex), exchange: ex }))
+    if (
+      !ctx.expect(ex.response.status === 200, {
+        expected: `200 for provider_id ${String(prv.id)}`,
+        actual: got(ex),
+        exchange: ex,
+        says: 'filters by patient id, session id, template id, authoring clinician (member of the organization), note type, created-on-or-after date and created-on-or-before date (ISO 8601)',
+      })
+    )
       continue;
     for (const id of ids(ex)) {
       ctx.expect(!owner.has(id), {
         expected: `note ${id} authored by one clinician only`,
         actual: `listed for ${owner.get(id)} and ${String(prv.id)}`,
         exchange: ex,
+        says: 'filters by patient id, session id, template id, authoring clinician (member of the organization), note type, created-on-or-after date and created-on-or-before date (ISO 8601)',
       });
       owner.set(id, String(prv.id));
     }
@@ -70,6 +79,7 @@ export async function notes_list_filters(ctx: CheckContext): Promise<void> {
     ctx.expect(!orphans.length, {
       expected: "every note in the list of its authoring clinician's filter",
       actual: `not in any: ${orphans.map((n) => String(n.id)).join(', ')}`,
+      says: 'filters by patient id, session id, template id, authoring clinician (member of the organization), note type, created-on-or-after date and created-on-or-before date (ISO 8601)',
     });
   }
   // Creation dates: on or after / on or before the note's own day keeps it, and nothing outside the bound.
@@ -82,11 +92,13 @@ export async function notes_list_filters(ctx: CheckContext): Promise<void> {
     expected: `200 with notes created on or after ${day}, note ${String(note.id)} (${String(note.created_at)}) among them`,
     actual: early.length ? `created earlier: ${early.map((n) => String(n.created_at)).join(', ')}` : got(after),
     exchange: after,
+    says: 'filters by patient id, session id, template id, authoring clinician (member of the organization), note type, created-on-or-after date and created-on-or-before date (ISO 8601)',
   });
   ctx.expect(before.response.status === 200 && !late.length && ids(before).includes(String(note.id)), {
     expected: `200 with notes created on or before ${day}, note ${String(note.id)} (${String(note.created_at)}) among them`,
     actual: late.length ? `created later: ${late.map((n) => String(n.created_at)).join(', ')}` : got(before),
     exchange: before,
+    says: 'filters by patient id, session id, template id, authoring clinician (member of the organization), note type, created-on-or-after date and created-on-or-before date (ISO 8601)',
   });
 }
 
@@ -122,6 +134,10 @@ export async function notes_filter_parameter_names(ctx: CheckContext): Promise<v
       expected: `200 ${kept ? 'with' : 'without'} note ${id} (created ${at}) for ${name}=${value}`,
       actual: got(ex),
       exchange: ex,
+      says: [
+        'Names of the notes list filter query parameters: not shown.',
+        'kit: the filters are patient_id, session_id, template_id, provider_id, note_type, created_after and created_before; dates inclusive, a date its whole day',
+      ],
     });
   }
   const none = await notesPage(ctx, { created_before: '1900-01-01' });
@@ -129,6 +145,10 @@ export async function notes_filter_parameter_names(ctx: CheckContext): Promise<v
     expected: '200 with no notes for created_before=1900-01-01',
     actual: got(none),
     exchange: none,
+    says: [
+      'created-on-or-before date (ISO 8601)',
+      'kit: the filters are patient_id, session_id, template_id, provider_id, note_type, created_after and created_before',
+    ],
   });
 }
 
@@ -149,11 +169,16 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
     expected: '200 application/json { data: [NoteExport] } for format=json',
     actual: got(asJson),
     exchange: asJson,
+    says: [
+      'Further parameters and response layout of /notes/export: not shown.',
+      'kit: json answers application/json {data: [NoteExport]}',
+    ],
   });
   ctx.expect(plain.response.status === 200 && plain.response.mediaType === 'application/json' && Array.isArray(body(plain).data), {
     expected: '200 application/json { data: [...] } without format (json is the default)',
     actual: `${plain.response.status} ${plain.response.mediaType} ${plain.response.text.slice(0, 200)}`,
     exchange: plain,
+    says: ['Further parameters and response layout of /notes/export: not shown.', 'kit: format defaults to json'],
   });
   if (!data) return;
   const byId = new Map(data.map((n) => [String(n.id), n]));
@@ -167,6 +192,10 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
       expected: `export of note ${String(item.id)}: its list item's fields (same values), plus ${extra.join(', ')}, nothing else`,
       actual: `${differ.length ? `differs in ${differ.join(', ')}` : ''}${beyond.length ? ` extra ${beyond.join(', ')}` : ''}${extra.every((k) => k in n) ? '' : ' without the body and codes'}`,
       exchange: asJson,
+      says: [
+        'Further parameters and response layout of /notes/export: not shown.',
+        'kit: a NoteExport is the note list item plus content, problems, procedures, icd10_codes and cpt_codes',
+      ],
     });
   }
   for (const n of data.slice(0, 50)) {
@@ -175,6 +204,10 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
       expected: 'each json item a NoteExport',
       actual: `${errors.join('; ')} in ${json(n).slice(0, 200)}`,
       exchange: asJson,
+      says: [
+        'Further parameters and response layout of /notes/export: not shown.',
+        'kit: a NoteExport is the note list item plus content, problems, procedures, icd10_codes and cpt_codes',
+      ],
     });
   }
   // ndjson: one NoteExport object per line.
@@ -196,6 +229,10 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
       expected: '200 application/x-ndjson, one JSON object per line',
       actual: `${nd.response.status} ${nd.response.mediaType} ${nd.response.text.slice(0, 200)}`,
       exchange: nd,
+      says: [
+        'Further parameters and response layout of /notes/export: not shown.',
+        'kit: ndjson is application/x-ndjson, one NoteExport a line',
+      ],
     },
   );
   if (lines) {
@@ -204,6 +241,10 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
       expected: `the json export's ${data.length} notes, one a line`,
       actual: `${lines.length} lines${missing.length ? `, unknown ids ${missing.map((l) => String(l.id)).join(', ')}` : ''}`,
       exchange: nd,
+      says: [
+        'Further parameters and response layout of /notes/export: not shown.',
+        'kit: ndjson is application/x-ndjson, one NoteExport a line',
+      ],
     });
     for (const l of lines.slice(0, 50)) {
       const errors = ctx.schemas.validate('#/components/schemas/NoteExport', l);
@@ -211,6 +252,10 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
         expected: 'each ndjson line a NoteExport',
         actual: `${errors.join('; ')} in ${json(l).slice(0, 200)}`,
         exchange: nd,
+        says: [
+          'Further parameters and response layout of /notes/export: not shown.',
+          'kit: ndjson is application/x-ndjson, one NoteExport a line',
+        ],
       });
     }
   }
@@ -221,12 +266,17 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
     expected: `200 text/csv with the header ${fields.join(',')}`,
     actual: `${csv.response.status} ${csv.response.mediaType} header ${json(header)}`,
     exchange: csv,
+    says: [
+      'Further parameters and response layout of /notes/export: not shown.',
+      'kit: csv is text/csv, a header naming every NoteExport field in schema order',
+    ],
   });
   if (!isDeepStrictEqual(header, fields)) return;
   ctx.expect(records.length === data.length, {
     expected: `one row per note (${data.length})`,
     actual: `${records.length} rows`,
     exchange: csv,
+    says: ['Further parameters and response layout of /notes/export: not shown.', 'kit: csv has one note a row'],
   });
   for (const r of records.slice(0, 50)) {
     const n = byId.get(r[0] ?? '');
@@ -237,6 +287,10 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
       expected: `row of note ${String(n.id)}: each cell the json export's value (arrays and objects JSON-encoded)`,
       actual: wrong.length ? wrong.map((f) => `${f}: ${json(r[fields.indexOf(f)]).slice(0, 80)}`).join('; ') : `${r.length} cells`,
       exchange: csv,
+      says: [
+        'Further parameters and response layout of /notes/export: not shown.',
+        'kit: each csv cell holds the json value, arrays and objects JSON-encoded',
+      ],
     });
   }
 }
@@ -249,6 +303,10 @@ export async function free_text_enumerations(ctx: CheckContext): Promise<void> {
     expected: `200 with no notes for note_type=${kind}`,
     actual: got(ex),
     exchange: ex,
+    says: [
+      'Allowed values of role, note_type, file_type, frequency, and specialty: not shown.',
+      'kit: note_type is free text, filtered by note_type (NOTE-024): a value no note has matches nothing',
+    ],
   });
   // frequency: a free-text recurrence is accepted and kept.
   const p = await ctx.fixtures.patient();
@@ -259,12 +317,25 @@ export async function free_text_enumerations(ctx: CheckContext): Promise<void> {
     expected: `2xx with repeat_rule.frequency ${json(frequency)} kept`,
     actual: got(a),
     exchange: a,
+    says: [
+      'Allowed values of role, note_type, file_type, frequency, and specialty: not shown.',
+      'output carries frequency (string)',
+      'kit: frequency is free text, kept as sent',
+    ],
   });
   // role and specialty: whatever the providers carry is text.
   for (const prv of await ctx.fixtures.providers())
     for (const f of ['role', 'specialty'])
       if (prv[f] !== undefined && prv[f] !== null)
-        ctx.expect(typeof prv[f] === 'string', { expected: `provider ${f} free text`, actual: json(prv[f]) });
+        ctx.expect(typeof prv[f] === 'string', {
+          expected: `provider ${f} free text`,
+          actual: json(prv[f]),
+          says: [
+            '| role | string |',
+            '| specialty | string |',
+            'Allowed values of role, note_type, file_type, frequency, and specialty: not shown.',
+          ],
+        });
 }
 
 export async function note_and_session_id_path_uuid(ctx: CheckContext): Promise<void> {
@@ -302,6 +373,10 @@ export async function note_include_parameter(ctx: CheckContext): Promise<void> {
       expected: `include=${include ?? '(absent)'}: embeds [${want.join(', ')}], body and codes always`,
       actual: `${ex.response.status} embeds [${has.join(', ')}]`,
       exchange: ex,
+      says: [
+        'query include: comma-separated list of transcript, patient; default both; an empty value omits both; note body and codes are always returned',
+        'content | string (note body)',
+      ],
     });
   }
 }
@@ -317,6 +392,10 @@ export async function note_list_items_without_detail_fields(ctx: CheckContext): 
       expected: `list items without ${only.join(', ')}`,
       actual: `${String(n.id)} carries ${present.join(', ')}`,
       exchange: ex,
+      says: [
+        'List item fields: id (UUID), patient_id, session_id, note_type, specialty, template_id, template_name, created_at, updated_at (ISO 8601).',
+        'Detail adds:',
+      ],
     });
   }
 }
@@ -333,6 +412,7 @@ export async function notes_export_formats(ctx: CheckContext): Promise<void> {
       expected: `200 ${expectedMedia} (or another name of the ${format} format) for format=${format}`,
       actual: `${ex.response.status} ${ex.response.mediaType}`,
       exchange: ex,
+      says: 'query format = json, csv or ndjson | bulk dump of notes',
     });
     let rows = -1;
     try {
@@ -347,7 +427,15 @@ export async function notes_export_formats(ctx: CheckContext): Promise<void> {
     } catch {
       rows = -1;
     }
-    ctx.expect(rows >= 0, { expected: `a parseable ${format} export`, actual: ex.response.text.slice(0, 200), exchange: ex });
+    ctx.expect(rows >= 0, {
+      expected: `a parseable ${format} export`,
+      actual: ex.response.text.slice(0, 200),
+      exchange: ex,
+      says: [
+        'query format = json, csv or ndjson | bulk dump of notes',
+        'Further parameters and response layout of /notes/export: not shown.',
+      ],
+    });
   }
 }
 
@@ -360,12 +448,14 @@ export async function session_notes(ctx: CheckContext): Promise<void> {
     expected: `200 { data: { session, patient, notes } } including note ${String(note.id)}`,
     actual: got(ex),
     exchange: ex,
+    says: '/sessions/{sessionId}/notes | notes:read | none | {data: {session, patient, notes: [Note detail]}}',
   });
   const miss = await ctx.send({ method: 'GET', path: `/sessions/${crypto.randomUUID()}/notes`, key: ctx.keys.main });
   ctx.expect(miss.response.status === 404, {
     expected: '404 for a session the organization does not own',
     actual: got(miss),
     exchange: miss,
+    says: '404 when the session is not owned by the organization',
   });
 }
 
@@ -375,6 +465,7 @@ export async function notes_list_parameters(ctx: CheckContext): Promise<void> {
     ctx.expect(typeof n.id === 'string' && typeof n.session_id === 'string', {
       expected: 'each item a note list item { id, session_id, ... }',
       actual: json(n).slice(0, 200),
+      says: ['{data: [Note list item], meta}', 'List item fields: id (UUID), patient_id, session_id'],
     });
 }
 

@@ -132,6 +132,20 @@ const broken: Array<[string, string, Breaks]> = [
     },
   ],
   [
+    'patient_address_fields',
+    'PAT-028',
+    {
+      // A server whose address is { street, ... }: line1 is kept under another name.
+      response(res, req) {
+        const b = jsonOf(res.body);
+        const a = b?.data?.address;
+        if (!/^\/patients(\/\d+)?$/.test(apiPath(req)) || !a || typeof a !== 'object' || !('line1' in a)) return;
+        b.data.address = { ...a, street: a.line1, line1: undefined };
+        setJson(res, b);
+      },
+    },
+  ],
+  [
     'patient_mrn_optional',
     'PAT-010',
     { response: (res, req) => is(req, 'POST', /^\/patients$/) && jsonOf(req.body)?.mrn === null && validation400(res, 'mrn') },

@@ -42,10 +42,19 @@ export async function appointment_date_filters(ctx: CheckContext): Promise<void>
       expected: `200 listing [${want.join(', ')}] and not [${never.join(', ')}] of this run's appointments for ${q}, and nothing outside the range`,
       actual: `${ex.response.status}: this run's [${ours.join(', ')}]${outside.length ? `; outside: ${outside.map((a) => String(a.start_at)).join(', ')}` : ''}`,
       exchange: ex,
+      says: [
+        'plus filters by a single date, a start date and an end date (all YYYY-MM-DD)',
+        'kit: the filters are date, start_date and end_date, inclusive, on the day of start_at',
+      ],
     });
   }
   const bad = await ctx.send({ method: 'GET', path: '/appointments', key: ctx.keys.main, query: { date: 'not-a-date' } });
-  ctx.expect(bad.response.status === 400, { expected: '400 for date=not-a-date', actual: got(bad), exchange: bad });
+  ctx.expect(bad.response.status === 400, {
+    expected: '400 for date=not-a-date',
+    actual: got(bad),
+    exchange: bad,
+    says: ['(all YYYY-MM-DD)', 'kit: a date filter that is not YYYY-MM-DD is refused 400'],
+  });
 }
 
 export async function appointment_id_path_uuid(ctx: CheckContext): Promise<void> {
@@ -69,6 +78,7 @@ export async function appointment_provider_defaults_to_key_owner(ctx: CheckConte
     expected: `2xx with provider_id ${ctx.keys.mainProvider} (the key's provider) when none is sent`,
     actual: got(a),
     exchange: a,
+    says: 'optional on create; defaults to the provider that owns the API key',
   });
 }
 
@@ -80,6 +90,7 @@ export async function appointment_foreign_provider_refused(ctx: CheckContext): P
     expected: `a 4xx refusal for POST /appointments with ${foreign.from} as provider_id`,
     actual: got(create),
     exchange: create,
+    says: 'optional on create; defaults to the provider that owns the API key; must be a provider of the organization',
   });
   const mine = await createAppointment(ctx, String(p.id));
   made(mine, 'an appointment of the run (POST /appointments)', SETUP.appointment);
@@ -93,6 +104,10 @@ export async function appointment_foreign_provider_refused(ctx: CheckContext): P
     expected: `a 4xx refusal for PATCH /appointments/{id} with ${foreign.from} as provider_id`,
     actual: got(patch),
     exchange: patch,
+    says: [
+      'optional on create; defaults to the provider that owns the API key; must be a provider of the organization',
+      'provider_id (reassign)',
+    ],
   });
 }
 
@@ -104,18 +119,21 @@ export async function appointment_patient_id_digit_string(ctx: CheckContext): Pr
     expected: `2xx with "patient_id": "${pid}" (a JSON string of digits)`,
     actual: got(a),
     exchange: a,
+    says: 'patient_id | string matching ^\\d+$',
   });
   const list = await ctx.send({ method: 'GET', path: '/appointments', key: ctx.keys.main, query: { limit: 20 } });
   ctx.expect(!/"patient_id"\s*:\s*\d/.test(list.response.text), {
     expected: 'every listed patient_id a JSON string',
     actual: list.response.text.slice(0, 300),
     exchange: list,
+    says: 'patient_id | string matching ^\\d+$',
   });
   for (const x of listOf(list))
     ctx.expect(typeof x.patient_id === 'string' && DIGITS.test(x.patient_id), {
       expected: 'patient_id a string of digits',
       actual: json(x.patient_id),
       exchange: list,
+      says: 'patient_id | string matching ^\\d+$',
     });
   for (const bad of [Number(pid.slice(0, 15)), `P${pid}`, `${pid.slice(0, 5)}-${pid.slice(5)}`]) {
     const ex = await createAppointment(ctx, bad as unknown as string);
@@ -123,6 +141,7 @@ export async function appointment_patient_id_digit_string(ctx: CheckContext): Pr
       expected: `400 { error, details } for patient_id ${json(bad)} (not a string of digits)`,
       actual: got(ex),
       exchange: ex,
+      says: ['patient_id | string matching ^\\d+$', 'validation failure, including unknown extra fields'],
     });
   }
 }
@@ -134,6 +153,7 @@ export async function appointment_provider_id_optional(ctx: CheckContext): Promi
     expected: '2xx with a non-empty provider_id string for a create without provider_id',
     actual: got(none),
     exchange: none,
+    says: 'provider_id | string, min length 1 | optional on create',
   });
   const prv = (await ctx.fixtures.providers()).find((x) => typeof x.id === 'string');
   if (prv) {
@@ -142,10 +162,16 @@ export async function appointment_provider_id_optional(ctx: CheckContext): Promi
       expected: `2xx with provider_id "${String(prv.id)}" as sent`,
       actual: got(given),
       exchange: given,
+      says: 'provider_id | string, min length 1 | optional on create',
     });
   }
   const empty = await createAppointment(ctx, String(p.id), { provider_id: '' });
-  ctx.expect(isValidationError(empty), { expected: '400 { error, details } for provider_id ""', actual: got(empty), exchange: empty });
+  ctx.expect(isValidationError(empty), {
+    expected: '400 { error, details } for provider_id ""',
+    actual: got(empty),
+    exchange: empty,
+    says: ['provider_id | string, min length 1 | optional on create', 'validation failure, including unknown extra fields'],
+  });
 }
 
 export async function appointment_start_at_date_time(ctx: CheckContext): Promise<void> {
@@ -159,6 +185,7 @@ export async function appointment_start_at_date_time(ctx: CheckContext): Promise
       expected: `2xx with start_at an ISO 8601 date-time of the instant ${new Date(Date.parse(sent)).toISOString()} (sent ${sent})`,
       actual: got(a),
       exchange: a,
+      says: 'start_at | ISO 8601 datetime',
     });
   }
   for (const bad of [utc.slice(0, 10), 'next tuesday 10am', String(Date.parse(utc))]) {
@@ -167,6 +194,7 @@ export async function appointment_start_at_date_time(ctx: CheckContext): Promise
       expected: `400 { error, details } for start_at ${json(bad)} (not a date-time)`,
       actual: got(ex),
       exchange: ex,
+      says: ['start_at | ISO 8601 datetime', 'validation failure, including unknown extra fields'],
     });
   }
 }
@@ -178,6 +206,7 @@ export async function appointment_duration_minutes_integer(ctx: CheckContext): P
     expected: '2xx with duration_minutes 1 (the minimum)',
     actual: got(one),
     exchange: one,
+    says: 'duration_minutes | integer, >= 1',
   });
   for (const bad of [0, 30.5, '30']) {
     const ex = await createAppointment(ctx, String(p.id), { duration_minutes: bad });
@@ -185,6 +214,7 @@ export async function appointment_duration_minutes_integer(ctx: CheckContext): P
       expected: `400 { error, details } for duration_minutes ${json(bad)}`,
       actual: got(ex),
       exchange: ex,
+      says: ['duration_minutes | integer, >= 1', 'validation failure, including unknown extra fields'],
     });
   }
   if (!createdOk(one)) return;
@@ -193,6 +223,10 @@ export async function appointment_duration_minutes_integer(ctx: CheckContext): P
     expected: '200 with duration_minutes 45 after PATCH',
     actual: got(patch),
     exchange: patch,
+    says: [
+      'duration_minutes | integer, >= 1',
+      'JSON: patient_id, provider_id (reassign), appointment_type, visit_type, start_at, duration_minutes, notes, status | {data: Appointment}',
+    ],
   });
   for (const bad of [0]) {
     const ex = await patchAppointment(ctx, objOf(one).id, { duration_minutes: bad });
@@ -200,6 +234,7 @@ export async function appointment_duration_minutes_integer(ctx: CheckContext): P
       expected: `400 { error, details } for PATCH duration_minutes ${json(bad)}`,
       actual: got(ex),
       exchange: ex,
+      says: ['duration_minutes | integer, >= 1', 'validation failure, including unknown extra fields'],
     });
   }
 }

@@ -24,6 +24,12 @@ export async function appointments_list_parameters(ctx: CheckContext): Promise<v
     ctx.expect(typeof a.id === 'string' && typeof a.patient_id === 'string' && typeof a.start_at === 'string', {
       expected: 'each item an appointment { id, patient_id, start_at, ... }',
       actual: json(a).slice(0, 200),
+      says: [
+        'plus filters by a single date, a start date and an end date (all YYYY-MM-DD) | {data: [Appointment], meta}',
+        'id | UUID string',
+        'patient_id | string matching ^\\d+$',
+        'start_at | ISO 8601 datetime',
+      ],
     });
   let withExt = items.find((x) => typeof x.external_id === 'string');
   if (!withExt) {
@@ -41,6 +47,10 @@ export async function appointments_list_parameters(ctx: CheckContext): Promise<v
     expected: `200 { data: [appointment ${String(withExt.id)}], meta } for external_id ${String(withExt.external_id)}`,
     actual: got(ex),
     exchange: ex,
+    says: [
+      'plus filters by a single date, a start date and an end date (all YYYY-MM-DD) | {data: [Appointment], meta}',
+      'list endpoints accept external_id=<value>; on a hit the normal list shape is returned with a one-item data array',
+    ],
   });
 }
 
@@ -48,7 +58,6 @@ export async function appointment_create_all_fields(ctx: CheckContext): Promise<
   const p = await ctx.fixtures.patient();
   const providers = await ctx.fixtures.providers();
   const prv = providers.find((x) => x.id !== ctx.keys.mainProvider) ?? providers[0];
-  const statuses = enumOf(ctx, 'AppointmentStatus');
   const visits = enumOf(ctx, 'VisitType');
   const { defaults } = appointmentCreate(ctx);
   const sent: Obj = {
@@ -60,17 +69,21 @@ export async function appointment_create_all_fields(ctx: CheckContext): Promise<
     duration_minutes: 45,
     ...(prv ? { provider_id: prv.id } : {}),
     notes: 'Conformance: every create field',
-    // A status every reading's create takes (SCHEDULED) in the documented profile: which statuses a create may set is
-    // not shown (spec/readings.yaml, status-transitions-checked); --profile all sends another than the default.
-    status: ctx.profile === 'all' ? (statuses.find((s) => s !== defaults.status) ?? statuses[0]) : 'SCHEDULED',
-    // repeat_rule's input shape is the kit's assumption (APT-024): sent with --profile all only.
-    ...(ctx.profile === 'all' ? { repeat_rule: { frequency: 'weekly', interval: 2, end_date: '2099-12-31' } } : {}),
+    // A status every reading's create takes (SCHEDULED): which statuses a create may set is not shown (spec/readings.yaml,
+    // status-transitions-checked); another one on create is the kit's reading, appointment_status_any_transition's (APT-026).
+    status: 'SCHEDULED',
+    // repeat_rule's input shape is not shown: the kit's (APT-024) is appointment_repeat_rule_input's, so none is sent here.
     external_id: ctx.externalId('all-fields'),
   };
   const ex = await ctx.send({ method: 'POST', path: '/appointments', key: ctx.keys.main, json: sent });
   const d = objOf(ex);
   if (
-    !ctx.expect(createdOk(ex), { expected: '2xx { data: Appointment } for a body with every create field', actual: got(ex), exchange: ex })
+    !ctx.expect(createdOk(ex), {
+      expected: '2xx { data: Appointment } for a body with every create field but repeat_rule',
+      actual: got(ex),
+      exchange: ex,
+      says: 'POST | /appointments | appointments:write | JSON: patient_id, appointment_type, visit_type, start_at, duration_minutes, provider_id, notes, status, repeat_rule, external_id | {data: Appointment}',
+    })
   )
     return;
   const differs = Object.entries(sent)
@@ -80,6 +93,7 @@ export async function appointment_create_all_fields(ctx: CheckContext): Promise<
     expected: `data carries every field as sent (${Object.keys(sent).join(', ')})`,
     actual: `differs: ${differs.join(', ')} — ${got(ex)}`,
     exchange: ex,
+    says: 'POST | /appointments | appointments:write | JSON: patient_id, appointment_type, visit_type, start_at, duration_minutes, provider_id, notes, status, repeat_rule, external_id | {data: Appointment}',
   });
 }
 
@@ -94,6 +108,7 @@ export async function appointment_patch_reassigns_provider(ctx: CheckContext): P
       expected: `2xx with provider_id ${String(from.id)}`,
       actual: got(a),
       exchange: a,
+      says: 'provider_id | string, min length 1 | optional on create',
     })
   )
     return;
@@ -102,12 +117,14 @@ export async function appointment_patch_reassigns_provider(ctx: CheckContext): P
     expected: `200 with provider_id ${String(to.id)} after PATCH { provider_id }`,
     actual: got(patch),
     exchange: patch,
+    says: 'JSON: patient_id, provider_id (reassign)',
   });
   const read = await getAppointment(ctx, objOf(a).id);
   ctx.expect(objOf(read).provider_id === to.id, {
     expected: `GET answers provider_id ${String(to.id)} (reassigned)`,
     actual: got(read),
     exchange: read,
+    says: ['JSON: patient_id, provider_id (reassign)', '/appointments/{appointmentId} | appointments:read | none | {data: Appointment}'],
   });
 }
 
@@ -129,6 +146,10 @@ export async function appointment_create_required_and_defaults(ctx: CheckContext
     expected: `2xx with the defaults ${json(defaults)} for a body of ${required.join(', ')} only`,
     actual: got(ok),
     exchange: ok,
+    says: [
+      'Which appointment create fields are mandatory: not shown.',
+      'kit: patient_id, start_at and duration_minutes are required; visit_type defaults to In-Person, status to SCHEDULED',
+    ],
   });
   for (const field of Object.keys(minimal)) {
     const rest = Object.fromEntries(Object.entries(minimal).filter(([k]) => k !== field));
@@ -138,7 +159,15 @@ export async function appointment_create_required_and_defaults(ctx: CheckContext
       key: ctx.keys.main,
       json: { ...rest, external_id: ctx.externalId('missing') },
     });
-    ctx.expect(isValidationError(ex), { expected: `400 { error, details } for a create without ${field}`, actual: got(ex), exchange: ex });
+    ctx.expect(isValidationError(ex), {
+      expected: `400 { error, details } for a create without ${field}`,
+      actual: got(ex),
+      exchange: ex,
+      says: [
+        'Which appointment create fields are mandatory: not shown.',
+        'kit: patient_id, start_at and duration_minutes are required; a create without one is refused 400',
+      ],
+    });
   }
 }
 
@@ -161,11 +190,24 @@ export async function appointment_repeat_rule_input(ctx: CheckContext): Promise<
       expected: `2xx with repeat_rule ${json(want)} for repeat_rule ${json(rule)}`,
       actual: got(a),
       exchange: a,
+      says: [
+        'output carries frequency (string), interval (integer), end_date (date YYYY-MM-DD)',
+        'Input fields of repeat_rule on create: not shown.',
+        'kit: repeat_rule input is {frequency (required), interval (integer >= 1, default 1), end_date (date, optional)}',
+      ],
     });
   }
   for (const bad of [{ interval: 2 }, { frequency: 'weekly', interval: 0 }, { frequency: 'weekly', end_date: 'soon' }]) {
     const ex = await createAppointment(ctx, String(p.id), { repeat_rule: bad });
-    ctx.expect(isValidationError(ex), { expected: `400 { error, details } for repeat_rule ${json(bad)}`, actual: got(ex), exchange: ex });
+    ctx.expect(isValidationError(ex), {
+      expected: `400 { error, details } for repeat_rule ${json(bad)}`,
+      actual: got(ex),
+      exchange: ex,
+      says: [
+        'Input fields of repeat_rule on create: not shown.',
+        'kit: a repeat_rule without frequency, with interval 0 or with an end_date not YYYY-MM-DD is refused 400',
+      ],
+    });
   }
 }
 
@@ -173,7 +215,15 @@ export async function appointment_patch_fields_optional(ctx: CheckContext): Prom
   const p = await ctx.fixtures.patient();
   const other = await ctx.fixtures.createPatient('appt-patch-patient');
   const a = await createAppointment(ctx, String(p.id));
-  if (!ctx.expect(createdOk(a), { expected: '2xx for an appointment to patch', actual: got(a), exchange: a })) return;
+  if (
+    !ctx.expect(createdOk(a), {
+      expected: '2xx for an appointment to patch',
+      actual: got(a),
+      exchange: a,
+      says: 'POST | /appointments | appointments:write | JSON: patient_id, appointment_type, visit_type, start_at, duration_minutes, provider_id, notes, status, repeat_rule, external_id | {data: Appointment}',
+    })
+  )
+    return;
   const providers = await ctx.fixtures.providers();
   const prv = providers.find((x) => x.id !== objOf(a).provider_id) ?? providers[0];
   const fields: Obj = {
@@ -199,6 +249,7 @@ export async function appointment_patch_fields_optional(ctx: CheckContext): Prom
       expected: `200 with ${json(group)} applied for a PATCH of only those fields`,
       actual: `${off.length ? `differs: ${off.join(', ')} — ` : ''}${got(ex)}`,
       exchange: ex,
+      says: ['Which PATCH appointment fields may be omitted: not shown.', 'kit: every PATCH field may be omitted'],
     });
   }
   const empty = await patchAppointment(ctx, id, {});
@@ -206,6 +257,7 @@ export async function appointment_patch_fields_optional(ctx: CheckContext): Prom
     expected: '400 { error, details } for PATCH with an empty body {}',
     actual: got(empty),
     exchange: empty,
+    says: ['Which PATCH appointment fields may be omitted: not shown.', 'kit: a PATCH body holds at least one field; {} is refused 400'],
   });
 }
 
@@ -215,7 +267,15 @@ export async function appointment_status_any_transition(ctx: CheckContext): Prom
   const p = await ctx.fixtures.patient();
   const start = statuses[0]!;
   const a = await createAppointment(ctx, String(p.id), { status: start });
-  if (!ctx.expect(createdOk(a) && objOf(a).status === start, { expected: `2xx with status ${start}`, actual: got(a), exchange: a })) return;
+  if (
+    !ctx.expect(createdOk(a) && objOf(a).status === start, {
+      expected: `2xx with status ${start}`,
+      actual: got(a),
+      exchange: a,
+      says: ['Transitions: not shown.', 'kit: any status may be set on create'],
+    })
+  )
+    return;
   const walk = everyTransition(statuses, start);
   for (let i = 1; i < walk.length; i++) {
     const ex = await patchAppointment(ctx, objOf(a).id, { status: walk[i] });
@@ -224,10 +284,22 @@ export async function appointment_status_any_transition(ctx: CheckContext): Prom
         expected: `200 with status ${walk[i]} for ${walk[i - 1]} → ${walk[i]}`,
         actual: got(ex),
         exchange: ex,
+        says: ['Transitions: not shown.', 'kit: any status may change to any other'],
       })
     )
       return;
   }
+  // And a create may set a status other than the default one.
+  const { defaults } = appointmentCreate(ctx);
+  const other = statuses.find((s) => s !== defaults.status);
+  if (!other) return;
+  const b = await createAppointment(ctx, String(p.id), { status: other });
+  ctx.expect(createdOk(b) && objOf(b).status === other, {
+    expected: `2xx with status ${other} for a create that sends it`,
+    actual: got(b),
+    exchange: b,
+    says: ['Transitions: not shown.', 'kit: any status may be set on create'],
+  });
 }
 
 export async function appointment_create_201(ctx: CheckContext): Promise<void> {
@@ -237,6 +309,7 @@ export async function appointment_create_201(ctx: CheckContext): Promise<void> {
     expected: '201 { data: Appointment } for a valid POST /appointments',
     actual: got(a),
     exchange: a,
+    says: ['Per-endpoint assignment of status codes beyond those above: not shown.', 'kit: every create answers 201'],
   });
 }
 

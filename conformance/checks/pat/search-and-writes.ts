@@ -12,6 +12,7 @@ export async function patients_list_parameters(ctx: CheckContext): Promise<void>
     ctx.expect(typeof p.id === 'string' && typeof p.name === 'string', {
       expected: 'each item a patient { id, name, ... }',
       actual: json(p).slice(0, 200),
+      says: ['query page, limit, external_id, and a free-text search | {data: [Patient], meta}', 'name | string | display name'],
     });
   let withExt = items.find((x) => typeof x.external_id === 'string');
   if (!withExt) {
@@ -24,15 +25,10 @@ export async function patients_list_parameters(ctx: CheckContext): Promise<void>
       expected: `200 { data: [patient ${String(withExt.id)}], meta } for external_id ${withExt.external_id}`,
       actual: got(ex),
       exchange: ex,
-    });
-  }
-  // The search parameter's name is the kit's assumption (PAT-029): only with --profile all.
-  if (ctx.profile === 'all' && typeof items[0]?.name === 'string') {
-    const ex = await ctx.send({ method: 'GET', path: '/patients', key: ctx.keys.main, query: { search: items[0].name, limit: 100 } });
-    ctx.expect(ex.response.status === 200 && !!metaOf(ex) && listOf(ex).some((x) => x.id === items[0]!.id), {
-      expected: `200 { data, meta } including ${String(items[0].id)} for search=${items[0].name}`,
-      actual: got(ex),
-      exchange: ex,
+      says: [
+        'query page, limit, external_id, and a free-text search | {data: [Patient], meta}',
+        'list endpoints accept external_id=<value>; on a hit the normal list shape is returned with a one-item data array',
+      ],
     });
   }
 }
@@ -66,6 +62,7 @@ export async function patient_search_fields(ctx: CheckContext): Promise<void> {
       expected: `patient ${String(p.id)} found by its ${what} (search=${needle})`,
       actual: got(r),
       exchange: r,
+      says: 'The search parameter matches name, first name, last name, MRN, email or date of birth',
     });
   }
   const miss = await ctx.send({ method: 'GET', path: '/patients', key: ctx.keys.main, query: { search: `none${token(ctx)}` } });
@@ -73,6 +70,7 @@ export async function patient_search_fields(ctx: CheckContext): Promise<void> {
     expected: '200 with no patients for a search nothing matches',
     actual: got(miss),
     exchange: miss,
+    says: 'The search parameter matches name, first name, last name, MRN, email or date of birth',
   });
 }
 
@@ -84,6 +82,10 @@ export async function patient_create_name_variants(ctx: CheckContext): Promise<v
       expected: `2xx for a create body with only ${field} among the name fields`,
       actual: got(ex),
       exchange: ex,
+      says: [
+        'display name; when omitted on create, built from first_name and/or last_name',
+        'kit: the three create variants are the bodies that carry name, first_name or last_name',
+      ],
     });
   }
   const none = await postPatient(ctx, { email: 'no-name@example.org', phone: '+1-555-0100' }, 'variant-none');
@@ -91,6 +93,10 @@ export async function patient_create_name_variants(ctx: CheckContext): Promise<v
     expected: '400 { error, details } for a create body with none of name, first_name, last_name',
     actual: got(none),
     exchange: none,
+    says: [
+      'Patient create body variants: the three accepted variants and the rule that separates them: not shown.',
+      'kit: a create body without name, first_name and last_name is in no variant, refused 400',
+    ],
   });
 }
 
@@ -123,6 +129,7 @@ export async function patient_patch_fields_optional(ctx: CheckContext): Promise<
       expected: `200 with ${json(group)} applied for a PATCH of only those fields`,
       actual: `${off.length ? `differs: ${off.join(', ')} — ` : ''}${got(ex)}`,
       exchange: ex,
+      says: ['PATCH patient body fields: not shown.', 'kit: PATCH takes the create fields, each optional'],
     });
   }
   const ext = await patchPatient(ctx, p.id, { external_id: ctx.externalId('ignored') });
@@ -130,6 +137,7 @@ export async function patient_patch_fields_optional(ctx: CheckContext): Promise<
     expected: `200 with external_id still ${json(p.external_id)} for PATCH { external_id }`,
     actual: got(ext),
     exchange: ext,
+    says: 'immutable once set; sent on PATCH it is silently ignored',
   });
   const read = await getPatient(ctx, p.id);
   const lost = Object.entries(fields)
@@ -139,6 +147,7 @@ export async function patient_patch_fields_optional(ctx: CheckContext): Promise<
     expected: `GET keeps every patched field (${Object.keys(fields).join(', ')})`,
     actual: `differs: ${lost.join(', ')} — ${got(read)}`,
     exchange: read,
+    says: ['PATCH patient body fields: not shown.', 'kit: PATCH takes the create fields, each optional'],
   });
 }
 
@@ -152,6 +161,24 @@ export async function patient_search_parameter_named_search(ctx: CheckContext): 
     expected: `200 with exactly patient ${String(objOf(ex).id)} for search=${last}`,
     actual: `${r.response.status} ids [${ids.map(String).join(', ')}]`,
     exchange: r,
+    says: [
+      'The search parameter matches name, first name, last name, MRN, email or date of birth',
+      'its query parameter name: not shown.',
+      'kit: the search query parameter is named search',
+    ],
+  });
+  // A list read by the search parameter keeps the list shape, and finds a listed patient by its name.
+  const listed = listOf(await ctx.send({ method: 'GET', path: '/patients', key: ctx.keys.main, query: { limit: 1 } }))[0];
+  if (typeof listed?.name !== 'string') return;
+  const byName = await ctx.send({ method: 'GET', path: '/patients', key: ctx.keys.main, query: { search: listed.name, limit: 100 } });
+  ctx.expect(byName.response.status === 200 && !!metaOf(byName) && listOf(byName).some((x) => x.id === listed.id), {
+    expected: `200 { data, meta } including ${String(listed.id)} for search=${listed.name}`,
+    actual: got(byName),
+    exchange: byName,
+    says: [
+      'The search parameter matches name, first name, last name, MRN, email or date of birth',
+      'kit: the search query parameter is named search',
+    ],
   });
 }
 
@@ -176,6 +203,13 @@ export async function valid_bodies_accepted(ctx: CheckContext): Promise<void> {
         expected: createsPatient ? '201' : '2xx',
         actual: got(ex),
         exchange: ex,
+        says: [
+          'JSON body, fields per the Patient table',
+          '201 {data: Patient}',
+          'PATCH | /patients/{patientId} | patients:write | JSON body | {data: Patient}',
+          'POST | /appointments | appointments:write | JSON: patient_id',
+          'PATCH | /appointments/{appointmentId} | appointments:write | JSON: patient_id, provider_id (reassign)',
+        ],
       });
     }
   }
