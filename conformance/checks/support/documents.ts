@@ -135,5 +135,9 @@ export const extractionWaitText = (ctx: Pick<CheckContext, 'mock'>): string =>
 export function checkTransitions(ctx: CheckContext, statuses: string[], order: string[]) {
   const idx = statuses.map((s) => order.indexOf(s));
   const forward = idx.every((v, i) => v >= 0 && (i === 0 || v > idx[i - 1]!));
-  ctx.expect(forward, { expected: `statuses in the order ${order.join(' → ')} (completed/failed terminal)`, actual: statuses.join(' → ') });
+  ctx.expect(forward, {
+    expected: `statuses in the order ${order.join(' → ')} (completed/failed terminal)`,
+    actual: statuses.join(' → '),
+    says: 'States: pending, processing, completed, failed. completed and failed are terminal for one extraction run.',
+  });
 }
