@@ -124,10 +124,12 @@ export async function webhook_payload_identifiers_only(ctx: CheckContext): Promi
 
 export async function note_regenerated_event_fetch(ctx: CheckContext): Promise<void> {
   await withProbe(ctx, ok200, async (probe, hook) => {
-    const h = await hook('NOTE_REGENERATED', 'regenerated');
     const first = await ctx.fixtures.firstNote();
     const sessionId = String(first.session_id);
+    // The note as it was before the webhook existed: an event the webhook receives is of a regeneration after this
+    // read (another check may regenerate the same session meanwhile), so its note's updated_at is later.
     const before = await ctx.send({ method: 'GET', path: `/notes/${String(first.id)}`, key: ctx.keys.main });
+    const h = await hook('NOTE_REGENERATED', 'regenerated');
     const ex = await ctx.send({
       method: 'POST',
       path: `/sessions/${sessionId}/notes/regenerate`,
