@@ -41,6 +41,7 @@ export async function document_id_path_uuid(ctx: CheckContext): Promise<void> {
       expected: `a 4xx for DELETE /patients/{patientId}/documents/{documentId} with documentId ${JSON.stringify(bad)}`,
       actual: got(ex),
       exchange: ex,
+      says: 'documentId (UUID)',
     });
   }
   const still = await ctx.send({
@@ -53,6 +54,7 @@ export async function document_id_path_uuid(ctx: CheckContext): Promise<void> {
     expected: `document ${id} still there after DELETEs naming ids of the wrong form`,
     actual: got(still),
     exchange: still,
+    says: 'documentId (UUID)',
   });
 }
 
@@ -61,7 +63,14 @@ export async function extraction_reaches_terminal_state(ctx: CheckContext): Prom
   const ext = ctx.externalId('extract');
   const up = await uploadDocument(ctx, String(p.id), ext);
   made(up, 'a stored PDF upload', SETUP.upload);
-  if (!ctx.expect(typeof body(up).message === 'string', { expected: '{ data, message } for the upload', actual: got(up), exchange: up }))
+  if (
+    !ctx.expect(typeof body(up).message === 'string', {
+      expected: '{ data, message } for the upload',
+      actual: got(up),
+      exchange: up,
+      says: '201 {data: Document, message: <string>}',
+    })
+  )
     return;
   const order = enumOf(ctx, 'DocumentStatus');
   const first = String(objOf(up).status);
@@ -69,18 +78,28 @@ export async function extraction_reaches_terminal_state(ctx: CheckContext): Prom
   checkTransitions(ctx, [first, ...statuses.filter((s) => s !== first)], order);
   const terminal = last?.status === 'completed' || last?.status === 'failed';
   if (!terminal) noteStall(ctx, ext, last?.status);
-  ctx.expect(terminal, { expected: `completed or failed within ${extractionWaitText(ctx)}`, actual: String(last?.status), exchange });
+  ctx.expect(terminal, {
+    expected: `completed or failed within ${extractionWaitText(ctx)}`,
+    actual: String(last?.status),
+    exchange,
+    says: [
+      'Clients may poll the list endpoint with external_id to follow one document until status is completed or failed.',
+      'a PDF may take roughly 10 to 30 seconds',
+    ],
+  });
   if (last?.status === 'completed')
     ctx.expect(last.has_extracted_text === true, {
       expected: 'has_extracted_text true once completed',
       actual: JSON.stringify(last),
       exchange,
+      says: 'has_extracted_text becomes true',
     });
   if (last?.status === 'failed')
     ctx.expect(typeof last.extraction_error === 'string' && last.extraction_error.length > 0, {
       expected: 'extraction_error set when failed',
       actual: JSON.stringify(last),
       exchange,
+      says: 'extraction_error set',
     });
 }
 
@@ -92,7 +111,15 @@ export async function extract_endpoint_starts_a_run(ctx: CheckContext): Promise<
   const before = (await untilTerminal(ctx, String(p.id), ext)).last;
   const ex = await ctx.send({ method: 'POST', path: `/patients/${String(p.id)}/documents/${id}/extract`, key: ctx.keys.main });
   // "returns the latest status": the document; success and message "may also" come (their values are DOC-031's).
-  ctx.expect(is2xx(ex) && objOf(ex).id === id, { expected: `2xx { data: document ${id} }`, actual: got(ex), exchange: ex });
+  ctx.expect(is2xx(ex) && objOf(ex).id === id, {
+    expected: `2xx { data: document ${id} }`,
+    actual: got(ex),
+    exchange: ex,
+    says: [
+      'The extract endpoint starts or retries extraction and returns the latest status.',
+      '{data: Document, success: <boolean>, message: <string>, error: <string>, details: <string>}',
+    ],
+  });
   // That the new run ends at all is DOC-028's (untilTerminal blocks on it); that one was started is this rule's: the
   // document left its terminal state (in the answer or a read after it) or ended again with a newer extracted_date.
   const after = await untilTerminal(ctx, String(p.id), ext);
@@ -102,6 +129,7 @@ export async function extract_endpoint_starts_a_run(ctx: CheckContext): Promise<
     expected: `a new extraction run of document ${id} (${String(before?.status)} before the call): pending or processing after it, or a newer extracted_date once it ends`,
     actual: `statuses ${statuses.map(String).join(' → ')}; extracted_date ${json(before?.extracted_date)} then ${json(after.last?.extracted_date)}`,
     exchange: after.exchange,
+    says: '| any | POST extract endpoint | may be called at any time | a new extraction run |',
   });
 }
 
@@ -115,18 +143,25 @@ export async function extraction_failure_then_retry(ctx: CheckContext): Promise<
     expected: 'failed with extraction_error',
     actual: JSON.stringify(failed.last),
     exchange: failed.exchange,
+    says: ['extraction_error set', 'reason when extraction failed'],
   });
   const ex = await ctx.send({
     method: 'POST',
     path: `/patients/${String(p.id)}/documents/${String(objOf(up).id)}/extract`,
     key: ctx.keys.main,
   });
-  ctx.expect(ex.response.status < 300, { expected: '2xx from the extract endpoint', actual: got(ex), exchange: ex });
+  ctx.expect(ex.response.status < 300, {
+    expected: '2xx from the extract endpoint',
+    actual: got(ex),
+    exchange: ex,
+    says: 'The extract endpoint starts or retries extraction',
+  });
   const done = await untilTerminal(ctx, String(p.id), ext);
   ctx.expect(done.last?.status === 'completed', {
     expected: 'a failed document later reaches completed',
     actual: JSON.stringify(done.last),
     exchange: done.exchange,
+    says: 'a failed document can later reach completed',
   });
 }
 
@@ -140,6 +175,7 @@ export async function extraction_not_queued(ctx: CheckContext): Promise<void> {
     expected: 'a message without the extraction-started wording',
     actual: `${JSON.stringify(body(up).message)} (queued upload said ${JSON.stringify(body(queued).message)})`,
     exchange: up,
+    says: 'upload still succeeds; message omits the extraction-started wording',
   });
   await ctx.sleep(300);
   const still = await followDocument(ctx, String(p.id), ext, 1);
@@ -147,6 +183,7 @@ export async function extraction_not_queued(ctx: CheckContext): Promise<void> {
     expected: 'stays pending until the extract endpoint is called',
     actual: String(still.last?.status),
     exchange: still.exchange,
+    says: ['pending and stays so', 'client must call the extract endpoint'],
   });
   await ctx.send({ method: 'POST', path: `/patients/${String(p.id)}/documents/${String(objOf(up).id)}/extract`, key: ctx.keys.main });
   // Ending at all is DOC-028's: a run that never ends blocks here (untilTerminal).
@@ -160,6 +197,7 @@ export async function upload_over_max_bytes_413(ctx: CheckContext): Promise<void
     expected: `413 for a file of ${refuseAbove! + 1} bytes (over x-max-bytes ${maxBytes})`,
     actual: got(oversize),
     exchange: oversize,
+    says: 'kit: 413 Content Too Large for a file over 10 MB; the document gives no status for it',
   });
 }
 
@@ -169,6 +207,7 @@ export async function upload_unsupported_type_415(ctx: CheckContext): Promise<vo
     expected: `415 for a text/plain file (accepted: ${types.join(', ')})`,
     actual: got(wrongType),
     exchange: wrongType,
+    says: 'kit: 415 Unsupported Media Type for a file of another type; the document gives no status for it',
   });
 }
 
@@ -181,6 +220,7 @@ export async function document_lifecycle(ctx: CheckContext): Promise<void> {
       expected: '201 with the document',
       actual: got(up),
       exchange: up,
+      says: '201 {data: Document, message: <string>}',
     })
   )
     return;
@@ -188,16 +228,31 @@ export async function document_lifecycle(ctx: CheckContext): Promise<void> {
   const list = await ctx.send({ method: 'GET', path: docs, key: ctx.keys.main });
   ctx.expect(
     listOf(list).some((x) => x.id === d.id),
-    { expected: "the upload in the patient's documents", actual: got(list), exchange: list },
+    {
+      expected: "the upload in the patient's documents",
+      actual: got(list),
+      exchange: list,
+      says: '| GET | /patients/{patientId}/documents | documents:read |',
+    },
   );
   const del = await ctx.send({ method: 'DELETE', path: `${docs}/${String(d.id)}`, key: ctx.keys.main });
-  ctx.expect(del.response.status === 200, { expected: '200 { success: true }', actual: got(del), exchange: del });
+  ctx.expect(del.response.status === 200, {
+    expected: '200 { success: true }',
+    actual: got(del),
+    exchange: del,
+    says: '| DELETE | /patients/{patientId}/documents/{documentId} | documents:write | none | {success: true} |',
+  });
   for (const [method, path] of [
     ['DELETE', `${docs}/${String(d.id)}`],
     ['POST', `${docs}/${String(d.id)}/extract`],
   ] as const) {
     const ex = await ctx.send({ method, path, key: ctx.keys.main });
-    ctx.expect(ex.response.status === 404, { expected: `404 for ${method} after delete`, actual: got(ex), exchange: ex });
+    ctx.expect(ex.response.status === 404, {
+      expected: `404 for ${method} after delete`,
+      actual: got(ex),
+      exchange: ex,
+      says: '| 404 | resource does not exist',
+    });
   }
   await expectLookupGone(ctx, docs, String(d.external_id), String(d.id));
 }

@@ -53,6 +53,7 @@ export async function extracted_text_never_returned(ctx: CheckContext): Promise<
       expected: `the document's text (it carries "${token}") in no answer`,
       actual: `${ex.request.method} ${ex.request.path} answered ${got(ex)}`,
       exchange: ex,
+      says: 'The extracted text itself is never returned by the API; only its availability and length.',
     });
   const docs = [...answers.flatMap((ex) => listOf(ex)), ...answers.map((ex) => objOf(ex)).filter((d) => typeof d.id === 'string')];
   for (const d of docs) {
@@ -64,6 +65,7 @@ export async function extracted_text_never_returned(ctx: CheckContext): Promise<
     ctx.expect(!textual.length, {
       expected: 'only has_extracted_text and extracted_text_length about the text',
       actual: `document ${String(d.id)} carries ${textual.join(', ')}`,
+      says: 'The extracted text itself is never returned by the API; only its availability and length.',
     });
   }
   for (const u of done)
@@ -75,6 +77,10 @@ export async function extracted_text_never_returned(ctx: CheckContext): Promise<
         expected: `a completed document with has_extracted_text true and extracted_text_length ≥ ${token.length} (its text carries a ${token.length}-character token)`,
         actual: json(u.last),
         exchange: u.lastExchange,
+        says: [
+          'true once extracted text exists',
+          'The extracted text itself is never returned by the API; only its availability and length.',
+        ],
       },
     );
 }
@@ -118,6 +124,7 @@ export async function terminal_status_stays(ctx: CheckContext): Promise<void> {
             ? `status ${String(d.status)}, extraction_error ${json(d.extraction_error)}, has_extracted_text ${json(d.has_extracted_text)}`
             : got(ex),
           exchange: ex,
+          says: ['completed and failed are terminal for one extraction run', 'true once extracted text exists', 'extraction_error set'],
         },
       );
     }
@@ -134,6 +141,7 @@ export async function upload_status_is_a_real_state(ctx: CheckContext): Promise<
         expected: `an upload status among ${statuses.join(', ')}`,
         actual: got(u.upload),
         exchange: u.upload,
+        says: ['States: pending, processing, completed, failed.', 'processing, completed or failed is possible'],
       })
     )
       continue;
@@ -144,6 +152,7 @@ export async function upload_status_is_a_real_state(ctx: CheckContext): Promise<
       expected: `the upload's status ${u.first} followed only by later states (pending → processing → completed | failed, no change after a terminal one)`,
       actual: `upload ${u.first}, then ${u.seen.slice(1).join(' → ') || '(no change)'}`,
       exchange: u.right,
+      says: 'States: pending, processing, completed, failed. completed and failed are terminal for one extraction run.',
     });
   }
 }
@@ -157,6 +166,7 @@ export async function upload_does_not_wait_for_extraction(ctx: CheckContext): Pr
       expected: `document ${String(objOf(u.upload).id)} stored (found by its external_id) as soon as the upload answered`,
       actual: got(u.right),
       exchange: u.right,
+      says: ['The response returns once the file is stored', 'lookup path is /patients/{patientId}/documents?external_id=<value>'],
     });
   if (ok.some((u) => !TERMINAL.has(String(u.first)))) return; // answered before its extraction finished
   // Every upload answered a terminal status. "Extraction finished before the response was built" is documented (a
@@ -167,6 +177,7 @@ export async function upload_does_not_wait_for_extraction(ctx: CheckContext): Pr
     expected: `an upload answered before its extraction finished: pending or processing, or a terminal status within ${waited / 1000} s (half the ${EXTRACTION_FASTEST_MS / 1000} s a PDF may take at the least)`,
     actual: ok.map((u) => `${u.externalId}: ${String(u.first)} after ${Math.round(u.upload.ms)} ms`).join(', '),
     exchange: (slow[0] ?? ok[0])!.upload,
+    says: 'it does not wait for extraction (a PDF may take roughly 10 to 30 seconds)',
   });
 }
 
@@ -179,6 +190,7 @@ export async function queued_upload_message_says_started(ctx: CheckContext): Pro
       expected: 'a message saying that text extraction started (the extraction was queued: the document moved on by itself)',
       actual: json(body(u.upload).message),
       exchange: u.upload,
+      says: 'message contains a text-extraction-started wording when extraction was queued',
     });
 }
 
@@ -195,6 +207,7 @@ export async function extract_endpoint_status_codes(ctx: CheckContext): Promise<
     expected: `200 { data: document ${id}, success: true, message } when a run started`,
     actual: got(started),
     exchange: started,
+    says: 'kit: 200 with success true when a run started; the status codes for success are not shown',
   });
   await ctx.mock!.fault({ kind: 'extraction-not-queued', count: 1 });
   let refused: Exchange;
@@ -218,6 +231,7 @@ export async function extract_endpoint_status_codes(ctx: CheckContext): Promise<
       expected: `503 { data: document ${id}, success: false, message, error, details } when the run could not be started`,
       actual: got(refused),
       exchange: refused,
+      says: 'kit: 503 with success false, error and details when no run could be started; the status codes for failure are not shown',
     },
   );
 }
@@ -230,6 +244,7 @@ export async function upload_message_wordings(ctx: CheckContext): Promise<void> 
       expected: `message ${json(messages.upload.queued)} for a queued upload`,
       actual: json(body(u.upload).message),
       exchange: u.upload,
+      says: 'kit: the wording of the extraction-started message is not quoted; the kit words it so',
     });
   if (!ctx.mock) {
     if (!queued.length)
@@ -249,6 +264,7 @@ export async function upload_message_wordings(ctx: CheckContext): Promise<void> 
     expected: `2xx with message ${json(messages.upload.notQueued)} for an upload whose extraction was not queued`,
     actual: got(up),
     exchange: up,
+    says: 'kit: the plain uploaded-successfully wording is not quoted; the kit words it so',
   });
 }
 

@@ -27,8 +27,9 @@ import { attemptsText, expectLoggedBackoff, expectLoggedTimeouts, type LoggedDel
 
 const hexToken = () => randomBytes(6).toString('hex');
 
-// Header names that would carry a signature (Standard Webhooks, GitHub, Stripe, Slack, ... and HTTP's own).
-const SIGNATURE_HEADER = /sign|hmac|digest|^authorization$|^webhook-(id|timestamp)$|-hub-/i;
+// Header names that would carry a signature (Standard Webhooks, GitHub, Stripe, Slack, ... and HTTP's own). Not a
+// delivery id, a timestamp or a content digest alone (Webhook-Id, Content-Digest): none of them is a signature.
+const SIGNATURE_HEADER = /sign|hmac|^authorization$/i;
 
 export async function webhook_delivery_is_post(ctx: CheckContext): Promise<void> {
   // Each first attempt answered 503, so the retries are seen too.
@@ -46,12 +47,23 @@ export async function webhook_delivery_is_post(ctx: CheckContext): Promise<void>
         [DOC_EVENT, seen()[0]!],
         [NOTE_EVENT, seen()[1]!],
       ] as const) {
-        if (!ctx.expect(hs.length >= 1, { expected: `a ${event} delivery`, actual: 'none' })) continue;
+        if (
+          !ctx.expect(hs.length >= 1, {
+            expected: `a ${event} delivery`,
+            actual: 'none',
+            says: [
+              'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+              'NOTE_UPDATED | an existing note is edited, saved or reverted',
+            ],
+          })
+        )
+          continue;
         ctx.expect(
           hs.every((x) => x.method === 'POST'),
           {
             expected: `every ${event} attempt (first and retry) is a POST`,
             actual: hs.map((x, i) => `attempt ${i + 1}: ${x.method}`).join(', '),
+            says: 'Method POST',
           },
         );
       }
@@ -61,7 +73,14 @@ export async function webhook_delivery_is_post(ctx: CheckContext): Promise<void>
 
 export async function webhook_attempt_times_out(ctx: CheckContext): Promise<void> {
   const t = await timingWithUnit(ctx);
-  if (!ctx.expect(t.held.length >= 1, { expected: 'a delivery to the receiver that never answers', actual: 'none' })) return;
+  if (
+    !ctx.expect(t.held.length >= 1, {
+      expected: 'a delivery to the receiver that never answers',
+      actual: 'none',
+      says: 'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+    })
+  )
+    return;
   // On the mock its log says what the timeout was; a receiver's clock alone cannot at a scaled second.
   if (t.logged) expectLoggedTimeouts(ctx, t.logged.held.slice(0, 1), heldTimes(t.held.slice(0, 1)));
   else expectTimeouts(ctx, t, t.held.slice(0, 1));
@@ -79,7 +98,11 @@ export async function webhook_at_most_three_attempts(ctx: CheckContext): Promise
   if (
     !ctx.expect(
       receivers.some(([, hs]) => hs.length > 0),
-      { expected: 'deliveries to the failing receivers', actual: 'none' },
+      {
+        expected: 'deliveries to the failing receivers',
+        actual: 'none',
+        says: 'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+      },
     )
   )
     return;
@@ -87,6 +110,7 @@ export async function webhook_at_most_three_attempts(ctx: CheckContext): Promise
     ctx.expect(hs.length <= 3, {
       expected: `at most 3 attempts to ${label}`,
       actual: `${hs.length} attempts, counted ${ms(t.quietMs)} after the last expected one`,
+      says: 'Up to 3 attempts',
     });
 }
 
@@ -98,6 +122,7 @@ export async function webhook_backoff_exponential(ctx: CheckContext): Promise<vo
     !ctx.expect(three.length > 0, {
       expected: 'a delivery answered 5xx three times, so its two backoff gaps',
       actual: t.failing.map((hs) => `${hs.length} attempt(s)`).join(', '),
+      says: 'Up to 3 attempts, with exponential backoff of 1 s then 2 s, capped at 5 s. Responses 408, 429 and 5xx are retried',
     })
   )
     return;
@@ -114,6 +139,7 @@ export async function webhook_backoff_exponential(ctx: CheckContext): Promise<vo
   ctx.expect(backoffFits(g1, g2, t.unit), {
     expected: `backoff of 1 s then 2 s (1 s ≈ ${ms(t.unit)}): gaps of ${w1.map(ms).join('..')} then ${w2.map(ms).join('..')}`,
     actual: `shortest gaps ${ms(g1)} then ${ms(g2)}; per receiver ${three.map((hs) => gaps(hs).map(ms).join('/')).join(', ')}`,
+    says: 'exponential backoff of 1 s then 2 s, capped at 5 s',
   });
 }
 
@@ -133,18 +159,26 @@ export async function webhook_3xx_not_followed(ctx: CheckContext): Promise<void>
       const doc = await upload(ctx);
       await awaitDoc(ctx, probe, doc, () => hooks.every(([, h]) => probe.on(h.path, doc.docId).length > 0));
       for (const [s, h] of hooks) {
-        if (!ctx.expect(probe.on(h.path, doc.docId).length > 0, { expected: `a delivery to the receiver answering ${s}`, actual: 'none' }))
+        if (
+          !ctx.expect(probe.on(h.path, doc.docId).length > 0, {
+            expected: `a delivery to the receiver answering ${s}`,
+            actual: 'none',
+            says: 'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+          })
+        )
           continue;
         const log = await settledLog(ctx, h.id, doc.docId);
         ctx.expect(log.length > 0 && log.every((d) => d.state === 'failed'), {
           expected: `the delivery answered ${s} (Location ${moved}) is an error: not delivered (GET /__mock/deliveries state failed)`,
           actual: attemptsText(log),
+          says: 'A 3xx response is an error (redirects are not followed).',
         });
       }
       const followed = probe.on(moved, doc.docId);
       ctx.expect(!followed.length, {
         expected: `no request to the Location ${moved}: redirects are not followed`,
         actual: followed.map((x) => `${x.method} ${x.url}`).join(', '),
+        says: 'A 3xx response is an error (redirects are not followed).',
       });
     },
   );
@@ -163,6 +197,7 @@ export async function webhook_no_signature_secret_header(ctx: CheckContext): Pro
       !ctx.expect(s.length > 0 && p.length > 0, {
         expected: 'a delivery to each of the two webhooks',
         actual: `${s.length} and ${p.length}`,
+        says: 'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
       })
     )
       return;
@@ -171,6 +206,7 @@ export async function webhook_no_signature_secret_header(ctx: CheckContext): Pro
       {
         expected: `the secret configured as static header X-Crc-Webhook-Secret: ${secret}`,
         actual: s.map((x) => JSON.stringify(x.headers['x-crc-webhook-secret'])).join(', '),
+        says: 'optional static headers sent with every delivery (for example a shared secret)',
       },
     );
     for (const x of [...s, ...p]) {
@@ -178,6 +214,7 @@ export async function webhook_no_signature_secret_header(ctx: CheckContext): Pro
       ctx.expect(!signed.length, {
         expected: 'no signature header (there is no signature scheme)',
         actual: signed.map((k) => `${k}: ${String(x.headers[k])}`).join(', '),
+        says: 'No signature scheme exists; authenticity is checked by a secret the user puts into a configured static header.',
       });
     }
     ctx.expect(
@@ -185,6 +222,7 @@ export async function webhook_no_signature_secret_header(ctx: CheckContext): Pro
       {
         expected: 'the secret only on the webhook that configured it',
         actual: `a delivery to the webhook without static headers carries ${secret}`,
+        says: ['optional static headers sent with every delivery', 'a secret the user puts into a configured static header'],
       },
     );
   });
@@ -217,11 +255,19 @@ export async function webhook_2xx_acknowledges(ctx: CheckContext): Promise<void>
       await ctx.sleep(Math.max(100, last + 5 * unit - performance.now()));
       for (const [s, h] of acks) {
         const hs = probe.on(h.path, doc.docId);
-        if (!ctx.expect(hs.length > 0, { expected: `a delivery to the receiver answering ${s}`, actual: 'none' })) continue;
+        if (
+          !ctx.expect(hs.length > 0, {
+            expected: `a delivery to the receiver answering ${s}`,
+            actual: 'none',
+            says: 'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+          })
+        )
+          continue;
         const log = await settledLog(ctx, h.id, doc.docId);
         ctx.expect(hs.length === 1 && log.length > 0 && log.every((d) => d.state === 'delivered'), {
           expected: `${s} acknowledges: one attempt, no retry, delivered (GET /__mock/deliveries)`,
           actual: `${hs.length} attempt(s) within ${ms(5 * unit)} (5 s here); ${attemptsText(log)}`,
+          says: 'kit: a 2xx answer acknowledges a delivery (the acknowledging status is not shown; 408, 429, 5xx and 3xx are not)',
         });
       }
     },
@@ -230,7 +276,13 @@ export async function webhook_2xx_acknowledges(ctx: CheckContext): Promise<void>
 
 export async function only_four_event_kinds(ctx: CheckContext): Promise<void> {
   const kinds = Object.keys((ctx.contract.resolve('#/webhooks') as Obj | undefined) ?? {});
-  if (!ctx.expect(kinds.length === 4, { expected: "the spec's webhooks: the four event kinds", actual: kinds.join(', ') || 'none' }))
+  if (
+    !ctx.expect(kinds.length === 4, {
+      expected: "the spec's webhooks: the four event kinds",
+      actual: kinds.join(', ') || 'none',
+      says: 'kit: the four event kinds only (events other than these four are not shown)',
+    })
+  )
     return;
   await withProbe(ctx, ok200, async (probe, hook) => {
     // Event kinds the kit does not have are refused at registration.
@@ -245,6 +297,7 @@ export async function only_four_event_kinds(ctx: CheckContext): Promise<void> {
       ctx.expect(r.status >= 400 && r.status < 500, {
         expected: `a webhook for ${other} (not one of ${kinds.join(', ')}) refused with 4xx`,
         actual: `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`,
+        says: ['event type (one of the four)', 'kit: the mock control API refuses a webhook for another event kind with a 4xx'],
       });
     }
     const hooks = new Map<string, Hook>();
@@ -261,6 +314,10 @@ export async function only_four_event_kinds(ctx: CheckContext): Promise<void> {
     ctx.expect(probe.on(hooks.get(DOC_EVENT)!.path, doc.docId).length > 0 && probe.on(hooks.get(NOTE_EVENT)!.path, noteId).length > 0, {
       expected: `a ${DOC_EVENT} and a ${NOTE_EVENT} delivery`,
       actual: `${mine.length} deliveries: ${mine.map((x) => String(parse(x.body)?.event)).join(', ')}`,
+      says: [
+        'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+        'NOTE_UPDATED | an existing note is edited, saved or reverted',
+      ],
     });
     for (const x of mine) {
       const kind = [...hooks].find(([, h]) => h.path === x.path)?.[0];
@@ -268,6 +325,7 @@ export async function only_four_event_kinds(ctx: CheckContext): Promise<void> {
       ctx.expect(typeof event === 'string' && kinds.includes(event) && event === kind, {
         expected: `a delivery to the ${kind ?? '(no)'} webhook carries event ${kind} (one of ${kinds.join(', ')})`,
         actual: x.body.slice(0, 300),
+        says: ['event type (one of the four)', '| event | string, the event kind |'],
       });
     }
     // Nor does the mock's delivery log know any other event.
@@ -276,6 +334,7 @@ export async function only_four_event_kinds(ctx: CheckContext): Promise<void> {
     ctx.expect(!others.length, {
       expected: `GET /__mock/deliveries lists only ${kinds.join(', ')}`,
       actual: [...new Set(others)].join(', '),
+      says: 'kit: the kit emits no event kind but the four (events other than these four are not shown)',
     });
   });
 }

@@ -15,11 +15,11 @@ import {
   upload,
   NOTE_EVENT,
   touchNote,
-  schemaFields,
   parse,
   docStatus,
 } from '../support/webhook-probe.ts';
 import { got, objOf, followDocument, is2xx } from '../support/common.ts';
+import { MARGIN_MS } from '../../durations.ts';
 import { check } from '../support/define.ts';
 
 const hexToken = () => randomBytes(6).toString('hex');
@@ -32,7 +32,14 @@ async function awaitThenLinger(ctx: CheckContext, probe: Probe, hook: Hook, doc:
   const since = performance.now();
   const seen = () => probe.on(hook.path, doc.docId).length > 0;
   await awaitDoc(ctx, probe, doc, seen);
-  if (!ctx.expect(seen(), { expected, actual: 'none' })) return false;
+  if (
+    !ctx.expect(seen(), {
+      expected,
+      actual: 'none',
+      says: 'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+    })
+  )
+    return false;
   await ctx.sleep(Math.max(minMs, performance.now() - since));
   return true;
 }
@@ -51,6 +58,10 @@ export async function webhook_posted_to_registered_url(ctx: CheckContext): Promi
       !ctx.expect(mine.length > 0, {
         expected: `a ${DOC_EVENT} delivery for document ${doc.docId} to ${probe.url(registered)}`,
         actual: 'none',
+        says: [
+          'an HTTP POST to a URL registered by the user',
+          'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+        ],
       })
     )
       return;
@@ -58,6 +69,7 @@ export async function webhook_posted_to_registered_url(ctx: CheckContext): Promi
       ctx.expect(x.method === 'POST' && x.url === registered, {
         expected: `POST ${registered} (the URL registered, path and query as given)`,
         actual: `${x.method} ${x.url}`,
+        says: 'an HTTP POST to a URL registered by the user',
       });
   });
 }
@@ -77,6 +89,10 @@ export async function webhook_payload_identifiers_only(ctx: CheckContext): Promi
     ctx.expect(!!docHit && !!noteHit, {
       expected: `a ${DOC_EVENT} and a ${NOTE_EVENT} delivery`,
       actual: `${docHit ? 'document event' : 'no document event'}, ${noteHit ? 'note event' : 'no note event'}`,
+      says: [
+        'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+        'NOTE_UPDATED | an existing note is edited, saved or reverted',
+      ],
     });
     // Clinical content the events could leak: the patient's name, the document's text and file name, the note's
     // text (pieces of 24 characters, too long to occur by chance in an id, a URL or a timestamp).
@@ -97,23 +113,23 @@ export async function webhook_payload_identifiers_only(ctx: CheckContext): Promi
       ctx.expect(!leaked.length, {
         expected: `${schema}: identifiers only, no clinical content`,
         actual: `carries ${leaked.map(([w, v]) => `${w} (${JSON.stringify(v)})`).join(', ')} in ${hit.body.slice(0, 300)}`,
+        says: 'Events are notifications that carry identifiers, never clinical content',
       });
-      const fields = schemaFields(ctx, schema);
-      const extra = Object.keys(parse(hit.body) ?? {}).filter((k) => !fields.includes(k));
-      ctx.expect(!extra.length, {
-        expected: `${schema}: only its fields (${fields.join(', ')})`,
-        actual: `also ${extra.join(', ')} in ${hit.body.slice(0, 300)}`,
-      });
+      // A field the payload table does not list is no clinical content by itself (spec/readings.yaml, extra-fields):
+      // that a payload has its listed fields only is the kit's reading (closed schemas), judged with --profile all
+      // by the payload schema checks (webhook_payload_schema, note_created_event, note_updated_event).
     }
   });
 }
 
 export async function note_regenerated_event_fetch(ctx: CheckContext): Promise<void> {
   await withProbe(ctx, ok200, async (probe, hook) => {
-    const h = await hook('NOTE_REGENERATED', 'regenerated');
     const first = await ctx.fixtures.firstNote();
     const sessionId = String(first.session_id);
+    // The note as it was before the webhook existed: an event the webhook receives is of a regeneration after this
+    // read (another check may regenerate the same session meanwhile), so its note's updated_at is later.
     const before = await ctx.send({ method: 'GET', path: `/notes/${String(first.id)}`, key: ctx.keys.main });
+    const h = await hook('NOTE_REGENERATED', 'regenerated');
     const ex = await ctx.send({
       method: 'POST',
       path: `/sessions/${sessionId}/notes/regenerate`,
@@ -129,17 +145,22 @@ export async function note_regenerated_event_fetch(ctx: CheckContext): Promise<v
         return ctx.skip(
           `the regeneration of session ${sessionId} was not applied within ${wait / 1000} s, the documented minute and a margin`,
         );
-      ctx.expect(false, {
-        expected: `NOTE_REGENERATED for session ${sessionId}, whose note was regenerated`,
-        actual: `no delivery within ${wait / 1000} s; the note changed: ${got(now).slice(0, 160)}`,
-        exchange: now,
-      });
-      return;
+      // The note changed (perhaps just now): its event is due, after a margin for it to be sent.
+      if (!(await probe.waitFor(() => mine().length > 0, MARGIN_MS))) {
+        ctx.expect(false, {
+          expected: `NOTE_REGENERATED for session ${sessionId}, whose note was regenerated`,
+          actual: `no delivery within ${(wait + MARGIN_MS) / 1000} s; the note changed: ${got(now).slice(0, 160)}`,
+          exchange: now,
+          says: 'NOTE_REGENERATED | a note is regenerated, for example by the regenerate endpoint',
+        });
+        return;
+      }
     }
     const j = parse(mine()[0]!.body)!;
     ctx.expect(j.event === 'NOTE_REGENERATED' && typeof j.note_id === 'string', {
       expected: 'event NOTE_REGENERATED with a note_id',
       actual: mine()[0]!.body.slice(0, 300),
+      says: ['NOTE_REGENERATED | a note is regenerated', '| note_id | UUID string |'],
     });
     const noteId = String(j.note_id);
     const fetched = await ctx.send({ method: 'GET', path: `/notes/${encodeURIComponent(noteId)}`, key: ctx.keys.main });
@@ -148,12 +169,15 @@ export async function note_regenerated_event_fetch(ctx: CheckContext): Promise<v
       expected: `GET /notes/${noteId} answers 200 with the note of session ${sessionId}`,
       actual: got(fetched),
       exchange: fetched,
+      says: 'NOTE_REGENERATED | a note is regenerated, for example by the regenerate endpoint | GET /notes/{noteId} |',
     });
+    // Compared as instants: two ISO 8601 forms of one time (with and without milliseconds, another offset) differ as text.
     if (n.id === first.id && typeof objOf(before).updated_at === 'string')
-      ctx.expect(String(n.updated_at) > String(objOf(before).updated_at), {
+      ctx.expect(Date.parse(String(n.updated_at)) > Date.parse(String(objOf(before).updated_at)), {
         expected: `the fetched note is the regenerated one: updated_at after ${String(objOf(before).updated_at)}`,
         actual: `updated_at ${String(n.updated_at)}`,
         exchange: fetched,
+        says: ['NOTE_REGENERATED | a note is regenerated', 'updated_at (ISO 8601)'],
       });
   });
 }
@@ -179,6 +203,7 @@ export async function unqueued_upload_fires_no_event(ctx: CheckContext): Promise
     ctx.expect(!fired.length, {
       expected: `no ${DOC_EVENT} for document ${unqueued.docId}, whose extraction was not queued (still ${status ?? 'unlisted'})`,
       actual: bodies(fired),
+      says: 'no webhook will fire',
     });
   });
 }
@@ -198,7 +223,14 @@ export async function webhook_static_headers_every_delivery(ctx: CheckContext): 
       await awaitDoc(ctx, probe, doc, () => hooks.every((h) => probe.on(h.path, doc.docId).length >= 2));
       for (const h of hooks) {
         const hs = probe.on(h.path, doc.docId);
-        if (!ctx.expect(hs.length >= 1, { expected: `a delivery of document ${doc.docId} to ${h.path}`, actual: 'none' })) continue;
+        if (
+          !ctx.expect(hs.length >= 1, {
+            expected: `a delivery of document ${doc.docId} to ${h.path}`,
+            actual: 'none',
+            says: 'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+          })
+        )
+          continue;
         for (const [i, x] of hs.entries()) {
           const wrong = Object.entries(headers).filter(([k, v]) => x.headers[k.toLowerCase()] !== v);
           ctx.expect(!wrong.length, {
@@ -206,6 +238,7 @@ export async function webhook_static_headers_every_delivery(ctx: CheckContext): 
               .map(([k, v]) => `${k}: ${v}`)
               .join(', ')}`,
             actual: wrong.map(([k]) => `${k}: ${JSON.stringify(x.headers[k.toLowerCase()])}`).join(', '),
+            says: 'optional static headers sent with every delivery',
           });
         }
       }
@@ -227,6 +260,7 @@ export async function webhook_no_replay_before_registration(ctx: CheckContext): 
     ctx.expect(!replayed.length, {
       expected: `no delivery for document ${earlier.docId}, whose extraction ended (${status}) before the webhook was registered`,
       actual: bodies(replayed),
+      says: 'Deliveries start with the next matching event.',
     });
   });
 }

@@ -98,7 +98,13 @@ function retriedDelivery(ctx: CheckContext): Promise<Retried> {
 /** The shared delivery's attempts; a failure of the check when none came. */
 async function attemptsOf(ctx: CheckContext): Promise<Retried | undefined> {
   const r = await retriedDelivery(ctx);
-  return ctx.expect(r.attempts.length > 0, { expected: `a ${DOC_EVENT} delivery for document ${r.docId}`, actual: 'none' }) ? r : undefined;
+  return ctx.expect(r.attempts.length > 0, {
+    expected: `a ${DOC_EVENT} delivery for document ${r.docId}`,
+    actual: 'none',
+    says: 'DOCUMENT_STATUS_CHANGED | document text extraction reaches completed or failed',
+  })
+    ? r
+    : undefined;
 }
 
 /**
@@ -131,7 +137,7 @@ async function finalizeTarget(ctx: CheckContext): Promise<{ sessionId: string; t
 }
 
 /** Waits for the note event of `note`, checks it against the NoteEvent schema and the note, and follows note_url. */
-async function noteEvent(ctx: CheckContext, event: string, note: Record<string, unknown>): Promise<void> {
+async function noteEvent(ctx: CheckContext, event: string, note: Record<string, unknown>, o: { says: string }): Promise<void> {
   const mine = (d: Delivery) => d.json?.event === event && d.json.note_id === note.id;
   const wait = serviceWait(ctx, 'delivery');
   await ctx.receiver!.waitFor((ds) => ds.some(mine), wait);
@@ -140,17 +146,23 @@ async function noteEvent(ctx: CheckContext, event: string, note: Record<string, 
     !ctx.expect(deliveries.length >= 1, {
       expected: `a ${event} delivery for note ${String(note.id)}`,
       actual: `none within ${wait / 1000} s`,
+      says: o.says,
     })
   )
     return;
   const d = deliveries[0]!;
   const errors = ctx.schemas.validate('#/components/schemas/NoteEvent', d.json);
-  ctx.expect(!errors.length, { expected: 'payload valid against NoteEvent', actual: `${errors.join('; ')} in ${what(d)}` });
+  ctx.expect(!errors.length, {
+    expected: 'payload valid against NoteEvent',
+    actual: `${errors.join('; ')} in ${what(d)}`,
+    says: 'Note events (NOTE_CREATED, NOTE_REGENERATED, NOTE_UPDATED):',
+  });
   const j = d.json ?? {};
   const same = ['session_id', 'patient_id', 'template_id'].filter((k) => note[k] !== undefined && j[k] !== note[k]);
   ctx.expect(!same.length, {
     expected: `session_id, patient_id, template_id of note ${String(note.id)}`,
     actual: `${same.map((k) => `${k} ${JSON.stringify(j[k])} (note: ${JSON.stringify(note[k])})`).join(', ')}`,
+    says: ['Events are notifications that carry identifiers', '| session_id | UUID string |', '| template_id | UUID string |'],
   });
   let url: URL | undefined;
   try {
@@ -164,6 +176,7 @@ async function noteEvent(ctx: CheckContext, event: string, note: Record<string, 
     !ctx.expect(!!rel && rel === `/notes/${String(note.id)}`, {
       expected: `note_url an absolute URL of ${basePath}/notes/${String(note.id)}`,
       actual: JSON.stringify(j.note_url),
+      says: '| note_url | absolute URL of the note detail endpoint |',
     })
   )
     return;
@@ -172,6 +185,7 @@ async function noteEvent(ctx: CheckContext, event: string, note: Record<string, 
     expected: `GET note_url answers 200 with note ${String(note.id)}`,
     actual: got(fetched),
     exchange: fetched,
+    says: 'the receiver fetches content through the API using the URL in the payload',
   });
 }
 
@@ -184,10 +198,17 @@ export async function webhook_payload_schema(ctx: CheckContext): Promise<void> {
     ctx.expect(!errors.length, {
       expected: 'payload valid against DocumentStatusChangedEvent',
       actual: `${errors.join('; ')} in ${what(d)}`,
+      says: [
+        '| document_id | UUID string |',
+        '| external_id | string, null when none was set |',
+        '| status | completed or failed |',
+        '| error | string describing the failure, null on success |',
+      ],
     });
     ctx.expect(d.json?.document_id === r.docId && d.json?.patient_id === r.patientId, {
       expected: `the uploaded document: document_id ${r.docId}, patient_id ${r.patientId}`,
       actual: what(d),
+      says: ['Events are notifications that carry identifiers', '| document_id | UUID string |'],
     });
   }
 }
@@ -211,6 +232,7 @@ export async function document_url_lookup(ctx: CheckContext): Promise<void> {
     !ctx.expect(path === lookup && url?.searchParams.get('external_id') === r.ext, {
       expected: `document_url the lookup ${basePath}${lookup}?external_id=${r.ext} (the upload set that external_id)`,
       actual: JSON.stringify(d.json?.document_url),
+      says: "direct lookup by external_id when one was set, otherwise the patient's document collection",
     })
   )
     return;
@@ -219,13 +241,18 @@ export async function document_url_lookup(ctx: CheckContext): Promise<void> {
     expected: `GET document_url answers 200 with document ${r.docId}`,
     actual: got(fetched),
     exchange: fetched,
+    says: 'the receiver fetches content through the API using the URL in the payload',
   });
 }
 
 export async function received_delivery_is_post(ctx: CheckContext): Promise<void> {
   const r = await attemptsOf(ctx);
   for (const d of r?.attempts ?? [])
-    ctx.expect(d.method === 'POST', { expected: 'every attempt of the delivery sent as POST', actual: `${d.method} ${d.path}` });
+    ctx.expect(d.method === 'POST', {
+      expected: 'every attempt of the delivery sent as POST',
+      actual: `${d.method} ${d.path}`,
+      says: 'Method POST',
+    });
 }
 
 export async function webhook_retries_identical_payload(ctx: CheckContext): Promise<void> {
@@ -234,10 +261,12 @@ export async function webhook_retries_identical_payload(ctx: CheckContext): Prom
   ctx.expect(r.attempts.length > SCRIPT.length, {
     expected: `a retry after each of the receiver's answers ${SCRIPT.join(', ')}: ${SCRIPT.length + 1} attempts`,
     actual: `${r.attempts.length} attempt(s), answered ${r.attempts.map((d) => d.answered).join(', ')}`,
+    says: 'Up to 3 attempts, with exponential backoff of 1 s then 2 s, capped at 5 s. Responses 408, 429 and 5xx are retried',
   });
   ctx.expect(new Set(r.attempts.map(payloadOf)).size === 1, {
     expected: 'every retry carries the identical payload',
     actual: r.attempts.map(payloadOf).join('\n'),
+    says: 'a retry carries the identical payload',
   });
 }
 
@@ -257,6 +286,7 @@ export async function received_retry_backoff(ctx: CheckContext): Promise<void> {
     ctx.expect(gap >= lo && gap <= hi, {
       expected: `attempt ${n + 1} ${n} s after the receiver answered attempt ${n} ${r.attempts[n - 1]!.answered} (backoff 1 s then 2 s${unit === 1000 ? '' : `, 1 s ≈ ${ms(unit)}`}): ${ms(lo)}..${ms(hi)}`,
       actual: `${ms(gap)}`,
+      says: 'exponential backoff of 1 s then 2 s, capped at 5 s',
     });
   }
 }
@@ -269,16 +299,22 @@ export async function webhook_dedupe_triple_distinct(ctx: CheckContext): Promise
     u.release();
     await followDocument(ctx, u.patientId, u.ext, serviceWait(ctx, 'extraction'));
     await ctx.send({ method: 'POST', path: `/patients/${u.patientId}/documents/${u.docId}/extract`, key: ctx.keys.main });
-    await ctx.receiver!.waitFor((ds) => ds.filter(aboutDoc(u)).length >= 2, serviceWait(ctx, 'extraction'));
-    const payloads = ctx.receiver!.deliveries.filter(aboutDoc(u)).map((d) => d.json ?? {});
+    // Delivery is at-least-once: a delivery repeated is one event (receivers deduplicate by the whole payload), and
+    // the events are taken in the order they happened (their timestamps), which their arrival need not keep.
+    const distinct = (ds: Delivery[]) => [...new Map(ds.filter(aboutDoc(u)).map((d) => [payloadOf(d), d.json ?? {}])).values()];
+    const at = (p: Record<string, unknown>) => Date.parse(String(p.timestamp)) || 0;
+    await ctx.receiver!.waitFor((ds) => distinct(ds).length >= 2, serviceWait(ctx, 'extraction'));
+    const payloads = distinct(ctx.receiver!.deliveries).sort((a, b) => at(a) - at(b));
     ctx.expect(payloads.map((p) => p.status).join() === 'failed,completed', {
-      expected: 'failed then completed for one document',
+      expected: 'failed then completed for one document (a repeated delivery counted once, in timestamp order)',
       actual: payloads.map((p) => String(p.status)).join(', '),
+      says: ['a failed document can later reach completed and emit a second event', 'one document id may emit failed then completed'],
     });
     const triples = new Set(payloads.map((p) => `${String(p.event)}|${String(p.document_id)}|${String(p.timestamp)}`));
     ctx.expect(triples.size === payloads.length, {
       expected: 'distinct event + resource id + timestamp triples',
       actual: [...triples].join(', '),
+      says: 'Receivers deduplicate retries by the whole payload or by the triple event + resource id + timestamp, not by resource id alone',
     });
   } finally {
     await unregister(ctx, hook);
@@ -297,7 +333,9 @@ export async function note_created_event(ctx: CheckContext): Promise<void> {
     const note = r.body?.data;
     if (r.status !== 201 || !note?.id)
       return ctx.skip(`POST /__mock/sessions/${target.sessionId}/finalize answered ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
-    await noteEvent(ctx, 'NOTE_CREATED', note);
+    await noteEvent(ctx, 'NOTE_CREATED', note, {
+      says: 'NOTE_CREATED | a new note is generated (a session is finalized, or a note is created via the API)',
+    });
   } finally {
     await unregister(ctx, id);
   }
@@ -313,7 +351,7 @@ export async function note_updated_event(ctx: CheckContext): Promise<void> {
     const note = r.body?.data;
     if (r.status !== 200 || !note?.id)
       return ctx.skip(`PATCH /__mock/notes/${String(first.id)} answered ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
-    await noteEvent(ctx, 'NOTE_UPDATED', note);
+    await noteEvent(ctx, 'NOTE_UPDATED', note, { says: 'NOTE_UPDATED | an existing note is edited, saved or reverted' });
   } finally {
     await unregister(ctx, id);
   }

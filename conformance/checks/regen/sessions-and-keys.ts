@@ -31,11 +31,17 @@ export async function regenerate_session_id_uuid(ctx: CheckContext): Promise<voi
         expected: `a 4xx for POST /sessions/{sessionId}/notes/regenerate with sessionId ${JSON.stringify(bad)}, not a UUID`,
         actual: got(ex),
         exchange: ex,
+        says: '| path | sessionId | string (UUID) | yes |',
       });
     }
   // Required: an empty sessionId segment is no regenerate request.
   const none = await ctx.send({ method: 'POST', path: path(''), key: ctx.keys.main, json: {} });
-  ctx.expect(is4xx(none), { expected: 'a 4xx for POST /sessions//notes/regenerate (no sessionId)', actual: got(none), exchange: none });
+  ctx.expect(is4xx(none), {
+    expected: 'a 4xx for POST /sessions//notes/regenerate (no sessionId)',
+    actual: got(none),
+    exchange: none,
+    says: '| path | sessionId | string (UUID) | yes |',
+  });
 }
 
 export async function regenerate_auth_errors(ctx: CheckContext): Promise<void> {
@@ -59,6 +65,7 @@ export async function regenerate_auth_errors(ctx: CheckContext): Promise<void> {
       expected: `${status} for POST /sessions/{sessionId}/notes/regenerate ${why}`,
       actual: got(ex),
       exchange: ex,
+      says: ['| 401 | unauthorized | {error} |', '| 403 | insufficient scope | {error} |'],
     });
   }
   await ctx.mock!.fault({ kind: 'rate-limited', count: 1 });
@@ -67,6 +74,7 @@ export async function regenerate_auth_errors(ctx: CheckContext): Promise<void> {
     expected: '429 { error } for POST /sessions/{sessionId}/notes/regenerate when rate limited',
     actual: got(limited),
     exchange: limited,
+    says: '| 429 | rate limit exceeded | {error} |',
   });
 }
 
@@ -80,6 +88,7 @@ export async function regenerate_accepted(ctx: CheckContext): Promise<void> {
     expected: `202 { data: { session_id: "${session}", status: "queued" }, message }`,
     actual: got(ex),
     exchange: ex,
+    says: "| 202 | regeneration queued | {data: {session_id: <string>, status: 'queued'}, message: <string>} |",
   });
   if (!is2xx(ex)) return;
   // The regenerated note shows up on the session notes endpoint: one of its notes rewritten, or one added.
@@ -89,6 +98,7 @@ export async function regenerate_accepted(ctx: CheckContext): Promise<void> {
     expected: `the regenerated note available from the session notes endpoint within ${waitedFor(ctx)}`,
     actual: `the notes of session ${session} unchanged after ${Math.round(w.ms / 1000)} s: ${got(w.state.exchange)}`,
     exchange: w.state.exchange,
+    says: ['The regenerated note is then available from the session notes endpoint', 'Typical duration is under a minute.'],
   });
 }
 
@@ -109,12 +119,14 @@ export async function regenerate_idempotency_key(ctx: CheckContext): Promise<voi
       expected: `2xx for a repeat with Idempotency-Key ${key} ${when}, collapsed onto it`,
       actual: got(ex),
       exchange: ex,
+      says: 'repeated requests with the same key for the same session collapse onto one regeneration',
     });
   const quiet = await stillSession(ctx, session, first.watch.state.sig, after, quietFor(ctx, first.watch.ms));
   ctx.expect(!quiet.moved, {
     expected: `one regeneration of session ${session} for three requests with Idempotency-Key ${key} (the first landed after ${Math.round(first.watch.ms)} ms; watched ${Math.round(quiet.ms)} ms after the last repeat)`,
     actual: `a second run: ${describeChange(quiet)}`,
     exchange: quiet.state.exchange,
+    says: 'repeated requests with the same key for the same session collapse onto one regeneration',
   });
 }
 
@@ -128,6 +140,7 @@ export async function regenerate_idempotent_repeat_same_body(ctx: CheckContext):
     expected: 'the same 2xx body for a repeat with the same Idempotency-Key',
     actual: `${got(a)} then ${got(b)}`,
     exchange: b,
+    says: 'kit: a repeat with the same Idempotency-Key answers the same 202 body (the answer to a repeat is not shown)',
   });
 }
 
@@ -148,12 +161,18 @@ export async function idempotency_key_length_bounds(ctx: CheckContext): Promise<
       expected: `400 for an Idempotency-Key ${label} characters`,
       actual: got(ex),
       exchange: ex,
+      says: 'kit: an Idempotency-Key is 1 to 255 characters, another length is a 400 (bounds not shown)',
     });
   }
   if (maxLength !== undefined) {
     const longest = `${ctx.prefix}`.padEnd(maxLength, 'k');
     const ok = await ctx.send({ method: 'POST', path, key: ctx.keys.main, json: {}, headers: { 'Idempotency-Key': longest } });
-    ctx.expect(is2xx(ok), { expected: `2xx for an Idempotency-Key of exactly ${maxLength} characters`, actual: got(ok), exchange: ok });
+    ctx.expect(is2xx(ok), {
+      expected: `2xx for an Idempotency-Key of exactly ${maxLength} characters`,
+      actual: got(ok),
+      exchange: ok,
+      says: 'kit: an Idempotency-Key is 1 to 255 characters, another length is a 400 (bounds not shown)',
+    });
   }
 }
 
@@ -164,12 +183,18 @@ export async function regenerate_session_not_ready(ctx: CheckContext): Promise<v
     expected: `409 for ${session.about}, not ready for regeneration`,
     actual: got(ex),
     exchange: ex,
+    says: '| 409 | session not ready for regeneration | {error} |',
   });
 }
 
 export async function regenerate_unknown_session(ctx: CheckContext): Promise<void> {
   const ex = await ctx.send({ method: 'POST', path: `/sessions/${crypto.randomUUID()}/notes/regenerate`, key: ctx.keys.main, json: {} });
-  ctx.expect(ex.response.status === 404, { expected: '404 for a session the organization does not own', actual: got(ex), exchange: ex });
+  ctx.expect(ex.response.status === 404, {
+    expected: '404 for a session the organization does not own',
+    actual: got(ex),
+    exchange: ex,
+    says: '| 404 | session not found | {error} |',
+  });
 }
 
 export async function regenerate_unavailable(ctx: CheckContext): Promise<void> {
@@ -185,6 +210,7 @@ export async function regenerate_unavailable(ctx: CheckContext): Promise<void> {
     expected: '503 { error } when regeneration cannot be queued',
     actual: got(ex),
     exchange: ex,
+    says: '| 503 | regeneration could not be queued | {error} |',
   });
 }
 

@@ -92,12 +92,14 @@ export function expectLoggedBackoff(ctx: CheckContext, label: string, as: Logged
     ctx.expect(inBounds && gap >= (want / 1000) * second - STAMP_MS, {
       expected: `${label}: attempt ${i + 1} after a backoff of ${want / 1000} s (1 s then 2 s, capped at 5 s; up to a quarter more as jitter; 1 s ≈ ${ms(second)} here), waited in real time`,
       actual: `GET /__mock/deliveries: delay_ms ${String(delay)}, then ${ms(gap)} from the end of attempt ${i} to the start of attempt ${i + 1}`,
+      says: 'Up to 3 attempts, with exponential backoff of 1 s then 2 s, capped at 5 s.',
     });
     const g = seen[i - 1];
     if (g === undefined) continue;
     ctx.expect(Math.abs(g - gap) <= TIMER_LATENESS_MS, {
       expected: `${label}: the receiver sees the gap before attempt ${i + 1} as the sender's log has it (${ms(gap)}), within ${TIMER_LATENESS_MS} ms of a busy machine's lateness`,
       actual: `${ms(g)} from the receiver's answer to the next arrival`,
+      says: 'exponential backoff of 1 s then 2 s, capped at 5 s',
     });
   }
 }
@@ -113,11 +115,13 @@ export function expectLoggedTimeouts(ctx: CheckContext, as: LoggedAttempt[], hel
     ctx.expect(a.timeout_ms === DOCUMENTED_TIMEOUT_MS && took >= 30 * second - STAMP_MS, {
       expected: `attempt ${i + 1}, never answered, given up after the documented 30 s timeout (≈ ${ms(30 * second)} here)`,
       actual: `GET /__mock/deliveries: ${a.error ?? `status ${String(a.status)}`}; timeout_ms ${String(a.timeout_ms)}, after ${ms(took)}`,
+      says: 'Method POST; body encoded in the configured format; timeout 30 seconds.',
     });
     const h = held[i];
     ctx.expect(h !== undefined && Math.abs(h - took) <= TIMER_LATENESS_MS, {
       expected: `attempt ${i + 1} let go at the receiver when the sender gave it up (${ms(took)} in its log), within ${TIMER_LATENESS_MS} ms`,
       actual: h === undefined ? 'still open at the receiver' : `held ${ms(h)} at the receiver`,
+      says: 'timeout 30 seconds',
     });
   }
 }

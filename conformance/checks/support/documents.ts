@@ -14,17 +14,17 @@ export const RANK: Record<string, number> = { pending: 0, processing: 1, complet
 
 /**
  * The source's "text-extraction-started wording" (DOC-026). No text is quoted, so any sentence of the message that
- * speaks of extraction and of its start, in either order, says it ("Text extraction started", "Started text
- * extraction", "Text extraction has begun", "Queued for extraction", "Extracting text..."), unless that sentence says
- * it did not happen.
+ * speaks of extraction (or OCR, text recognition) and of its start, in either order, says it ("Text extraction
+ * started", "Started text extraction", "Text extraction has begun", "Queued for extraction", "Extracting text...",
+ * "OCR scheduled"), unless that sentence says it did not happen.
  */
 export function saysExtractionStarted(message: string): boolean {
   return message.split(/[.!?;]+/).some((sentence) => {
     if (/\b(not|never|failed|unable|cannot)\b|n't\b/i.test(sentence)) return false;
     if (/\bextracting\b/i.test(sentence)) return true;
     return (
-      /\bextract(ion)?\b/i.test(sentence) &&
-      /\b(start(s|ed|ing)?|begins?|began|begun|queued|initiated|under ?way|in progress|running)\b/i.test(sentence)
+      /\b(extract(ion)?|ocr|text recognition)\b/i.test(sentence) &&
+      /\b(start(s|ed|ing)?|begins?|began|begun|(en)?queued|initiated|scheduled|triggered|under ?way|in progress|running)\b/i.test(sentence)
     );
   });
 }
@@ -135,5 +135,9 @@ export const extractionWaitText = (ctx: Pick<CheckContext, 'mock'>): string =>
 export function checkTransitions(ctx: CheckContext, statuses: string[], order: string[]) {
   const idx = statuses.map((s) => order.indexOf(s));
   const forward = idx.every((v, i) => v >= 0 && (i === 0 || v > idx[i - 1]!));
-  ctx.expect(forward, { expected: `statuses in the order ${order.join(' → ')} (completed/failed terminal)`, actual: statuses.join(' → ') });
+  ctx.expect(forward, {
+    expected: `statuses in the order ${order.join(' → ')} (completed/failed terminal)`,
+    actual: statuses.join(' → '),
+    says: 'States: pending, processing, completed, failed. completed and failed are terminal for one extraction run.',
+  });
 }

@@ -115,6 +115,7 @@ export async function noteNow(ctx: CheckContext, noteId: string): Promise<Obj | 
     expected: `200 { data: note ${noteId} with updated_at }`,
     actual: got(ex),
     exchange: ex,
+    says: ['| GET | /notes/{noteId} | notes:read |', '{data: Note detail}', 'updated_at (ISO 8601)'],
   })
     ? objOf(ex)
     : undefined;
@@ -145,6 +146,7 @@ export async function regenerateAndWait(
       expected: `2xx { data: { session_id: "${t.sessionId}", status: "queued" } } for ${label}`,
       actual: got(ex),
       exchange: ex,
+      says: "{data: {session_id: <string>, status: 'queued'}, message: <string>}",
     })
   )
     return undefined;

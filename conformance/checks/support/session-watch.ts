@@ -113,6 +113,7 @@ export async function regenerateWithKey(ctx: CheckContext, session: string, key:
       expected: `2xx queued for session ${session} with Idempotency-Key ${key}`,
       actual: got(ex),
       exchange: ex,
+      says: "{data: {session_id: <string>, status: 'queued'}, message: <string>}",
     })
   )
     return undefined;

@@ -330,6 +330,7 @@ export function expectTimeouts(ctx: CheckContext, t: Timing, held: Hit[]): void 
       ctx.expect(false, {
         expected: `attempt ${i + 1}, never answered, abandoned by the sender after about 30 s (≈ ${ms(30 * unit)} here)`,
         actual: `still open when the check stopped waiting, ${ms(t.heldWaitMs)} (${Math.round(t.heldWaitMs / unit)} s of service time) after the upload`,
+        says: 'timeout 30 seconds',
       });
       continue;
     }
@@ -338,6 +339,7 @@ export function expectTimeouts(ctx: CheckContext, t: Timing, held: Hit[]): void 
     ctx.expect(held >= lo && held <= hi, {
       expected: `attempt ${i + 1}, never answered, abandoned after about 30 s: ${ms(lo)}..${ms(hi)} here (1 s ≈ ${ms(unit)}; up to ${TIMER_LATENESS_MS} ms of a busy machine's lateness)`,
       actual: `abandoned after ${ms(held)} = ${(held / unit).toFixed(1)} s of service time`,
+      says: 'timeout 30 seconds',
     });
   }
 }
