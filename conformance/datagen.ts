@@ -190,7 +190,7 @@ export class BodyGenerator {
       if (first === 'string' || p.format || p.pattern) add('wrong-type', 'as a number', 12345);
       if (first === 'integer' || first === 'number') add('wrong-type', 'as a string', 'not-a-number');
       if (first === 'integer') add('wrong-type', 'as a fraction', 1.5);
-      if (first === 'boolean') add('wrong-type', 'as a string', 'yes');
+      if (first === 'boolean') add('wrong-type', 'as a string', 'perhaps'); // not 'yes', which lenient parsers read as true
       if (first === 'object') add('wrong-type', 'as a string', 'not-an-object');
       if (typeof p.minLength === 'number' && p.minLength > 0)
         add('out-of-bounds', `shorter than ${p.minLength}`, 'x'.repeat(p.minLength - 1));

@@ -27,6 +27,8 @@ describe('suite fixtures', () => {
     }
     const first = unusedNpi([]);
     expect(isValidNpi(first)).toBe(true);
+    // An individual's NPI begins with 1: a server that checks the form takes it as one.
+    expect(first).toMatch(/^1\d{9}$/);
     expect(unusedNpi([first])).not.toBe(first);
   });
 

@@ -9,9 +9,13 @@ export function npiCheckDigit(nine: string): number {
   return (10 - (sum % 10)) % 10;
 }
 
-/** A Luhn-valid NPI not in `taken`, counting down from the top of the range (where seeds rarely are). */
+/**
+ * A Luhn-valid NPI not in `taken`, counting down from the top of the individual (type-1) range: an NPI's first digit is
+ * 1 for an individual (the document's "individual, type-I NPI"), so a server that checks an NPI's form takes it for
+ * one, and the top of the range is where seeds rarely are.
+ */
 export function unusedNpi(taken: string[]): string {
-  for (let base = 999_999_999; ; base--) {
+  for (let base = 199_999_999; ; base--) {
     const npi = `${base}${npiCheckDigit(String(base))}`;
     if (!taken.includes(npi)) return npi;
   }

@@ -487,6 +487,22 @@ export const readingsCatalogue = [
     ]
   },
   {
+    "id": "unset-as-null",
+    "says": "An optional field left unset is answered as null, never left out (a started extract run's error and details, a document's extraction_error, extracted_date and external_id).",
+    "plays": "engine",
+    "combines": true,
+    "places": [
+      "extract-answer"
+    ],
+    "words": [
+      "The extract endpoint's body may also carry `success` (boolean), `message`, `error` (a failure summary) and `details` (a string reason)."
+    ],
+    "rules": [
+      "DOC-023",
+      "ERR-010"
+    ]
+  },
+  {
     "id": "upload-other-words",
     "says": "The upload message reads 'Upload complete; extraction of the text has started.' or 'Upload complete.'",
     "plays": "engine",

@@ -80,11 +80,20 @@ export class CaseGenerator {
     return Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
   }
 
-  /** Query values: each parameter more often than not (lookups never), drawn at its bounds, enums and formats. */
+  /**
+   * Query values: each parameter more often than not (lookups never), drawn at its bounds, enums and formats. Under
+   * the documented profile a parameter whose name is the kit's (its own x-assumption: "Names of the ... query
+   * parameters: not shown") is never sent, since a server with other names may refuse it, and one whose default is the
+   * kit's is always sent, since a server may require it (a valid request is valid under every reading).
+   */
   private query(op: Operation, draw: ValueDraw): Record<string, string | number> | undefined {
     const out: Record<string, string | number> = {};
+    const documented = this.profile === 'documented';
     for (const p of op.parameters) {
-      if (p.in !== 'query' || LOOKUPS.has(String(p.name)) || !draw.chance(0.6)) continue;
+      if (p.in !== 'query' || LOOKUPS.has(String(p.name))) continue;
+      if (documented && 'x-assumption' in p) continue;
+      const needed = documented && assumedKeyword(p.schema as JsonObject, 'default');
+      if (!needed && !draw.chance(0.6)) continue;
       const v = draw.value(p.schema as Json);
       if (v !== null && typeof v !== 'object') out[String(p.name)] = typeof v === 'boolean' ? String(v) : (v as string | number);
     }

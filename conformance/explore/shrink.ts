@@ -1,6 +1,6 @@
 // Shrinking a failing case to a smallest one that still fails the same check on the same operation: shorter
 // sequences first (cut after a step, drop a step nothing later reads), then smaller requests (drop a field or a query
-// parameter, halve a text). Each candidate is a whole case re-sent; the kept candidates' positions are the shrink
+// parameter, halve a body's text). Each candidate is a whole case re-sent; the kept candidates' positions are the shrink
 // steps of the replay id, so `--replay` rebuilds exactly the shrunk case without sending anything to choose.
 import { isRef, needs, type Case, type Ref, type Step } from './case.ts';
 
@@ -92,8 +92,8 @@ function smallerSteps(step: Step, guard: BodyGuard): Step[] {
     const { [k]: _gone, ...rest } = step.query!;
     out.push({ ...step, query: Object.keys(rest).length ? rest : undefined });
   }
-  for (const [k, v] of Object.entries(step.query ?? {}))
-    if (typeof v === 'string' && k !== kept) for (const h of halves(v)) out.push({ ...step, query: { ...step.query, [k]: h } });
+  // Query values are not halved: drawn at their formats and enums, a half is rarely valid (a date's half is no date),
+  // and a shrunk case must keep its intent.
   if (!step.body || step.upload) return out;
   const bodies: Array<Record<string, unknown>> = [];
   for (const k of Object.keys(step.body)) {

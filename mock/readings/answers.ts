@@ -127,6 +127,7 @@ function reshapeAnswer(a: Answer, v: AnswerView, r: ActiveReadings): void {
     delete b.message;
   }
   if (r.has('extract-accepted-202') && op === 'extractDocument' && a.status === 200) a.status = 202;
+  if (r.has('unset-as-null') && a.status < 300) unsetAsNull(op, b);
   if (r.has('upload-other-words') && op === 'uploadDocument' && a.status === 201 && b)
     b.message = b.message === messages.upload.queued ? 'Upload complete; extraction of the text has started.' : 'Upload complete.';
   if (r.has('export-other-layout') && op === 'exportNotes' && a.status === 200) {
@@ -143,6 +144,20 @@ function reshapeAnswer(a: Answer, v: AnswerView, r: ActiveReadings): void {
     a.body = { error: 'Missing or invalid API key' };
   }
   if (r.has('statuses-other')) otherStatuses(a, v);
+}
+
+/** The optional fields the kit leaves out when unset, answered as null instead. */
+const NULL_WHEN_UNSET: Record<string, { body?: string[]; data: string[] }> = {
+  extractDocument: { body: ['error', 'details'], data: ['extraction_error', 'extracted_date', 'external_id'] },
+  uploadDocument: { data: ['extraction_error', 'extracted_date', 'external_id'] },
+  listDocuments: { data: ['extraction_error', 'extracted_date', 'external_id'] },
+};
+
+function unsetAsNull(op: string, b: Obj | undefined): void {
+  const fields = NULL_WHEN_UNSET[op];
+  if (!fields || !b) return;
+  for (const f of fields.body ?? []) if (!(f in b)) b[f] = null;
+  for (const o of dataObjects(b)) for (const f of fields.data) if (!(f in o)) o[f] = null;
 }
 
 function otherStatuses(a: Answer, v: AnswerView): void {

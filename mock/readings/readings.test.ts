@@ -122,6 +122,10 @@ const probes: Partial<Record<ReadingId, (api: Api) => Promise<unknown>>> = {
   'extract-accepted-202': async (api) => (await extract(api)).status,
   'export-other-layout': async (api) => (await api('GET', '/notes/export')).status,
   'extract-data-only': async (api) => Object.keys((await extract(api)).body).sort(),
+  'unset-as-null': async (api) => {
+    const b = (await extract(api)).body;
+    return [b.error, b.details];
+  },
   'upload-other-words': async (api) => (await upload(api)).body.message,
   'statuses-other': async (api) => [(await api('PATCH', '/patients')).status, (await api('GET', '/patients/abc')).status],
   'error-texts-other': async (api) => (await api('GET', '/patients/1')).body.error,

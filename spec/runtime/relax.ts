@@ -42,11 +42,34 @@ function relaxNode(node: JsonObject): JsonObject {
   return keepRequired(out);
 }
 
+/**
+ * An object's optional fields may be null: the document answers "none" with null in its own tables ("null when none
+ * was set", "null on success", "nullable", "send null ... when there is none") and never says an unset field is left
+ * out, so a server that answers every field, an unset one as null, reads it as well as one that leaves it out.
+ */
+function optionalsMayBeNull(node: JsonObject): JsonObject {
+  const props = node.properties;
+  if (!props || typeof props !== 'object' || Array.isArray(props)) return node;
+  const required = new Set([
+    ...(Array.isArray(node.required) ? node.required : []),
+    ...(Array.isArray(node[DOCUMENTED_REQUIRED]) ? node[DOCUMENTED_REQUIRED] : []),
+  ] as string[]);
+  const out = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, required.has(k) || allowsNull(v) ? v : orNull(v)]));
+  return { ...node, properties: out };
+}
+
+/** Does a property's schema already take null (a null type, or an anyOf branch of it)? */
+const allowsNull = (v: Json): boolean =>
+  !!v &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  (schemaTypes(v).includes('null') || (Array.isArray(v.anyOf) && v.anyOf.some((b) => allowsNull(b as Json))));
+
 export function relaxBundle(node: Json): Json {
   if (Array.isArray(node)) return node.map(relaxBundle);
   if (!node || typeof node !== 'object') return node;
   const copy: JsonObject = {};
   for (const [k, v] of Object.entries(node)) copy[k] = relaxBundle(v);
   const isSchema = 'x-assumption' in copy && !NOT_SCHEMA.some((k) => k in copy);
-  return isSchema ? relaxNode(copy) : copy;
+  return optionalsMayBeNull(isSchema ? relaxNode(copy) : copy);
 }

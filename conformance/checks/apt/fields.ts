@@ -3,7 +3,7 @@
 import type { CheckContext, CheckDef } from '../../model.ts';
 import { createAppointment, got, objOf, listOf, isValidationError, farFuture, json, is2xx, made, SETUP } from '../support/common.ts';
 import { own, pathIdForm, UUID, DIGITS } from '../support/operations.ts';
-import { foreignProvider, refused, createdOk } from '../support/resources.ts';
+import { foreignProvider, instantOf, refused, createdOk } from '../support/resources.ts';
 import { check } from '../support/define.ts';
 import { day, ISO_DATE_TIME, patchAppointment } from '../support/appointment-fields.ts';
 
@@ -181,14 +181,16 @@ export async function appointment_start_at_date_time(ctx: CheckContext): Promise
   for (const sent of [utc, offset]) {
     const a = await createAppointment(ctx, String(p.id), { start_at: sent });
     const back = objOf(a).start_at;
-    ctx.expect(createdOk(a) && typeof back === 'string' && ISO_DATE_TIME.test(back) && Date.parse(back) === Date.parse(sent), {
+    ctx.expect(createdOk(a) && typeof back === 'string' && ISO_DATE_TIME.test(back) && instantOf(back) === Date.parse(sent), {
       expected: `2xx with start_at an ISO 8601 date-time of the instant ${new Date(Date.parse(sent)).toISOString()} (sent ${sent})`,
       actual: got(a),
       exchange: a,
       says: 'start_at | ISO 8601 datetime',
     });
   }
-  for (const bad of [utc.slice(0, 10), 'next tuesday 10am', String(Date.parse(utc))]) {
+  // A date alone, or epoch milliseconds, some lenient parsers take as a date-time: judged only with --profile all.
+  const bads = ctx.profile === 'all' ? [utc.slice(0, 10), 'next tuesday 10am', String(Date.parse(utc))] : ['next tuesday 10am'];
+  for (const bad of bads) {
     const ex = await createAppointment(ctx, String(p.id), { start_at: bad });
     ctx.expect(isValidationError(ex), {
       expected: `400 { error, details } for start_at ${json(bad)} (not a date-time)`,

@@ -14,7 +14,7 @@ import {
   made,
   SETUP,
 } from '../support/common.ts';
-import { createdOk, pageAndLimit, metaOf, sameField, getAppointment, lifecycle, everyTransition } from '../support/resources.ts';
+import { createdOk, instantOf, pageAndLimit, metaOf, sameField, getAppointment, lifecycle, everyTransition } from '../support/resources.ts';
 import { check } from '../support/define.ts';
 import { patchAppointment, appointmentCreate } from '../support/appointment-fields.ts';
 
@@ -87,7 +87,7 @@ export async function appointment_create_all_fields(ctx: CheckContext): Promise<
   )
     return;
   const differs = Object.entries(sent)
-    .filter(([k, v]) => (k === 'start_at' ? Date.parse(String(d[k])) !== Date.parse(String(v)) : !sameField(k, d[k], v)))
+    .filter(([k, v]) => (k === 'start_at' ? instantOf(String(d[k])) !== instantOf(String(v)) : !sameField(k, d[k], v)))
     .map(([k]) => k);
   ctx.expect(!differs.length, {
     expected: `data carries every field as sent (${Object.keys(sent).join(', ')})`,
@@ -243,7 +243,7 @@ export async function appointment_patch_fields_optional(ctx: CheckContext): Prom
     const group = Object.fromEntries(entries.slice(i, i + 3));
     const ex = await patchAppointment(ctx, id, group);
     const off = Object.entries(group)
-      .filter(([k, v]) => (k === 'start_at' ? Date.parse(String(objOf(ex)[k])) !== Date.parse(String(v)) : !sameField(k, objOf(ex)[k], v)))
+      .filter(([k, v]) => (k === 'start_at' ? instantOf(String(objOf(ex)[k])) !== instantOf(String(v)) : !sameField(k, objOf(ex)[k], v)))
       .map(([k]) => k);
     ctx.expect(ex.response.status === 200 && !off.length, {
       expected: `200 with ${json(group)} applied for a PATCH of only those fields`,

@@ -6,7 +6,8 @@ import { objOf, type Obj } from './common.ts';
 
 export const day = (d: Date) => d.toISOString().slice(0, 10);
 
-export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+/** ISO 8601's date-time, extended form: seconds, fraction and offset optional (an offset may also read +0200 or +02). */
+export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}([.,]\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
 
 /**
  * A PATCH of an appointment. One that moves it sends start_at and duration_minutes together, the second as the

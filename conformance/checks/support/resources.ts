@@ -39,11 +39,25 @@ export function same(back: unknown, sent: unknown): boolean {
  * no form (Patient: gender, phone, email; free text): a server may normalise a phone to its digits, an email or a
  * gender to lower case, and trim text (spec/readings.yaml: contact-normalised, free-text-trimmed). Anything else as same().
  */
+/** The instant a date-time names; one without an offset read as UTC (the test machine's zone is no server's). */
+export const instantOf = (v: string): number => {
+  const iso = v.replace(',', '.');
+  return Date.parse(
+    /(Z|[+-]\d{2}(:?\d{2})?)$/.test(iso.slice(10))
+      ? iso.replace(/([+-]\d{2})(\d{2})$/, '$1:$2').replace(/([+-]\d{2})$/, '$1:00')
+      : `${iso}Z`,
+  );
+};
+
 export function sameField(field: string, back: unknown, sent: unknown): boolean {
   if (typeof back !== 'string' || typeof sent !== 'string') return same(back, sent);
   // A date-time is one instant whatever its notation (fraction, offset).
-  if (/^\d{4}-\d{2}-\d{2}T/.test(sent)) return Date.parse(back) === Date.parse(sent);
-  if (field === 'phone') return back.replace(/\D/g, '') === sent.replace(/\D/g, '');
+  if (/^\d{4}-\d{2}-\d{2}T/.test(sent)) return instantOf(back) === instantOf(sent);
+  // A phone kept in another notation: the same digits, a national form dropping the country code included.
+  if (field === 'phone') {
+    const [b, s] = [back.replace(/\D/g, ''), sent.replace(/\D/g, '')];
+    return b.length >= 7 && s.length >= 7 && (b.endsWith(s) || s.endsWith(b));
+  }
   if (field === 'email' || field === 'gender') return back.trim().toLowerCase() === sent.trim().toLowerCase();
   return back.trim() === sent.trim();
 }
