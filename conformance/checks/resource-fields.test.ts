@@ -203,7 +203,15 @@ const broken: Array<[string, string, Breaks]> = [
     'APT-009',
     {
       request: (req) =>
-        is(req, 'POST', /^\/appointments$/) && editJson(req, (b) => /^\d{4}-\d{2}-\d{2}$/.test(b.start_at) && (b.start_at += 'T00:00:00Z')),
+        // The broken server reads any start_at it cannot parse as a week from now.
+        is(req, 'POST', /^\/appointments$/) &&
+        editJson(
+          req,
+          (b) =>
+            typeof b.start_at === 'string' &&
+            !/^\d{4}-\d{2}-\d{2}T/.test(b.start_at) &&
+            (b.start_at = new Date(Date.now() + 7 * 864e5).toISOString()),
+        ),
     },
   ],
   [

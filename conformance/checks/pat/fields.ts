@@ -161,7 +161,8 @@ export async function patient_date_of_birth_format(ctx: CheckContext): Promise<v
     exchange: read,
     says: ['date_of_birth | string YYYY-MM-DD', '/patients/{patientId} | patients:read | none | {data: Patient}'],
   });
-  for (const bad of ['29/02/1984', '1984-02-29T00:00:00Z', '19840229']) {
+  // A midnight date-time or a digit string some lenient parsers read as a date: judged only with --profile all.
+  for (const bad of ctx.profile === 'all' ? ['29/02/1984', '1984-02-29T00:00:00Z', '19840229'] : ['29/02/1984']) {
     const ex = await postPatient(ctx, { name: 'Conformance bad dob', date_of_birth: bad }, 'dob-bad');
     ctx.expect(isValidationError(ex), {
       expected: `400 { error, details } for date_of_birth "${bad}" (not YYYY-MM-DD)`,
