@@ -187,7 +187,10 @@ export class BodyGenerator {
         cases.push({ kind, field, label: `${field} ${label}`, body: with_(at, v) });
       const t = types(p).filter((x) => x !== 'null');
       const first = t[0] ?? (p.properties ? 'object' : p.enum || p.const !== undefined ? 'string' : undefined);
-      if (first === 'string' || p.format || p.pattern) add('wrong-type', 'as a number', 12345);
+      // A number for a date or date-time is epoch time, and for a digit pattern the same digits, to a lenient parser:
+      // those take an object, which no parser reads as a string.
+      if (p.format || p.pattern) add('wrong-type', 'as an object', { value: 12345 });
+      else if (first === 'string') add('wrong-type', 'as a number', 12345);
       if (first === 'integer' || first === 'number') add('wrong-type', 'as a string', 'not-a-number');
       if (first === 'integer') add('wrong-type', 'as a fraction', 1.5);
       if (first === 'boolean') add('wrong-type', 'as a string', 'perhaps'); // not 'yes', which lenient parsers read as true
