@@ -106,11 +106,18 @@ function start(glob: Glob): Int32Array {
   return alive;
 }
 
-/** True when `text`, or `under + text`, may start with `literal` (one of the two being a start of the other). */
+/** True when `under + text` may start with `literal` (`text` alone is for the caller to compare). */
 function startsAs(literal: string, text: string, under: string): boolean {
   return literal.length <= under.length
     ? under.startsWith(literal)
     : literal.startsWith(under) && text.startsWith(literal.slice(under.length));
+}
+
+/** True when `under + text` ends with `literal`. */
+function endsAs(literal: string, text: string, under: string): boolean {
+  return literal.length <= text.length
+    ? text.endsWith(literal)
+    : literal.endsWith(text) && under.endsWith(literal.slice(0, literal.length - text.length));
 }
 
 /**
@@ -119,11 +126,14 @@ function startsAs(literal: string, text: string, under: string): boolean {
  * The literal ends of the pattern are compared first: most paths are refused there without a step.
  */
 export function globMatches(glob: Glob, path: string): boolean {
-  if (!path.endsWith(glob.suffix)) return false;
+  const { prefix, suffix, under } = glob;
   // Every position that moves on takes a character: a path shorter than `steps` cannot reach the end.
-  const direct = path.length >= glob.steps && path.startsWith(glob.prefix);
+  const direct = path.length >= glob.steps && path.startsWith(prefix) && path.endsWith(suffix);
   const viaUnder =
-    glob.afterUnder !== undefined && path.length + glob.under.length >= glob.steps && startsAs(glob.prefix, path, glob.under);
+    glob.afterUnder !== undefined &&
+    path.length + under.length >= glob.steps &&
+    startsAs(prefix, path, under) &&
+    endsAs(suffix, path, under);
   if (!direct && !viaUnder) return false;
   const alive = direct ? start(glob) : new Int32Array(glob.words);
   if (viaUnder) for (let w = 0; w < glob.words; w++) alive[w]! |= glob.afterUnder![w]!;
