@@ -1,6 +1,6 @@
-// The command's V8 settings (memory-flags.ts) take effect on this Node: in a process of their own, a young generation
-// that a burst of surviving allocations grows to many MB without them keeps its starting size with them; and a flag
-// the process was started with is left to it.
+// The command's V8 settings (memory-flags.ts) take effect on this Node (checked by hand on 20, 22 and 24): in a process
+// of their own, a young generation that a burst of surviving allocations grows to 32 MB or more without them keeps
+// about its starting size with them; and a flag the process was started with is left to it.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { MEMORY_FLAGS, memoryFlagsFor } from './memory-flags.ts';
@@ -29,9 +29,10 @@ describe('the command’s memory flags', () => {
   it('keep the young generation at its starting size on this Node', () => {
     const without = youngGenerationMb(false);
     const withFlags = youngGenerationMb(true);
-    expect(without).toBeGreaterThanOrEqual(8);
-    // Its size when the flags were set: 1 MB built, 4 MB through tsx (which this child runs under).
-    expect(withFlags).toBeLessThanOrEqual(4);
+    // Without: V8's own sizing (32 MB on Node 20 and 22, 64 MB on 24). With: its size when the flags were set, through
+    // tsx as this child runs (4 MB on Node 20 and 22, about 9 MB on 24; 1 MB built on 20).
+    expect(without).toBeGreaterThanOrEqual(16);
+    expect(withFlags).toBeLessThanOrEqual(without / 3);
   }, 120_000);
 
   it('leave a flag the process was started with to it', () => {
