@@ -11,7 +11,7 @@ import { setFlagsFromString } from 'node:v8';
  * The young generation keeps the size it has when the command starts (1 MB built, 4 MB through tsx; it grew to 32 MB
  * under load; `--max-semi-space-size` does the same from the command line); the old one is collected once it holds a
  * quarter more than the last collection left (V8 lets it grow up to fourfold). V8 reads both each time it would grow a
- * space, so they take effect when set after start. They cost more scavenges: 15 to 25 % more CPU a GET by id
+ * space, so they take effect when set after start. They cost more scavenges: 14 to 25 % more CPU a GET by id
  * (docs/mock.md, "Speed and memory"; bench/rss.ts prints the CPU a list page beside the RSS).
  */
 export const MEMORY_FLAGS: readonly string[] = ['--semi-space-growth-factor=1', '--heap-growing-percent=25'];
