@@ -12,6 +12,7 @@ import { StateFileError } from './platform/journal.ts';
 import type { MockMode, MockOptions, RunningMock } from './server.ts';
 import { isMainModule } from '../spec/runtime/main-module.ts';
 import { activeReadings, type ReadingsChoice } from './readings/active.ts';
+import { applyMemoryFlags } from './memory-flags.ts';
 
 const USAGE = `Usage: clinical-records-mock [options]
 
@@ -306,6 +307,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (isMainModule(import.meta.url)) {
+  applyMemoryFlags(); // the command's process only: main() also runs inside tests
   const code = await main(process.argv.slice(2));
   if (code >= 0) process.exit(code);
 }

@@ -4,7 +4,7 @@
 // might. Test-only.
 import { createServer, request } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { encodeWebhookBody, type FlatPayload, type WebhookFormat } from '../../spec/runtime/webhook-codec.ts';
+import { encodeWebhookBody, type FlatPayload, type WebhookFormat } from '../../spec/runtime/webhook-encode.ts';
 import { jsonOf, serveOnLoopback } from './broken-proxy.ts';
 
 type Payload = Record<string, string | number | boolean | null>;

@@ -90,4 +90,17 @@ describe('fault bounds (issue 42, item 8)', () => {
     f.add({ kind: 'reset', method: '*', path: long, count: null });
     expect(f.takeNetwork(aimed('GET', long))?.kind).toBe('reset');
   });
+
+  it('faults armed with one glob share it: each still matches by its own method and kind, and one consumed leaves the rest', () => {
+    const f = createFaults();
+    f.add({ kind: 'http', method: 'POST', path: '/patients/*', status: 503, count: null });
+    f.add({ kind: 'http', method: 'GET', path: '/patients/*', status: 502, count: 1 });
+    f.add({ kind: 'drop', method: '*', path: '/patients/*', count: 1 });
+    expect(f.takeHttp(aimed('GET', '/patients/42'))?.status).toBe(502);
+    expect(f.takeHttp(aimed('GET', '/patients/42'))).toBeUndefined();
+    expect(f.takeHttp(aimed('POST', '/patients/42'))?.status).toBe(503);
+    expect(f.takeHttp(aimed('POST', '/patients'))).toBeUndefined();
+    expect(f.takeNetwork(aimed('GET', '/patients/42'))?.kind).toBe('drop');
+    expect(f.list().map((x) => x.method)).toEqual(['POST']);
+  });
 });

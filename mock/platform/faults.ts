@@ -91,10 +91,18 @@ export function createFaults(): EngineFaults {
     if (f.count !== null && --f.count <= 0) armed = armed.filter((x) => x !== a);
     return { ...f };
   };
-  const aimedAt = (req: AimedRequest, network: boolean) => (f: Fault, a: Armed) =>
-    (network ? f.kind !== 'http' && AIMED.has(f.kind) : f.kind === 'http') &&
-    (f.method === '*' || f.method === req.method) &&
-    pathMatches(f.path!, a.glob, req);
+  const aimedAt = (req: AimedRequest, network: boolean) => {
+    // Faults armed with one pattern share its glob (add): it is run on the request's path once.
+    const verdicts = new Map<Glob, boolean>();
+    return (f: Fault, a: Armed) => {
+      if (!(network ? f.kind !== 'http' && AIMED.has(f.kind) : f.kind === 'http') || (f.method !== '*' && f.method !== req.method))
+        return false;
+      if (!a.glob) return pathMatches(f.path!, a.glob, req);
+      let v = verdicts.get(a.glob);
+      if (v === undefined) verdicts.set(a.glob, (v = pathMatches(f.path!, a.glob, req)));
+      return v;
+    };
+  };
   const takeAimed = (req: AimedRequest, network: boolean) => {
     if (!armed.length) return undefined;
     const a = pick(req.scope, aimedAt(req, network));
@@ -108,7 +116,8 @@ export function createFaults(): EngineFaults {
       if (armed.length >= MAX_ARMED_FAULTS) return undefined;
       const fault = { ...f, id: next++ };
       // A relative glob may also match the whole path (`/**/patients`): compiled to read both in one pass.
-      armed.push({ fault, glob: f.path?.includes('*') ? compileGlob(f.path, API_BASE) : undefined });
+      const glob = f.path?.includes('*') ? (armed.find((a) => a.fault.path === f.path)?.glob ?? compileGlob(f.path, API_BASE)) : undefined;
+      armed.push({ fault, glob });
       return { ...fault };
     },
     list: () => armed.map((a) => ({ ...a.fault })),

@@ -111,6 +111,43 @@ describe('fault path globs', () => {
     }
   });
 
+  it('refuse by their literal ends first and agree with the reference across them (non-ASCII, literal past `under`)', () => {
+    const under = (p: string, path: string) => globMatches(compileGlob(p, '/ext-api/v1'), path);
+    expect(under('/ext-api/v1/patients/*', '/patients/42')).toBe(true); // a literal start longer than `under`
+    expect(under('/ext-api/v2/patients/*', '/patients/42')).toBe(false);
+    expect(under('/ext-api/v1/patients/*', '/ext-api/v1/patients/42')).toBe(true);
+    expect(under('/ext-*/v1/patients', '/patients')).toBe(true); // a literal end longer than the path
+    expect(under('/ext-api/v1/patients', '/patients')).toBe(true);
+    expect(under('/ext-*/v2/patients', '/patients')).toBe(false);
+    expect(under('/**/é', '/patients/é')).toBe(true);
+    expect(under('/*é*/x', '/aéb/x')).toBe(true);
+    expect(under('/*é*/x', '/aeb/x')).toBe(false);
+    const random = mulberry32(11);
+    const pick = (alphabet: string, n: number) =>
+      Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    let matched = 0;
+    for (let i = 0; i < 3000; i++) {
+      const pattern = `/${pick('aé/*', 1 + Math.floor(random() * 12))}`;
+      const path = `/${pick('aé/', Math.floor(random() * 10))}`;
+      const expected = memoized(pattern, path) || memoized(pattern, `/ext-api/v1${path}`);
+      expect(under(pattern, path), `${pattern} vs ${path}`).toBe(expected);
+      if (expected) matched++;
+    }
+    expect(matched).toBeGreaterThan(50);
+    // Patterns that begin inside `/ext-api/v1` (some of its characters starred), so their literal ends cross into it.
+    const base = '/ext-api/v1';
+    let crossed = 0;
+    for (let i = 0; i < 3000; i++) {
+      const head = [...base.slice(0, 1 + Math.floor(random() * base.length))].map((c) => (random() < 0.2 ? '*' : c)).join('');
+      const pattern = `${head}${pick('a/*', Math.floor(random() * 6))}`;
+      const path = `/${pick('a/', Math.floor(random() * 6))}`;
+      const expected = memoized(pattern, path) || memoized(pattern, `${base}${path}`);
+      expect(under(pattern, path), `${pattern} vs ${path}`).toBe(expected);
+      if (expected) crossed++;
+    }
+    expect(crossed).toBeGreaterThan(50);
+  });
+
   it('take time linear in the path on the worst case of backtracking', () => {
     const glob = compileGlob('/**a**a**a**a**a**a');
     const path = `/${'a'.repeat(100_000)}b`;

@@ -2,7 +2,7 @@
 // extraction's failure, a relative document_url, another XML layout, jitter on the retries. The events simulator
 // applies them to each built payload (mock/features/events/feature.ts).
 import type { PlayedReadings } from '../platform/deps.ts';
-import type { WebhookLayout } from '../../spec/runtime/webhook-codec.ts';
+import type { WebhookLayout } from '../../spec/runtime/webhook-encode.ts';
 
 type Payload = Record<string, string | null>;
 

@@ -1,5 +1,6 @@
-// Webhook delivery bodies in the three formats, encoded (the mock's events simulator) and decoded (the client's
-// parseWebhook, the conformance layout checks, the tests' receivers) by the same code. Runs in browsers: no Node
+// Webhook delivery bodies in the three formats, decoded (the client's parseWebhook, the conformance layout checks, the
+// tests' receivers) by the same code that encodes them (webhook-encode.ts, re-exported here; a sender imports that
+// alone and never loads the XML parser). Runs in browsers: no Node
 // built-ins. The spec lists the three media types of each webhook's requestBody and the payload fields in schema
 // order; it states the XML and Form Data layouts only in prose (their `x-assumption`), which this module follows:
 //   JSON       the payload object.
@@ -7,21 +8,9 @@
 //              with one child element per field in schema order, text escaped; null is <field xsi:nil="true"/>.
 //   Form Data  application/x-www-form-urlencoded, one pair per field in schema order; null is an empty value.
 import { XMLParser } from 'fast-xml-parser';
+import { WEBHOOK_FORMATS, type WebhookFormat, XML_ROOT } from './webhook-encode.ts';
 
-/** Format name (as a webhook is registered with) -> Content-Type of the delivery. */
-export const WEBHOOK_FORMATS = {
-  JSON: 'application/json',
-  XML: 'application/xml',
-  'Form Data': 'application/x-www-form-urlencoded',
-} as const;
-export type WebhookFormat = keyof typeof WEBHOOK_FORMATS;
-export const WEBHOOK_FORMAT_NAMES = Object.keys(WEBHOOK_FORMATS) as WebhookFormat[];
-
-export const isWebhookFormat = (x: unknown): x is WebhookFormat => typeof x === 'string' && Object.hasOwn(WEBHOOK_FORMATS, x);
-
-/** The XML layout's root element and the namespace its xsi:nil comes from. */
-const XML_ROOT = 'webhook';
-export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
+export { encodeWebhookBody, WEBHOOK_FORMAT_NAMES, WEBHOOK_FORMATS, type WebhookFormat, XSI_NAMESPACE, xmlText } from './webhook-encode.ts';
 
 export class WebhookParseError extends Error {
   override name = 'WebhookParseError';
@@ -32,45 +21,6 @@ export class WebhookParseError extends Error {
   ) {
     super(message);
   }
-}
-
-export type FlatPayload = Readonly<Record<string, string | number | boolean | null>>;
-
-export interface EncodedBody {
-  contentType: string;
-  /** Encoded once per delivery, so every retry carries the same bytes. */
-  body: Uint8Array<ArrayBuffer>;
-}
-
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the C0 controls XML 1.0 cannot carry, replaced on purpose
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-
-/** Escapes text content; characters XML 1.0 cannot carry at all (most C0 controls) become U+FFFD. */
-export function xmlText(s: string): string {
-  return s.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch]!);
-}
-
-/** Another XML layout (the document does not show one): the root element's name, and null as an empty element. */
-export interface WebhookLayout {
-  xmlRoot?: string;
-  nullAsEmpty?: boolean;
-}
-
-/** The delivery body of a payload (its fields in the order given, which is schema order) in one format. */
-export function encodeWebhookBody(payload: FlatPayload, format: WebhookFormat, layout: WebhookLayout = {}): EncodedBody {
-  const contentType = WEBHOOK_FORMATS[format];
-  const entries = Object.entries(payload);
-  let text: string;
-  if (format === 'JSON') text = JSON.stringify(payload);
-  else if (format === 'XML') {
-    const root = layout.xmlRoot ?? XML_ROOT;
-    const nil = (k: string) => (layout.nullAsEmpty ? `<${k}/>` : `<${k} xsi:nil="true"/>`);
-    const children = entries.map(([k, v]) => (v === null ? nil(k) : `<${k}>${xmlText(String(v))}</${k}>`)).join('');
-    text = `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns:xsi="${XSI_NAMESPACE}">${children}</${root}>`;
-  } else text = new URLSearchParams(entries.map(([k, v]) => [k, v === null ? '' : String(v)])).toString();
-  return { contentType, body: new TextEncoder().encode(text) };
 }
 
 /** The media type of a Content-Type header, lower case, parameters dropped. */

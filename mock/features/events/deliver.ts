@@ -6,10 +6,14 @@
 // connection goes to the address that check approved (no second DNS answer can slip in between) when the sender can
 // pin it (node:http, send-node.ts; a fetch, send-fetch.ts, cannot: the in-process mock's, see docs/in-process.md).
 import type { Clock } from '../../platform/deps.ts';
-import { checkDestination, type ResolvedAddress, type Resolver } from './destination.ts';
-import type { EncodedBody as Encoded } from '../../../spec/runtime/webhook-codec.ts';
+import type { ResolvedAddress, Resolver } from './destination.ts';
+import { onFirstUse } from '../../platform/on-first-use.ts';
+import type { EncodedBody as Encoded } from '../../../spec/runtime/webhook-encode.ts';
 import type { Payload } from './payloads.ts';
 import { createSlots } from './slots.ts';
+
+/** The address checks (ipaddr.js) are loaded with the first webhook, not at start. */
+const addressChecks = onFirstUse(() => import('./destination.ts'));
 
 type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -159,7 +163,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
       const t0 = performance.now();
       let outcome: Outcome;
       try {
-        const dest = await checkDestination(target.url, { allowPrivate: o.allowPrivate, resolve: o.resolve });
+        const dest = await (await addressChecks()).checkDestination(target.url, { allowPrivate: o.allowPrivate, resolve: o.resolve });
         if (signal.aborted) throw new Aborted();
         outcome = dest.ok
           ? await post(dest.url, dest.addresses, target.headers, encoded, signal)

@@ -6,7 +6,7 @@ import type { EngineDeps, Events, Feature } from '../../platform/deps.ts';
 import { eventsContract } from './contract.ts';
 import { createDeliverer, type DelivererOptions, type Sender } from './deliver.ts';
 import type { Resolver } from './destination.ts';
-import { encodeWebhookBody } from '../../../spec/runtime/webhook-codec.ts';
+import { encodeWebhookBody } from '../../../spec/runtime/webhook-encode.ts';
 import { documentPayload, notePayload, type Built } from './payloads.ts';
 import { createRegistry } from './registry.ts';
 import { payloadLayout, retryJitter, shapePayload } from '../../readings/events.ts';

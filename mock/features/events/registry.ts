@@ -1,7 +1,11 @@
 // Webhook registrations: what the source's web application form holds (name, URL, event, format, static headers),
 // kept per organization. The source shows no registration endpoint; the mock's control API stands in for the form.
-import { checkDestination, type Resolver } from './destination.ts';
-import { isWebhookFormat, WEBHOOK_FORMAT_NAMES, type WebhookFormat } from '../../../spec/runtime/webhook-codec.ts';
+import type { Resolver } from './destination.ts';
+import { onFirstUse } from '../../platform/on-first-use.ts';
+import { isWebhookFormat, WEBHOOK_FORMAT_NAMES, type WebhookFormat } from '../../../spec/runtime/webhook-encode.ts';
+
+/** The address checks (ipaddr.js) are loaded with the first webhook, not at start. */
+const addressChecks = onFirstUse(() => import('./destination.ts'));
 
 export interface Webhook {
   id: string;
@@ -113,7 +117,7 @@ export function createRegistry(opts: RegistryOptions) {
     else if (orgs && !orgs.includes(organization_id)) details.organization_id = `is not an organization of the seed (${orgs.join(', ')})`;
 
     // Checked last: it may resolve a name, and other errors are reported with it.
-    const dest = await checkDestination(body.url, { allowPrivate: opts.allowPrivate, resolve: opts.resolve });
+    const dest = await (await addressChecks()).checkDestination(body.url, { allowPrivate: opts.allowPrivate, resolve: opts.resolve });
     if (!dest.ok) details.url = dest.reason;
 
     const problems = Object.entries(details);

@@ -3,13 +3,20 @@
 import type { Context, Hono } from 'hono';
 import type { ControlPages } from '../feature.ts';
 import { API_REFERENCE_HEADERS, API_REFERENCE_MISSING, apiReferenceHtml, apiReferenceSource } from './api-reference.ts';
-import { DASHBOARD_HEADERS, dashboardHtml, type DashboardView } from './page.ts';
+import { onFirstUse } from '../../../platform/on-first-use.ts';
+import type { DashboardView } from './page.ts';
+
+/** The page's assets are read when it is first asked for: a run nobody opens the dashboard of never holds them. */
+const pageModule = onFirstUse(() => import('./page.ts'));
 
 /** The pages, with the API reference read from `referenceDirs` (default: dist/, api-reference.ts). */
 export function dashboardPages(o: { referenceDirs?: readonly string[] } = {}): ControlPages {
   const reference = o.referenceDirs ? apiReferenceSource(o.referenceDirs) : apiReferenceHtml;
   return (app: Hono, view: () => DashboardView) => {
-    const page = (c: Context) => c.body(dashboardHtml(view()), 200, DASHBOARD_HEADERS);
+    const page = async (c: Context) => {
+      const { DASHBOARD_HEADERS, dashboardHtml } = await pageModule();
+      return c.body(dashboardHtml(view()), 200, DASHBOARD_HEADERS);
+    };
     // Mounted at /__mock, '/' is /__mock alone; the empty-or-slash parameter is /__mock/ (Hono's routes are strict).
     app.get('/', page);
     app.get('/:slash{/?}', page);
