@@ -2,10 +2,10 @@
 // a success status other than the one the document states, a lookup miss answered 200, and each schema finding of a
 // success body under the rule that owns its node (a patient id as a number is GEN-008's, a list item's pronouns
 // PAT-012's), the generic GEN-003 only for what no narrower rule owns.
-import type { Finding, InspectEnv, InspectedExchange } from '../conformance/checks/support/define.ts';
-import type { Contract, Operation } from '../conformance/contract.ts';
-import { successBodySchema } from '../conformance/checks/support/responses.ts';
-import type { SchemaError, SchemaValidator } from '../conformance/schemas.ts';
+import type { Finding, InspectEnv, InspectedExchange } from './define.ts';
+import type { Contract, Operation } from '../spec/runtime/contract.ts';
+import { successBodySchema } from './responses.ts';
+import type { SchemaError, SchemaValidator } from '../spec/runtime/schemas.ts';
 import type { RuleIndex } from './rule-index.ts';
 
 /** What these checks read besides the profile's schemas: the contract unrelaxed, and the rules' index. */

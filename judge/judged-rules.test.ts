@@ -2,8 +2,8 @@
 // one request and its answer show, has a function of the judge of one exchange that names it, but the few listed
 // here with what is missing (the list must shrink, never hold a rule the judge names or one that is not `exchange`).
 import { describe, expect, it } from 'vitest';
-import { Contract } from '../conformance/contract.ts';
-import { Register } from '../conformance/register.ts';
+import { Contract } from '../spec/runtime/contract.ts';
+import { Register } from '../spec/runtime/register.ts';
 import { rulesTheJudgeNames } from './judged-rules.ts';
 
 /** Documented exchange rules no judge function names yet, and what it would have to read. */

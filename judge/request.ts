@@ -1,7 +1,7 @@
 // Request-side judging: what the contract forbids a client to send. On traffic made by others (the mock's --upstream
 // proxy, a --har file) such a request is the app's bug, not the server's: each finding says so through its rule.
-import type { ExchangePart, Finding, InspectEnv, InspectedExchange } from '../conformance/checks/support/define.ts';
-import type { SchemaValidator } from '../conformance/schemas.ts';
+import type { ExchangePart, Finding, InspectEnv, InspectedExchange } from './define.ts';
+import type { SchemaValidator } from '../spec/runtime/schemas.ts';
 
 /**
  * What request checks read besides the profile's schemas: the contract's schemas unrelaxed. A documented rule can

@@ -1,8 +1,8 @@
 // Which documented rule a part of an answer belongs to, read from the register's spec pointers (spec/rules.yaml) and
 // the contract: the status the document states for an operation, and the rule that owns a node of a response schema.
 // The judge names that rule in its findings instead of the generic one of the check that found them.
-import type { Contract, Operation } from '../conformance/contract.ts';
-import type { Register, Rule } from '../conformance/register.ts';
+import type { Contract, Operation } from '../spec/runtime/contract.ts';
+import type { Register, Rule } from '../spec/runtime/register.ts';
 import { escapeToken, nodesAlong, pointerTokens, type JsonObject } from '../spec/runtime/json-pointer.ts';
 
 const bare = (pointer: string) => (pointer.startsWith('#') ? pointer.slice(1) : pointer);

@@ -1,8 +1,8 @@
 // The judge of recorded traffic, on exchanges written by hand: each request-side and answer check fires on the
 // exchange that breaks its rule and on no other, and the profile picks the rules as a suite run does.
 import { describe, expect, it } from 'vitest';
-import { Contract } from '../conformance/contract.ts';
-import { Register } from '../conformance/register.ts';
+import { Contract } from '../spec/runtime/contract.ts';
+import { Register } from '../spec/runtime/register.ts';
 import { apiPath, judgeTraffic, trafficJudge, type RecordedExchange } from './traffic.ts';
 
 const contract = new Contract();

@@ -12,8 +12,8 @@ import { harReport } from '../../conformance/testing/har-report.ts';
 import { testMockOptions } from '../../conformance/testing/mock-options.ts';
 import { startSwappableProxy } from '../../conformance/testing/single-defect.ts';
 import { variants } from '../../conformance/testing/variants.ts';
-import { Contract } from '../../conformance/contract.ts';
-import { Register } from '../../conformance/register.ts';
+import { Contract } from '../../spec/runtime/contract.ts';
+import { Register } from '../../spec/runtime/register.ts';
 import { rulesTheJudgeNames } from '../../judge/judged-rules.ts';
 import { startMock, type RunningMock } from '../server.ts';
 
