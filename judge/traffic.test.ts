@@ -102,7 +102,7 @@ describe('judging one recorded exchange', () => {
     const bare = exchange({ requestHeaders: undefined, responseHeaders: undefined, responseBody: undefined });
     const verdict = judgeTraffic({ ...bare, status: 200 }, all);
     expect(verdict.violations).toEqual([]);
-    expect(verdict.judged.sort()).toEqual(['not_a_server_error', 'status_code_conformance', 'success_status']);
+    expect(verdict.judged.sort()).toEqual(['not_a_server_error', 'status_code_conformance', 'success_status', 'unknown_field_accepted']);
     expect(found({ ...bare, status: 201 }, all)).toEqual(['response ERR-017 status_code_conformance response.status']);
   });
 
@@ -144,6 +144,34 @@ describe('judging one recorded exchange', () => {
     expect(found(exchange({ responseBody: list([{ ...patient, extra: 1 }]) }))).toEqual([]);
     expect(found(exchange({ responseBody: list([{ ...patient, extra: 1 }]) }), all)).toEqual([
       'response GEN-003 response_schema_conformance response.body/data/0',
+    ]);
+  });
+
+  it("the server's side of one answer: an unknown field accepted (GEN-010), another record than the path's (PRV-008)", () => {
+    const create = {
+      method: 'POST',
+      requestHeaders: { 'x-api-key': 'k', 'content-type': 'application/json' },
+      status: 201,
+      responseBody: JSON.stringify({ data: { id: '12', name: 'A', created_at: '2026-01-01T00:00:00Z', provider_id: 'p1' } }),
+    };
+    expect(found(exchange({ ...create, requestBody: '{"name":"A","crc_unknown_field":1}' }))).toEqual([
+      'request GEN-010 request_body_conformance request.body',
+      'response GEN-010 unknown_field_accepted response.status',
+    ]);
+    // Refused 400 it is the client's only (above); a body of listed fields accepted is nobody's.
+    expect(found(exchange({ ...create, requestBody: '{"name":"A"}' }))).toEqual([]);
+    const provider = (id: string) => JSON.stringify({ data: { id, name: 'Dr A', npi: '1234567893' } });
+    const asked = '6a2f41a3-c54c-4e0c-9c8e-1d3f4f0e0a11';
+    const byId = { url: `/ext-api/v1/providers/${asked}` };
+    expect(found(exchange({ ...byId, responseBody: provider('00000000-0000-4000-8000-000000000000') }))).toEqual([
+      'response PRV-008 answer_is_the_record_asked_for response.body/data/id',
+    ]);
+    // The same id in another case, or a patient id with leading zeros, is the record asked for.
+    expect(found(exchange({ ...byId, responseBody: provider(asked.toUpperCase()) }))).toEqual([]);
+    const patient = JSON.stringify({ data: { id: '12', name: 'A', created_at: '2026-01-01T00:00:00Z', provider_id: 'p1' } });
+    expect(found(exchange({ url: '/ext-api/v1/patients/012', responseBody: patient }))).toEqual([]);
+    expect(found(exchange({ url: '/ext-api/v1/patients/13', responseBody: patient }))).toEqual([
+      'response GEN-003 answer_is_the_record_asked_for response.body/data/id',
     ]);
   });
 
