@@ -13,6 +13,8 @@ export class RuleIndex {
   private readonly byPointer = new Map<string, Rule[]>();
   /** An operation → the statuses the document states for it (statedStatuses), computed once each. */
   private readonly stated = new Map<Operation, Map<number, Rule>>();
+  /** An operation → its path parameters' form rules (pathParamRules), computed once each. */
+  private readonly pathForms = new Map<Operation, Map<string, { rule: Rule; schema: string }>>();
 
   constructor(
     private readonly contract: Contract,
@@ -38,6 +40,27 @@ export class RuleIndex {
       if (!/^\d{3}$/.test(status) || 'x-assumption' in node) continue;
       const rule = this.byPointer.get(`${bare(op.pointer)}/responses/${status}`)?.[0];
       if (rule) out.set(Number(status), rule);
+    }
+    return out;
+  }
+
+  /**
+   * The documented rule stating the form of each path parameter of an operation (PAT-025: patientId is digits), with
+   * the pointer of the parameter's schema. A rule pointing at the operation's own path item (REGEN-002) comes before one
+   * pointing at the shared parameter (NOTE-023).
+   */
+  pathParamRules(op: Operation): Map<string, { rule: Rule; schema: string }> {
+    const known = this.pathForms.get(op);
+    if (known) return known;
+    const out = new Map<string, { rule: Rule; schema: string }>();
+    this.pathForms.set(op, out);
+    const pathItem = bare(op.pointer).replace(/\/[^/]+$/, '/');
+    for (const param of op.parameters.filter((p) => p.in === 'path')) {
+      const at = [...this.byPointer.keys()].filter((ptr) => this.contract.resolve(`#${ptr}`) === param);
+      // The schema under the pointer that is the parameter itself, not a $ref to it (ajv reads pointers literally).
+      const own = at.find((ptr) => typeof this.node(ptr)?.$ref !== 'string');
+      const ptr = at.find((x) => x.startsWith(pathItem)) ?? at[0];
+      if (own && ptr) out.set(String(param.name), { rule: this.byPointer.get(ptr)![0]!, schema: `#${own}/schema` });
     }
     return out;
   }

@@ -57,6 +57,12 @@ describe('judging one recorded exchange', () => {
     expect(
       found(exchange({ ...create, requestHeaders: { 'x-api-key': 'k', 'content-type': 'text/plain' }, requestBody: '{"first_name":"A"}' })),
     ).toEqual(['request GEN-006 write_request_content_type request.headers.content-type']);
+    // A path id of another form than the document's, under the rule stating it (the regenerate path's own, REGEN-002).
+    const refused = { status: 400, responseBody: JSON.stringify({ error: 'Validation failed', details: { id: 'bad' } }) };
+    expect(found(exchange({ url: '/ext-api/v1/patients/abc', ...refused }))).toEqual(['request PAT-025 path_ids_conformance request.path']);
+    expect(found(exchange({ url: '/ext-api/v1/providers/12', ...refused }))).toEqual(['request PRV-010 path_ids_conformance request.path']);
+    const regenerate = { method: 'POST', url: '/ext-api/v1/sessions/x/notes/regenerate', requestHeaders: { 'x-api-key': 'k' } };
+    expect(found(exchange({ ...regenerate, ...refused }))).toEqual(['request REGEN-002 path_ids_conformance request.path']);
   });
 
   it('an answer that contradicts its request: list defaults, a lookup, a 409 without the holder', () => {
@@ -102,7 +108,13 @@ describe('judging one recorded exchange', () => {
     const bare = exchange({ requestHeaders: undefined, responseHeaders: undefined, responseBody: undefined });
     const verdict = judgeTraffic({ ...bare, status: 200 }, all);
     expect(verdict.violations).toEqual([]);
-    expect(verdict.judged.sort()).toEqual(['not_a_server_error', 'status_code_conformance', 'success_status', 'unknown_field_accepted']);
+    expect(verdict.judged.sort()).toEqual([
+      'not_a_server_error',
+      'path_ids_conformance',
+      'status_code_conformance',
+      'success_status',
+      'unknown_field_accepted',
+    ]);
     expect(found({ ...bare, status: 201 }, all)).toEqual(['response ERR-017 status_code_conformance response.status']);
   });
 
