@@ -41,6 +41,19 @@ describe('the boundaries of the judge, the mock and the suite', () => {
     expect(importing('spec', 'judge')).toEqual([]);
   });
 
+  it("what the mock's code reaches, import after import, holds no file of conformance/ (its package carries none)", () => {
+    const seen = new Set<string>();
+    const visit = (abs: string) => {
+      if (seen.has(abs)) return;
+      seen.add(abs);
+      for (const spec of importsOf(readFileSync(abs, 'utf8'))) visit(resolve(dirname(abs), spec));
+    };
+    for (const abs of sourceFiles(resolve(ROOT, 'mock'))) if (!harness(relative(ROOT, abs))) visit(abs);
+    const reached = [...seen].map((abs) => relative(ROOT, abs).split('\\').join('/'));
+    expect(reached.length).toBeGreaterThan(100);
+    expect(reached.filter((f) => f.startsWith('conformance/'))).toEqual([]);
+  });
+
   it('sees a harness as one: a test or a testing/ helper may cross', () => {
     expect(['mock/upstream/planted.test.ts', 'conformance/testing/check-file.ts', 'mock/server.ts'].map(harness)).toEqual([
       true,
