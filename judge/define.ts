@@ -3,6 +3,7 @@
 // declared. The suite's client (conformance/http.ts) and every recorder of traffic produce this one shape.
 import type { Contract, Operation } from '../spec/runtime/contract.ts';
 import type { Profile, SchemaValidator } from '../spec/runtime/schemas.ts';
+import type { RuleIndex } from './rule-index.ts';
 
 export interface SentRequest {
   method: string;
@@ -38,6 +39,8 @@ export interface InspectEnv {
   contract: Contract;
   schemas: SchemaValidator;
   profile: Profile;
+  /** The documented rule of each part of an answer, where the caller knows it (the judge of traffic): findings name it. */
+  rules?: RuleIndex;
 }
 
 export interface Finding {

@@ -110,7 +110,7 @@ const sameId = (a: string, b: string) =>
 /** The rule owning an operation's 200 body (PRV-008: GET /providers/{providerId} answers {data: Provider}). */
 function successRule(op: Operation, rules: RuleIndex) {
   const ok = op.responses.get('200');
-  return ok && rules.ownerOf(rules.chain(`${ok.pointer}/content/application~1json/schema`, ''));
+  return ok && rules.ownerOf(rules.chain(`${ok.pointer}/content/application~1json/schema`, ''), op);
 }
 
 /** A GET by id answered 2xx with another record than the one its path names (the answer's data.id is not the path's id). */
@@ -129,12 +129,16 @@ function answer_is_the_record_asked_for(ex: InspectedExchange, { rules }: Docume
   };
 }
 
-/** Each schema error line under the documented rule owning its node (an unknown field: the rule saying it is absent). */
-function byRule(pointer: string, errors: SchemaError[], rules: RuleIndex): Map<string, string[]> {
+/**
+ * Each schema error line under the documented rule owning its node (an unknown field: the rule saying it is absent),
+ * else the rule stating what the operation answers (PAT-024: a DELETE's {success: true}), else the generic GEN-003.
+ */
+function byRule(op: Operation, pointer: string, errors: SchemaError[], rules: RuleIndex): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const e of errors) {
     const chain = rules.chain(pointer, e.instancePath);
-    const owner = e.keyword === 'additionalProperties' ? rules.absenceOwner(chain, e.property ?? '') : rules.ownerOf(chain);
+    const unknown = e.keyword === 'additionalProperties';
+    const owner = unknown ? rules.absenceOwner(chain, e.property ?? '') : (rules.ownerOf(chain, op) ?? rules.operationRule(op));
     const id = owner?.id ?? 'GEN-003';
     out.set(id, [...(out.get(id) ?? []), e.line]);
   }
@@ -153,9 +157,9 @@ function response_schema_conformance(ex: InspectedExchange, { schemas, exact, ru
   // validation of a clean answer). Its unknown fields count only where a rule says they are absent (PAT-012).
   const strict = exact.errors(pointer, ex.response.json);
   if (!strict.length) return;
-  const found = byRule(pointer, schemas === exact ? strict : schemas.errors(pointer, ex.response.json), rules);
+  const found = byRule(ex.operation, pointer, schemas === exact ? strict : schemas.errors(pointer, ex.response.json), rules);
   const unknown = strict.filter((e) => e.keyword === 'additionalProperties');
-  for (const [id, lines] of byRule(pointer, unknown, rules))
+  for (const [id, lines] of byRule(ex.operation, pointer, unknown, rules))
     if (id !== 'GEN-003') found.set(id, [...new Set([...(found.get(id) ?? []), ...lines])]);
   return [...found].map(([ruleId, lines]) => ({
     ruleId,
@@ -203,6 +207,17 @@ export const documentedChecks: DocumentedCheckDef[] = [
     name: response_schema_conformance.name,
     rule: 'GEN-003',
     reads: ['response.headers', 'response.body'],
+    // The operations' own rules, for a success body whose root no narrower rule owns (the rest: judged-rules.ts).
+    judges: (contract, rules) => [
+      ...new Set(
+        contract.operations.flatMap((op) => {
+          const ok = [...op.responses].find(([s]) => /^2\d\d$/.test(s))?.[1];
+          const json = ok?.node.content && 'application/json' in (ok.node.content as object);
+          const root = json && rules.ownerOf(rules.chain(`${ok.pointer}/content/application~1json/schema`, ''), op);
+          return json && !root ? (rules.operationRule(op)?.id ?? []) : [];
+        }),
+      ),
+    ],
     inspect: response_schema_conformance,
   },
 ];

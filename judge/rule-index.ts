@@ -7,6 +7,8 @@ import { escapeToken, nodesAlong, pointerTokens, type JsonObject } from '../spec
 
 const bare = (pointer: string) => (pointer.startsWith('#') ? pointer.slice(1) : pointer);
 const COMBINERS = ['allOf', 'anyOf', 'oneOf'] as const;
+/** A pointer at an operation itself (`/paths/~1patients~1{patientId}/delete`). */
+const isOperation = (pointer: string) => /^\/paths\/[^/]+\/(get|put|post|delete|patch|options|head|trace)$/.test(pointer);
 
 export class RuleIndex {
   /** Pointer (without '#') → the documented exchange rules that point at it, register order. */
@@ -42,6 +44,11 @@ export class RuleIndex {
       if (rule) out.set(Number(status), rule);
     }
     return out;
+  }
+
+  /** The documented rule pointing at an operation itself ("DELETE /patients/{patientId} answers {success: true}"). */
+  operationRule(op: Operation): Rule | undefined {
+    return [...(this.byPointer.get(bare(op.pointer)) ?? [])].sort((a, b) => a.spec.length - b.spec.length)[0];
   }
 
   /**
@@ -91,10 +98,15 @@ export class RuleIndex {
     return chain;
   }
 
-  /** The documented rule owning the deepest node of a chain that one owns: the most specific (fewest pointers) there. */
-  ownerOf(chain: string[]): Rule | undefined {
+  /**
+   * The documented rule owning the deepest node of a chain that one owns: the most specific (fewest pointers) there.
+   * With `op`, a rule about another operation owns nothing of this one's (PAT-024, the patient DELETE's {success: true},
+   * points at the Success schema every DELETE shares).
+   */
+  ownerOf(chain: string[], op?: Operation): Rule | undefined {
+    const elsewhere = (r: Rule) => !!op && r.spec.some(isOperation) && !r.spec.includes(bare(op.pointer));
     for (const ptr of [...chain].reverse()) {
-      const rules = this.byPointer.get(ptr);
+      const rules = this.byPointer.get(ptr)?.filter((r) => !elsewhere(r));
       if (rules?.length) return [...rules].sort((a, b) => a.spec.length - b.spec.length)[0];
     }
     return undefined;

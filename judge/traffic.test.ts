@@ -214,5 +214,13 @@ describe('judging one recorded exchange', () => {
     expect(found(created, all)).toContain('response ERR-017 status_code_conformance response.status');
     const deleted = exchange({ method: 'DELETE', url: '/ext-api/v1/patients/12', status: 202, responseBody: '{"success":true}' });
     expect(found(deleted)).toEqual([]);
+    // A DELETE's body that is not {success: true}: the rule of that DELETE, not the patient DELETE's sharing its schema.
+    const appointmentUrl = '/ext-api/v1/appointments/3f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0';
+    expect(found(exchange({ method: 'DELETE', url: appointmentUrl, responseBody: '{"success":"yes"}' }))).toEqual([
+      'response APT-020 response_schema_conformance response.body/success',
+    ]);
+    expect(found(exchange({ method: 'DELETE', url: '/ext-api/v1/patients/12', responseBody: '{"success":"yes"}' }))).toEqual([
+      'response PAT-024 response_schema_conformance response.body/success',
+    ]);
   });
 });

@@ -4,8 +4,12 @@ import type { JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { type Finding, type InspectedExchange, type InspectEnv, type ResponseCheckDef, responseCheck } from '../define.ts';
 import { errorBodyFindings, sameFormat, successBody, successBodySchema } from '../responses.ts';
 
-/** Error responses (400 and up) are error_body_shape's (GEN-005): their bodies' one rule, whatever the operation. */
-export function content_type_conformance(ex: InspectedExchange, { profile }: InspectEnv): Finding | undefined {
+/**
+ * Error responses (400 and up) are error_body_shape's (GEN-005): their bodies' one rule, whatever the operation. An
+ * operation answering in several formats (the notes export) has a rule naming them: where the caller knows the rules,
+ * the finding is that rule's (NOTE-020), else GEN-003's.
+ */
+export function content_type_conformance(ex: InspectedExchange, { profile, rules }: InspectEnv): Finding | undefined {
   if (ex.response.status >= 400) return;
   const r = successBody(ex.operation, ex.response.status);
   const content = r?.node.content as JsonObject | undefined;
@@ -14,7 +18,9 @@ export function content_type_conformance(ex: InspectedExchange, { profile }: Ins
   if (types.includes(ex.response.mediaType)) return;
   // The contract's media type for a format the document names without one is the kit's pick: another name of it passes.
   if (profile === 'documented' && types.some((t) => sameFormat(t, ex.response.mediaType))) return;
+  const formats = types.length > 1 ? rules?.operationRule(ex.operation)?.id : undefined;
   return {
+    ...(formats ? { ruleId: formats } : {}),
     expected: `Content-Type ${types.join(' or ')}`,
     actual: ex.response.mediaType || '(none)',
     where: 'response.headers.content-type',
