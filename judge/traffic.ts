@@ -1,6 +1,6 @@
 // Judging traffic made by others, one exchange at a time: a request and its answer as recorded (by the mock's
 // --upstream proxy, in a HAR file) become the suite's Exchange, and the one judge runs on them: the request checks
-// (the client's bugs), the response checks of conformance/checks (judgeExchange) and the answer checks. The profile
+// (the client's bugs), the response checks of every suite run (checks/, judgeExchange) and the answer checks. The profile
 // picks the rules as in a suite run: documented ones only, or with --profile all the kit's assumptions too.
 import type { Contract } from '../spec/runtime/contract.ts';
 import type { Exchange } from './define.ts';
