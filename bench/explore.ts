@@ -5,7 +5,7 @@
 import { MockControl } from '../conformance/mock-control.ts';
 import type { RunReport } from '../conformance/model.ts';
 import { runSuite } from '../conformance/runner.ts';
-import type { Profile } from '../conformance/schemas.ts';
+import type { Profile } from '../spec/runtime/schemas.ts';
 import { exploreDefects } from '../conformance/testing/defects-explore.ts';
 import { testMockOptions } from '../conformance/testing/mock-options.ts';
 import { startSwappableProxy } from '../conformance/testing/single-defect.ts';

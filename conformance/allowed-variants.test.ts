@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../mock/server.ts';
 import { runSuite } from './runner.ts';
-import { SchemaValidator } from './schemas.ts';
+import { SchemaValidator } from '../spec/runtime/schemas.ts';
 import { relaxBundle } from '../spec/runtime/relax.ts';
-import { Contract } from './contract.ts';
+import { Contract } from '../spec/runtime/contract.ts';
 import { BodyGenerator } from './datagen.ts';
 import { startBrokenProxy } from './testing/broken-proxy.ts';
 import { allowedVariant, readingsMet } from './testing/allowed-variants.ts';

@@ -1,7 +1,7 @@
 // Flags of clinical-records-conformance. Every bad flag or value is a UsageError (exit 2), never a stack trace.
 import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { Profile } from './schemas.ts';
+import type { Profile } from '../spec/runtime/schemas.ts';
 import { KEY_VARS, scopedVar, scopesOfVar } from './keys.ts';
 import { BadReplayId, parseReplayId, type ReplayId } from './explore/replay-id.ts';
 import { BadShard, parseShard, type Shard } from './explore/shard.ts';

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { causesOf, failuresOf, shapeOf } from './causes.ts';
-import { Contract } from './contract.ts';
+import { Contract } from '../spec/runtime/contract.ts';
 import type { CheckResult, Failure, RunReport } from './model.ts';
 import { printable } from './reporters/printable.ts';
 

@@ -4,7 +4,7 @@
 // - the operation and status its request was answered with, when other checks also failed on that answer;
 // - otherwise its check and what it expected (ids and numbers aside): a check that alone fails the same way on
 //   several operations (error bodies sent as text/plain) is one cause, not one per operation.
-import type { Exchange } from './http.ts';
+import type { Exchange } from '../judge/define.ts';
 import type { Cause, CheckResult, Failure } from './model.ts';
 
 /** What a failure's request was: its operation (`GET /providers/{providerId}`) and the status it got. */

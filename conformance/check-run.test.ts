@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Contract } from './contract.ts';
+import { Contract } from '../spec/runtime/contract.ts';
 import { Http } from './http.ts';
 import { runCheck, type SharedContext } from './check-run.ts';
 import type { CheckContext, CheckDef } from './model.ts';

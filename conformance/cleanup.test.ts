@@ -1,8 +1,8 @@
 // Cleanup's account of what was left behind: each resource once, with how many times it came back.
 import { describe, expect, it } from 'vitest';
 import { Cleanup } from './cleanup.ts';
-import { Contract } from './contract.ts';
-import type { Exchange } from './http.ts';
+import { Contract } from '../spec/runtime/contract.ts';
+import type { Exchange } from '../judge/define.ts';
 
 describe('Cleanup leftovers', () => {
   it('names a resource created without the run prefix once, however often the target answers with it', () => {

@@ -1,8 +1,9 @@
 // Every resource the run creates is recorded the moment a create answers 2xx (whatever check sent it, even a
 // negative case a broken server wrongly accepted) and deleted at the end, newest first, even after a failure or
 // Ctrl-C. Only resources created by this run are ever deleted.
-import type { Contract } from './contract.ts';
-import type { Exchange, Http, KeyRef } from './http.ts';
+import type { Contract } from '../spec/runtime/contract.ts';
+import type { Http, KeyRef } from './http.ts';
+import type { Exchange } from '../judge/define.ts';
 
 interface Created {
   deletePath: string;

@@ -5,14 +5,15 @@
 // not-checked lists must agree with this table, and the claims dropped for want of such a failure stay dropped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../mock/server.ts';
-import { allChecks, responseChecks } from './checks/index.ts';
-import { Contract } from './contract.ts';
+import { allChecks } from './checks/index.ts';
+import { responseChecks } from '../judge/checks/index.ts';
+import { Contract } from '../spec/runtime/contract.ts';
 import { type Claim, claims } from './coverage.ts';
 import { MockControl } from './mock-control.ts';
 import type { CheckContext, RunReport } from './model.ts';
-import { Register } from './register.ts';
+import { Register } from '../spec/runtime/register.ts';
 import { runSuite } from './runner.ts';
-import type { Profile } from './schemas.ts';
+import type { Profile } from '../spec/runtime/schemas.ts';
 import { startBrokenProxy } from './testing/broken-proxy.ts';
 import { startTestMock, suiteOptions, useMockPool } from './testing/check-file.ts';
 import { droppedClaims } from './testing/defects-dropped.ts';

@@ -5,11 +5,11 @@
 // (coverage-honesty.test.ts plants such a server for each): a rule whose pointers land on a schema but whose content
 // the schema cannot see is in BEHAVIOUR, and a documented rule that only the full schemas catch is in PROFILE_ALL_ONLY.
 // A run counts a rule as checked when a check that claims it ran.
-import type { Contract } from './contract.ts';
+import type { Contract } from '../spec/runtime/contract.ts';
 import type { CheckDef, CheckResult, CoveredBySchema, NotChecked } from './model.ts';
-import type { Register, Rule } from './register.ts';
-import type { Profile } from './schemas.ts';
-import { schemaCoverages } from './schema-reach.ts';
+import type { Register, Rule } from '../spec/runtime/register.ts';
+import type { Profile } from '../spec/runtime/schemas.ts';
+import { schemaCoverages } from '../spec/runtime/schema-reach.ts';
 
 /** Rules whose pointers land on response or payload schemas but whose content is a behaviour the schema cannot see. */
 const BEHAVIOUR: Record<string, string> = {

@@ -1,7 +1,7 @@
 // A runnable curl for one request, with the key left as a shell variable so that pasting it never leaks one. The
 // variable is read as ${VAR:?...}: unset, the shell stops with a message naming it instead of sending an empty key
 // (which would get a 401, not the status the report claims). The report names every variable its lines read.
-import type { SentRequest } from './http.ts';
+import type { SentRequest } from '../judge/define.ts';
 import { KEY_VARS, scopesOfVar } from './keys.ts';
 import type { CurlVariable } from './model.ts';
 

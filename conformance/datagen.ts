@@ -3,9 +3,9 @@
 // wrong type, out of bounds). A case is "assumed" when the constraint it breaks exists only by an
 // x-assumption: the relaxed (documented-profile) schema would accept it.
 import { randomUUID } from 'node:crypto';
-import type { Contract } from './contract.ts';
+import type { Contract } from '../spec/runtime/contract.ts';
 import type { JsonObject, Json } from '../spec/runtime/json-pointer.ts';
-import { SchemaValidator } from './schemas.ts';
+import { SchemaValidator } from '../spec/runtime/schemas.ts';
 import { ASSUMED_KEYWORDS, assumedKeyword, schemaTypes as types } from '../spec/runtime/relax.ts';
 
 export type CaseKind = 'unknown-property' | 'missing-required' | 'wrong-type' | 'out-of-bounds';

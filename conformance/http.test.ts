@@ -3,17 +3,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Contract } from './contract.ts';
-import {
-  Http,
-  OversizedAnswer,
-  RateLimitExhausted,
-  ReadOnlyRefused,
-  TransportError,
-  rateLimitWait,
-  type KeyRef,
-  type ReceivedResponse,
-} from './http.ts';
+import { Contract } from '../spec/runtime/contract.ts';
+import { Http, OversizedAnswer, RateLimitExhausted, ReadOnlyRefused, TransportError, rateLimitWait, type KeyRef } from './http.ts';
+import type { ReceivedResponse } from '../judge/define.ts';
 import { startHostileServer, type HostileMode, type HostileServer } from './testing/hostile-server.ts';
 import { parseJson } from './json-text.ts';
 

@@ -5,7 +5,8 @@
 // is replaced by its variable on arrival, before any check can cut it into an unrecognisable prefix.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AnswerTooLarge, KeptText, readBounded } from './answer-bounds.ts';
-import type { Contract, Operation } from './contract.ts';
+import type { Contract } from '../spec/runtime/contract.ts';
+import type { Exchange, ReceivedResponse, SentRequest } from '../judge/define.ts';
 import { parseJson } from './json-text.ts';
 import { Redactor } from './redact.ts';
 import { stopReason } from './run-deadline.ts';
@@ -33,34 +34,6 @@ export interface RequestSpec {
   form?: { fields: Record<string, string>; file?: { name: string; type: string; bytes: Uint8Array } };
   /** The check wants the 429 itself: never pause and resend on it. */
   acceptRateLimited?: boolean;
-}
-
-export interface SentRequest {
-  method: string;
-  url: string;
-  path: string;
-  headers: Record<string, string>;
-  keyVar?: string;
-  keyRole?: string;
-  bodyText?: string;
-  form?: { fields: Record<string, string>; file?: { name: string; type: string } };
-}
-
-export interface ReceivedResponse {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  json?: unknown;
-  mediaType: string;
-}
-
-export interface Exchange {
-  seq: number;
-  check: string;
-  operation?: Operation;
-  request: SentRequest;
-  response: ReceivedResponse;
-  ms: number;
 }
 
 export class TransportError extends Error {

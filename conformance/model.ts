@@ -1,8 +1,9 @@
 // The shapes every part shares: a check (one named function, one rule), its context and its result.
-import type { Contract } from './contract.ts';
-import type { Exchange, Http, KeyRef, RequestSpec } from './http.ts';
-import type { Provenance } from './register.ts';
-import type { Profile, SchemaValidator } from './schemas.ts';
+import type { Contract } from '../spec/runtime/contract.ts';
+import type { Http, KeyRef, RequestSpec } from './http.ts';
+import type { Exchange } from '../judge/define.ts';
+import type { Provenance } from '../spec/runtime/register.ts';
+import type { Profile, SchemaValidator } from '../spec/runtime/schemas.ts';
 import type { Cleanup } from './cleanup.ts';
 import type { MockControl } from './mock-control.ts';
 import type { Receiver } from './receiver.ts';

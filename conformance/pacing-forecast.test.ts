@@ -1,7 +1,7 @@
 // The forecast said before a run: from the probe's X-RateLimit-* headers and the run's plan, whether the key's window
 // will make the run wait, about how long, and the flag that avoids it.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from './http.ts';
+import type { Exchange } from '../judge/define.ts';
 import { pacingForecast } from './pacing-forecast.ts';
 
 /** A probe's answer stating the key's limit, its window reset `resetIn` seconds from now (epoch, as the mock sends). */

@@ -2,8 +2,8 @@
 // (X-RateLimit-Limit, -Remaining, -Reset); the run's requests are estimated from its plan; when they exceed what the
 // window allows, the run says so up front, with about how long it will wait and the flag that avoids it, instead of
 // a QA engineer finding an --explore of 3000 requests taking minutes against the mock's default 1200 per minute.
-import type { Exchange } from './http.ts';
-import type { Profile } from './schemas.ts';
+import type { Exchange } from '../judge/define.ts';
+import type { Profile } from '../spec/runtime/schemas.ts';
 
 /**
  * Requests a whole run's rule checks send with the main key (measured against the mock: about 650 in the documented

@@ -1,7 +1,7 @@
 // The share of the register a run exercised: a live run counts the documented rules testable from outside, less
 // those it did not check; recorded traffic the documented exchange rules it exercised.
 import { describe, expect, it } from 'vitest';
-import { Register } from './register.ts';
+import { Register } from '../spec/runtime/register.ts';
 import { coverageLine, liveRuleCoverage, mergedRuleCoverage, trafficRuleCoverage } from './rule-coverage.ts';
 
 const register = Register.load();

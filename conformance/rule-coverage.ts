@@ -2,7 +2,7 @@
 // counts the documented rules testable from outside that a check which ran claims (coverage.ts's notChecked are the
 // others); recorded traffic counts the documented exchange rules its exchanges gave the judge something to judge.
 import type { NotChecked, RuleCoverage } from './model.ts';
-import type { Register, Rule } from './register.ts';
+import type { Register, Rule } from '../spec/runtime/register.ts';
 
 function share(of: string, counted: Rule[], exercised: (r: Rule) => boolean): RuleCoverage {
   const missed = counted.filter((r) => !exercised(r)).map((r) => r.id);

@@ -2,13 +2,14 @@
 // exchange, skips what cannot run (with the reason), cleans up what the run created, and returns one report.
 import { randomBytes } from 'node:crypto';
 import { KeyRefused, UnreachableTarget, probeTarget, reachTarget } from './target-probe.ts';
-import { Contract } from './contract.ts';
-import { Http, type Exchange, type KeyRef, type RequestSpec } from './http.ts';
+import { Contract } from '../spec/runtime/contract.ts';
+import { Http, type KeyRef, type RequestSpec } from './http.ts';
+import type { Exchange } from '../judge/define.ts';
 import { DEFAULT_MAX_TIME_MS, notRunReason, RunDeadline, stoppedEarly } from './run-deadline.ts';
 import { armedText, faultsNow, giveBackFaults } from './probe-faults.ts';
 import { pacingForecast } from './pacing-forecast.ts';
-import { Register } from './register.ts';
-import { SchemaValidator, type Profile } from './schemas.ts';
+import { Register } from '../spec/runtime/register.ts';
+import { SchemaValidator, type Profile } from '../spec/runtime/schemas.ts';
 import { Cleanup } from './cleanup.ts';
 import { Fixtures } from './fixtures.ts';
 import { FAULT_SCOPE_HEADER, MockControl } from './mock-control.ts';
@@ -20,7 +21,8 @@ import { causesOf, evidenceOf } from './causes.ts';
 import { runCheck, type SharedContext } from './check-run.ts';
 import { checkBudgetMs, timeScale } from './durations.ts';
 import { resolveKeys, type KeyInputs } from './keys.ts';
-import { allChecks, responseChecks } from './checks/index.ts';
+import { allChecks } from './checks/index.ts';
+import { responseChecks } from '../judge/checks/index.ts';
 import { LEGACY_AREAS } from './legacy-areas.ts';
 import { coverage } from './coverage.ts';
 import { judgeExchange } from '../judge/exchange.ts';

@@ -5,7 +5,7 @@
 // run's private folder, only through report-files.ts.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Contract } from '../conformance/contract.ts';
+import { Contract } from '../spec/runtime/contract.ts';
 import { loadBundle } from '../spec/runtime/bundle.ts';
 import { KEY_ENV, REPORT_FILES, type ReporterName } from './args.ts';
 import { installInDredd } from './dredd-transport.ts';

@@ -3,7 +3,7 @@
 // accepted; nothing a reporter prints carries a key, a 10 MB body or a server's raw control characters; and once
 // the server has stopped answering (the Guard says so) no further transaction is sent.
 import { apiKeyHeader } from '../generated/spec-values.ts';
-import type { Contract } from '../conformance/contract.ts';
+import type { Contract } from '../spec/runtime/contract.ts';
 import type { Guard } from './guard.ts';
 import { MockAccess } from './mock-access.ts';
 import { Provoker, Skip } from './provoke.ts';

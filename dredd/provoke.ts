@@ -1,7 +1,7 @@
 // How each transaction gets the status it expects: which ids, query, key and body its request carries. One rule
 // per documented status, for any operation; the ids come from what the run created (or, for read-only resources,
 // what the key can read), never from the spec's examples, which name nothing on a real deployment.
-import type { Operation } from '../conformance/contract.ts';
+import type { Operation } from '../spec/runtime/contract.ts';
 import { deref, type JsonObject } from '../spec/runtime/json-pointer.ts';
 import { templateParams as params } from '../spec/runtime/operations.ts';
 import { uploadMaxBytes } from '../generated/spec-values.ts';

@@ -3,7 +3,7 @@
 // goes to the API with the run's key through the run's Guard (no redirect followed, a deadline, a bounded answer, the
 // key redacted from what comes back); nothing here changes or deletes data the run did not create.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Contract, Operation } from '../conformance/contract.ts';
+import type { Contract, Operation } from '../spec/runtime/contract.ts';
 import { deref, resolvePointer, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
 import { apiKeyHeader } from '../generated/spec-values.ts';
 import type { Guard } from './guard.ts';

@@ -1,8 +1,8 @@
-// Rules one exchange shows beyond the response checks of conformance/checks (which judge status, media type, schema,
+// Rules one exchange shows beyond the response checks of every suite run (checks/, which judge status, media type, schema,
 // error shape and rate-limit headers of every answer): what the answer must say about the request it answers.
 // Judged on traffic made by others, where the request is not the suite's own.
-import type { Finding, InspectEnv, InspectedExchange, ResponseCheckDef } from '../conformance/checks/support/define.ts';
-import { responseCheck } from '../conformance/checks/support/define.ts';
+import type { Finding, InspectEnv, InspectedExchange, ResponseCheckDef } from './define.ts';
+import { responseCheck } from './define.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);

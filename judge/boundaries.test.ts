@@ -1,6 +1,6 @@
 // The judge's home (docs: "One judge, three ways in"): judge/ is imported by mock/ and conformance/, and those two
 // import nothing of each other outside their test harnesses (tests, */testing/), in either direction; the judge
-// imports nothing of the mock.
+// imports nothing of either (the contract it reads is spec/runtime/'s, the contract runtime everything shares).
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,10 +31,27 @@ describe('the boundaries of the judge, the mock and the suite', () => {
     expect(importing('conformance', 'mock')).toEqual([]);
   });
 
-  it('both import the judge, which imports nothing of the mock', () => {
+  it('both import the judge, which imports nothing of either, nor does the contract runtime it reads', () => {
     expect(importing('mock', 'judge').length).toBeGreaterThan(0);
     expect(importing('conformance', 'judge').length).toBeGreaterThan(0);
     expect(importing('judge', 'mock')).toEqual([]);
+    expect(importing('judge', 'conformance')).toEqual([]);
+    expect(importing('spec', 'conformance')).toEqual([]);
+    expect(importing('spec', 'mock')).toEqual([]);
+    expect(importing('spec', 'judge')).toEqual([]);
+  });
+
+  it("what the mock's code reaches, import after import, holds no file of conformance/ (its package carries none)", () => {
+    const seen = new Set<string>();
+    const visit = (abs: string) => {
+      if (seen.has(abs)) return;
+      seen.add(abs);
+      for (const spec of importsOf(readFileSync(abs, 'utf8'))) visit(resolve(dirname(abs), spec));
+    };
+    for (const abs of sourceFiles(resolve(ROOT, 'mock'))) if (!harness(relative(ROOT, abs))) visit(abs);
+    const reached = [...seen].map((abs) => relative(ROOT, abs).split('\\').join('/'));
+    expect(reached.length).toBeGreaterThan(100);
+    expect(reached.filter((f) => f.startsWith('conformance/'))).toEqual([]);
   });
 
   it('sees a harness as one: a test or a testing/ helper may cross', () => {

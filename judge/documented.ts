@@ -2,10 +2,10 @@
 // a success status other than the one the document states, a lookup miss answered 200, and each schema finding of a
 // success body under the rule that owns its node (a patient id as a number is GEN-008's, a list item's pronouns
 // PAT-012's), the generic GEN-003 only for what no narrower rule owns.
-import type { Finding, InspectEnv, InspectedExchange } from '../conformance/checks/support/define.ts';
-import type { Contract, Operation } from '../conformance/contract.ts';
-import { successBodySchema } from '../conformance/checks/support/responses.ts';
-import type { SchemaError, SchemaValidator } from '../conformance/schemas.ts';
+import type { ExchangePart, Finding, InspectEnv, InspectedExchange } from './define.ts';
+import type { Contract, Operation } from '../spec/runtime/contract.ts';
+import { successBodySchema } from './responses.ts';
+import type { SchemaError, SchemaValidator } from '../spec/runtime/schemas.ts';
 import type { RuleIndex } from './rule-index.ts';
 
 /** What these checks read besides the profile's schemas: the contract unrelaxed, and the rules' index. */
@@ -18,7 +18,7 @@ export interface DocumentedCheckDef {
   name: string;
   /** The rule of findings that name none; the others name their own. */
   rule: string;
-  reads: Array<'request.headers' | 'response.headers' | 'response.body'>;
+  reads: ExchangePart[];
   /** The rules its findings can name, for a report's rows (none beyond `rule` when undefined). */
   judges?(contract: Contract, rules: RuleIndex): string[];
   inspect(ex: InspectedExchange, env: DocumentedEnv): Finding | Finding[] | undefined;
@@ -69,12 +69,76 @@ function keyless_answered_401(ex: InspectedExchange): Finding | undefined {
   return { expected: '401 for a request without X-API-Key', actual: String(ex.response.status), where: 'response.status' };
 }
 
-/** Each schema error line under the documented rule owning its node (an unknown field: the rule saying it is absent). */
-function byRule(pointer: string, errors: SchemaError[], rules: RuleIndex): Map<string, string[]> {
+/**
+ * GEN-010, the server's side: a JSON body carrying a field its operation does not list, answered 2xx (the document: a
+ * 400). Top-level fields only, read on the unrelaxed schema: an inner object's closure may be the kit's reading.
+ */
+function unknown_field_accepted(ex: InspectedExchange, { exact }: DocumentedEnv): Finding | undefined {
+  const pointer = ex.operation.jsonBodyPointer;
+  const text = ex.request.bodyText;
+  if (!pointer || !text || ex.response.status < 200 || ex.response.status > 299) return;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return;
+  }
+  const unknown = exact.errors(pointer, body).filter((e) => e.keyword === 'additionalProperties' && e.instancePath === '');
+  if (!unknown.length) return;
+  return {
+    expected: `400 for a body with a field ${opName(ex)} does not list`,
+    actual: `${ex.response.status} to a body with ${unknown.map((e) => e.property).join(', ')}`,
+    where: 'response.status',
+  };
+}
+
+/** The id a GET by id asks for: its path's last segment, when the template ends in a path parameter. */
+function askedId(ex: InspectedExchange): string | undefined {
+  if (ex.request.method !== 'GET' || !/\/\{[^/}]+\}$/.test(ex.operation.template)) return undefined;
+  const last = ex.request.path.split('?')[0]!.replace(/\/+$/, '').split('/').at(-1);
+  try {
+    return last ? decodeURIComponent(last) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same id written two ways a server may choose: a UUID in either case, a digit string with leading zeros. */
+const sameId = (a: string, b: string) =>
+  a.toLowerCase() === b.toLowerCase() || (/^\d{1,30}$/.test(a) && /^\d{1,30}$/.test(b) && BigInt(a) === BigInt(b));
+
+/** The rule owning an operation's 200 body (PRV-008: GET /providers/{providerId} answers {data: Provider}). */
+function successRule(op: Operation, rules: RuleIndex) {
+  const ok = op.responses.get('200');
+  return ok && rules.ownerOf(rules.chain(`${ok.pointer}/content/application~1json/schema`, ''), op);
+}
+
+/** A GET by id answered 2xx with another record than the one its path names (the answer's data.id is not the path's id). */
+function answer_is_the_record_asked_for(ex: InspectedExchange, { rules }: DocumentedEnv): Finding | undefined {
+  const asked = askedId(ex);
+  const data = (ex.response.json as { data?: { id?: unknown } } | undefined)?.data;
+  const id = data && typeof data === 'object' ? data.id : undefined;
+  if (asked === undefined || ex.response.status < 200 || ex.response.status > 299) return;
+  // An id of another type is GEN-008's finding (a number may have lost digits on parsing: not compared).
+  if (typeof id !== 'string' || sameId(asked, id)) return;
+  return {
+    ruleId: successRule(ex.operation, rules)?.id,
+    expected: `the record ${JSON.stringify(asked)} (the id in the path)`,
+    actual: `data.id ${JSON.stringify(id)}`,
+    where: 'response.body/data/id',
+  };
+}
+
+/**
+ * Each schema error line under the documented rule owning its node (an unknown field: the rule saying it is absent),
+ * else the rule stating what the operation answers (PAT-024: a DELETE's {success: true}), else the generic GEN-003.
+ */
+function byRule(op: Operation, pointer: string, errors: SchemaError[], rules: RuleIndex): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const e of errors) {
     const chain = rules.chain(pointer, e.instancePath);
-    const owner = e.keyword === 'additionalProperties' ? rules.absenceOwner(chain, e.property ?? '') : rules.ownerOf(chain);
+    const unknown = e.keyword === 'additionalProperties';
+    const owner = unknown ? rules.absenceOwner(chain, e.property ?? '') : (rules.ownerOf(chain, op) ?? rules.operationRule(op));
     const id = owner?.id ?? 'GEN-003';
     out.set(id, [...(out.get(id) ?? []), e.line]);
   }
@@ -93,9 +157,9 @@ function response_schema_conformance(ex: InspectedExchange, { schemas, exact, ru
   // validation of a clean answer). Its unknown fields count only where a rule says they are absent (PAT-012).
   const strict = exact.errors(pointer, ex.response.json);
   if (!strict.length) return;
-  const found = byRule(pointer, schemas === exact ? strict : schemas.errors(pointer, ex.response.json), rules);
+  const found = byRule(ex.operation, pointer, schemas === exact ? strict : schemas.errors(pointer, ex.response.json), rules);
   const unknown = strict.filter((e) => e.keyword === 'additionalProperties');
-  for (const [id, lines] of byRule(pointer, unknown, rules))
+  for (const [id, lines] of byRule(ex.operation, pointer, unknown, rules))
     if (id !== 'GEN-003') found.set(id, [...new Set([...(found.get(id) ?? []), ...lines])]);
   return [...found].map(([ruleId, lines]) => ({
     ruleId,
@@ -121,9 +185,39 @@ export const documentedChecks: DocumentedCheckDef[] = [
     inspect: lookup_miss_status,
   },
   {
+    name: unknown_field_accepted.name,
+    rule: 'GEN-010',
+    reads: ['request.body'],
+    inspect: unknown_field_accepted,
+  },
+  {
+    name: answer_is_the_record_asked_for.name,
+    rule: 'GEN-003',
+    reads: ['response.body'],
+    judges: (contract, rules) => [
+      ...new Set(
+        contract.operations
+          .filter((op) => op.method === 'GET' && /\/\{[^/}]+\}$/.test(op.template))
+          .flatMap((op) => successRule(op, rules)?.id ?? []),
+      ),
+    ],
+    inspect: answer_is_the_record_asked_for,
+  },
+  {
     name: response_schema_conformance.name,
     rule: 'GEN-003',
     reads: ['response.headers', 'response.body'],
+    // The operations' own rules, for a success body whose root no narrower rule owns (the rest: judged-rules.ts).
+    judges: (contract, rules) => [
+      ...new Set(
+        contract.operations.flatMap((op) => {
+          const ok = [...op.responses].find(([s]) => /^2\d\d$/.test(s))?.[1];
+          const json = ok?.node.content && 'application/json' in (ok.node.content as object);
+          const root = json && rules.ownerOf(rules.chain(`${ok.pointer}/content/application~1json/schema`, ''), op);
+          return json && !root ? (rules.operationRule(op)?.id ?? []) : [];
+        }),
+      ),
+    ],
     inspect: response_schema_conformance,
   },
 ];

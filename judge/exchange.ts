@@ -1,8 +1,8 @@
 // The one judge of a single exchange (request + response) against the contract and every documented rule one
 // exchange can show. Its callers keep no copy of any rule: the suite's runner (every exchange its checks make),
 // --explore (generated exchanges), and traffic made by others (the mock's --upstream proxy, --har files).
-import { responseChecks } from '../conformance/checks/index.ts';
-import type { Finding, InspectEnv, InspectedExchange, ResponseCheckDef } from '../conformance/checks/support/define.ts';
+import { responseChecks } from './checks/index.ts';
+import type { Finding, InspectEnv, InspectedExchange, ResponseCheckDef } from './define.ts';
 
 export interface Violation extends Finding {
   /** The response check's name, as reports show it. */

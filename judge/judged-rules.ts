@@ -3,9 +3,9 @@
 // is put under (rule-index.ts: the most specific rule owning a node of a success body, or the rule saying a field is
 // absent there). What the register calls an `exchange` rule should be among them (judged-rules.test.ts); the --har
 // report's coverage counts them.
-import type { Contract } from '../conformance/contract.ts';
-import type { Register } from '../conformance/register.ts';
-import { schemaCoverages } from '../conformance/schema-reach.ts';
+import type { Contract } from '../spec/runtime/contract.ts';
+import type { Register } from '../spec/runtime/register.ts';
+import { schemaCoverages } from '../spec/runtime/schema-reach.ts';
 import { RuleIndex } from './rule-index.ts';
 import { trafficChecks } from './traffic.ts';
 

@@ -1,8 +1,8 @@
 // The judge of live traffic, as the mock's --upstream proxy calls it: the one judge of an exchange (traffic.ts), built
 // once from the bundled contract and the rule register for a profile. No rule is restated here.
-import { Contract } from '../conformance/contract.ts';
-import { Register } from '../conformance/register.ts';
-import type { Profile } from '../conformance/schemas.ts';
+import { Contract } from '../spec/runtime/contract.ts';
+import { Register } from '../spec/runtime/register.ts';
+import type { Profile } from '../spec/runtime/schemas.ts';
 import { judgeTraffic, trafficJudge, type RecordedExchange, type TrafficViolation } from './traffic.ts';
 
 export type { Profile };

@@ -1,7 +1,7 @@
 // Which rules a profile judges: documented (the default) runs documented rules only; all adds the kit's assumptions.
 // One reading for the suite's runner and for the judge of traffic made by others.
-import type { Provenance } from '../conformance/register.ts';
-import type { Profile } from '../conformance/schemas.ts';
+import type { Provenance } from '../spec/runtime/register.ts';
+import type { Profile } from '../spec/runtime/schemas.ts';
 
 export const ASSUMED_SKIP = 'assumed rule: runs with --profile all';
 

@@ -1,7 +1,9 @@
 // Request-side judging: what the contract forbids a client to send. On traffic made by others (the mock's --upstream
 // proxy, a --har file) such a request is the app's bug, not the server's: each finding says so through its rule.
-import type { ExchangePart, Finding, InspectEnv, InspectedExchange } from '../conformance/checks/support/define.ts';
-import type { SchemaValidator } from '../conformance/schemas.ts';
+import type { ExchangePart, Finding, InspectEnv, InspectedExchange } from './define.ts';
+import type { Contract } from '../spec/runtime/contract.ts';
+import type { SchemaValidator } from '../spec/runtime/schemas.ts';
+import type { RuleIndex } from './rule-index.ts';
 
 /**
  * What request checks read besides the profile's schemas: the contract's schemas unrelaxed. A documented rule can
@@ -10,6 +12,7 @@ import type { SchemaValidator } from '../conformance/schemas.ts';
  */
 interface RequestEnv extends InspectEnv {
   exact: SchemaValidator;
+  rules: RuleIndex;
 }
 
 /** A check of the request of one exchange; a finding is the client's violation of `rule`. */
@@ -17,15 +20,17 @@ export interface RequestCheckDef {
   name: string;
   rule: string;
   reads: ExchangePart[];
+  /** The rules its findings can name besides `rule`, for a report's rows. */
+  judges?(contract: Contract, rules: RuleIndex): string[];
   inspect(ex: InspectedExchange, env: RequestEnv): Finding | undefined;
 }
 
-const requestCheck = (inspect: RequestCheckDef['inspect'], rule: string, reads: ExchangePart[]): RequestCheckDef => ({
-  name: inspect.name,
-  rule,
-  reads,
-  inspect,
-});
+const requestCheck = (
+  inspect: RequestCheckDef['inspect'],
+  rule: string,
+  reads: ExchangePart[],
+  judges?: RequestCheckDef['judges'],
+): RequestCheckDef => ({ name: inspect.name, rule, reads, ...(judges ? { judges } : {}), inspect });
 
 const header = (ex: InspectedExchange, name: string) => Object.entries(ex.request.headers).find(([k]) => k.toLowerCase() === name)?.[1];
 /** The media type of a Content-Type value, lower case, without parameters. */
@@ -64,6 +69,44 @@ function request_body_conformance(ex: InspectedExchange, { schemas, exact }: Req
   return { expected: `request body valid against ${pointer}`, actual: errors.join('; '), where: `request.body${pathOf(errors[0]!)}` };
 }
 
+/** The value of each path parameter in the request's path, read by the operation's template. */
+function pathValues(ex: InspectedExchange): Map<string, string> {
+  const sent = ex.request.path.split('?')[0]!.replace(/\/+$/, '').split('/');
+  const out = new Map<string, string>();
+  ex.operation.template.split('/').forEach((seg, i) => {
+    const name = /^\{(.+)\}$/.exec(seg)?.[1];
+    const raw = sent[i];
+    if (!name || raw === undefined) return;
+    try {
+      out.set(name, decodeURIComponent(raw));
+    } catch {
+      out.set(name, raw);
+    }
+  });
+  return out;
+}
+
+/** PAT-025, APT-022, PRV-010, ...: each id in the request's path has its documented form (a patient id digits, a UUID). */
+function path_ids_conformance(ex: InspectedExchange, { schemas, rules }: RequestEnv): Finding | undefined {
+  const values = pathValues(ex);
+  for (const [name, { rule, schema }] of rules.pathParamRules(ex.operation)) {
+    const value = values.get(name);
+    const errors = value === undefined ? [] : schemas.validate(schema, value);
+    if (errors.length)
+      return {
+        ruleId: rule.id,
+        expected: rule.rule,
+        actual: `${name} ${JSON.stringify(value)}: ${errors.join('; ')}`,
+        where: 'request.path',
+      };
+  }
+  return undefined;
+}
+
+const pathIdRules = (contract: Contract, rules: RuleIndex) => [
+  ...new Set(contract.operations.flatMap((op) => [...rules.pathParamRules(op).values()].map((f) => f.rule.id))),
+];
+
 /** The instance path a schema error line starts with ('' for the root). */
 export const pathOf = (line: string) => (line.startsWith('/') ? line.split(' ')[0]! : '');
 
@@ -71,4 +114,5 @@ export const requestChecks: RequestCheckDef[] = [
   requestCheck(request_carries_key, 'AUTH-003', ['request.headers']),
   requestCheck(write_request_content_type, 'GEN-006', ['request.headers', 'request.body']),
   requestCheck(request_body_conformance, 'GEN-010', ['request.headers', 'request.body']),
+  requestCheck(path_ids_conformance, 'PAT-025', [], pathIdRules),
 ];

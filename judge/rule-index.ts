@@ -1,18 +1,22 @@
 // Which documented rule a part of an answer belongs to, read from the register's spec pointers (spec/rules.yaml) and
 // the contract: the status the document states for an operation, and the rule that owns a node of a response schema.
 // The judge names that rule in its findings instead of the generic one of the check that found them.
-import type { Contract, Operation } from '../conformance/contract.ts';
-import type { Register, Rule } from '../conformance/register.ts';
+import type { Contract, Operation } from '../spec/runtime/contract.ts';
+import type { Register, Rule } from '../spec/runtime/register.ts';
 import { escapeToken, nodesAlong, pointerTokens, type JsonObject } from '../spec/runtime/json-pointer.ts';
 
 const bare = (pointer: string) => (pointer.startsWith('#') ? pointer.slice(1) : pointer);
 const COMBINERS = ['allOf', 'anyOf', 'oneOf'] as const;
+/** A pointer at an operation itself (`/paths/~1patients~1{patientId}/delete`). */
+const isOperation = (pointer: string) => /^\/paths\/[^/]+\/(get|put|post|delete|patch|options|head|trace)$/.test(pointer);
 
 export class RuleIndex {
   /** Pointer (without '#') → the documented exchange rules that point at it, register order. */
   private readonly byPointer = new Map<string, Rule[]>();
   /** An operation → the statuses the document states for it (statedStatuses), computed once each. */
   private readonly stated = new Map<Operation, Map<number, Rule>>();
+  /** An operation → its path parameters' form rules (pathParamRules), computed once each. */
+  private readonly pathForms = new Map<Operation, Map<string, { rule: Rule; schema: string }>>();
 
   constructor(
     private readonly contract: Contract,
@@ -38,6 +42,32 @@ export class RuleIndex {
       if (!/^\d{3}$/.test(status) || 'x-assumption' in node) continue;
       const rule = this.byPointer.get(`${bare(op.pointer)}/responses/${status}`)?.[0];
       if (rule) out.set(Number(status), rule);
+    }
+    return out;
+  }
+
+  /** The documented rule pointing at an operation itself ("DELETE /patients/{patientId} answers {success: true}"). */
+  operationRule(op: Operation): Rule | undefined {
+    return [...(this.byPointer.get(bare(op.pointer)) ?? [])].sort((a, b) => a.spec.length - b.spec.length)[0];
+  }
+
+  /**
+   * The documented rule stating the form of each path parameter of an operation (PAT-025: patientId is digits), with
+   * the pointer of the parameter's schema. A rule pointing at the operation's own path item (REGEN-002) comes before one
+   * pointing at the shared parameter (NOTE-023).
+   */
+  pathParamRules(op: Operation): Map<string, { rule: Rule; schema: string }> {
+    const known = this.pathForms.get(op);
+    if (known) return known;
+    const out = new Map<string, { rule: Rule; schema: string }>();
+    this.pathForms.set(op, out);
+    const pathItem = bare(op.pointer).replace(/\/[^/]+$/, '/');
+    for (const param of op.parameters.filter((p) => p.in === 'path')) {
+      const at = [...this.byPointer.keys()].filter((ptr) => this.contract.resolve(`#${ptr}`) === param);
+      // The schema under the pointer that is the parameter itself, not a $ref to it (ajv reads pointers literally).
+      const own = at.find((ptr) => typeof this.node(ptr)?.$ref !== 'string');
+      const ptr = at.find((x) => x.startsWith(pathItem)) ?? at[0];
+      if (own && ptr) out.set(String(param.name), { rule: this.byPointer.get(ptr)![0]!, schema: `#${own}/schema` });
     }
     return out;
   }
@@ -68,10 +98,15 @@ export class RuleIndex {
     return chain;
   }
 
-  /** The documented rule owning the deepest node of a chain that one owns: the most specific (fewest pointers) there. */
-  ownerOf(chain: string[]): Rule | undefined {
+  /**
+   * The documented rule owning the deepest node of a chain that one owns: the most specific (fewest pointers) there.
+   * With `op`, a rule about another operation owns nothing of this one's (PAT-024, the patient DELETE's {success: true},
+   * points at the Success schema every DELETE shares).
+   */
+  ownerOf(chain: string[], op?: Operation): Rule | undefined {
+    const elsewhere = (r: Rule) => !!op && r.spec.some(isOperation) && !r.spec.includes(bare(op.pointer));
     for (const ptr of [...chain].reverse()) {
-      const rules = this.byPointer.get(ptr);
+      const rules = this.byPointer.get(ptr)?.filter((r) => !elsewhere(r));
       if (rules?.length) return [...rules].sort((a, b) => a.spec.length - b.spec.length)[0];
     }
     return undefined;

@@ -1,8 +1,8 @@
 // The judge of recorded traffic, on exchanges written by hand: each request-side and answer check fires on the
 // exchange that breaks its rule and on no other, and the profile picks the rules as a suite run does.
 import { describe, expect, it } from 'vitest';
-import { Contract } from '../conformance/contract.ts';
-import { Register } from '../conformance/register.ts';
+import { Contract } from '../spec/runtime/contract.ts';
+import { Register } from '../spec/runtime/register.ts';
 import { apiPath, judgeTraffic, trafficJudge, type RecordedExchange } from './traffic.ts';
 
 const contract = new Contract();
@@ -57,6 +57,12 @@ describe('judging one recorded exchange', () => {
     expect(
       found(exchange({ ...create, requestHeaders: { 'x-api-key': 'k', 'content-type': 'text/plain' }, requestBody: '{"first_name":"A"}' })),
     ).toEqual(['request GEN-006 write_request_content_type request.headers.content-type']);
+    // A path id of another form than the document's, under the rule stating it (the regenerate path's own, REGEN-002).
+    const refused = { status: 400, responseBody: JSON.stringify({ error: 'Validation failed', details: { id: 'bad' } }) };
+    expect(found(exchange({ url: '/ext-api/v1/patients/abc', ...refused }))).toEqual(['request PAT-025 path_ids_conformance request.path']);
+    expect(found(exchange({ url: '/ext-api/v1/providers/12', ...refused }))).toEqual(['request PRV-010 path_ids_conformance request.path']);
+    const regenerate = { method: 'POST', url: '/ext-api/v1/sessions/x/notes/regenerate', requestHeaders: { 'x-api-key': 'k' } };
+    expect(found(exchange({ ...regenerate, ...refused }))).toEqual(['request REGEN-002 path_ids_conformance request.path']);
   });
 
   it('an answer that contradicts its request: list defaults, a lookup, a 409 without the holder', () => {
@@ -102,7 +108,13 @@ describe('judging one recorded exchange', () => {
     const bare = exchange({ requestHeaders: undefined, responseHeaders: undefined, responseBody: undefined });
     const verdict = judgeTraffic({ ...bare, status: 200 }, all);
     expect(verdict.violations).toEqual([]);
-    expect(verdict.judged.sort()).toEqual(['not_a_server_error', 'status_code_conformance', 'success_status']);
+    expect(verdict.judged.sort()).toEqual([
+      'not_a_server_error',
+      'path_ids_conformance',
+      'status_code_conformance',
+      'success_status',
+      'unknown_field_accepted',
+    ]);
     expect(found({ ...bare, status: 201 }, all)).toEqual(['response ERR-017 status_code_conformance response.status']);
   });
 
@@ -147,6 +159,34 @@ describe('judging one recorded exchange', () => {
     ]);
   });
 
+  it("the server's side of one answer: an unknown field accepted (GEN-010), another record than the path's (PRV-008)", () => {
+    const create = {
+      method: 'POST',
+      requestHeaders: { 'x-api-key': 'k', 'content-type': 'application/json' },
+      status: 201,
+      responseBody: JSON.stringify({ data: { id: '12', name: 'A', created_at: '2026-01-01T00:00:00Z', provider_id: 'p1' } }),
+    };
+    expect(found(exchange({ ...create, requestBody: '{"name":"A","crc_unknown_field":1}' }))).toEqual([
+      'request GEN-010 request_body_conformance request.body',
+      'response GEN-010 unknown_field_accepted response.status',
+    ]);
+    // Refused 400 it is the client's only (above); a body of listed fields accepted is nobody's.
+    expect(found(exchange({ ...create, requestBody: '{"name":"A"}' }))).toEqual([]);
+    const provider = (id: string) => JSON.stringify({ data: { id, name: 'Dr A', npi: '1234567893' } });
+    const asked = '6a2f41a3-c54c-4e0c-9c8e-1d3f4f0e0a11';
+    const byId = { url: `/ext-api/v1/providers/${asked}` };
+    expect(found(exchange({ ...byId, responseBody: provider('00000000-0000-4000-8000-000000000000') }))).toEqual([
+      'response PRV-008 answer_is_the_record_asked_for response.body/data/id',
+    ]);
+    // The same id in another case, or a patient id with leading zeros, is the record asked for.
+    expect(found(exchange({ ...byId, responseBody: provider(asked.toUpperCase()) }))).toEqual([]);
+    const patient = JSON.stringify({ data: { id: '12', name: 'A', created_at: '2026-01-01T00:00:00Z', provider_id: 'p1' } });
+    expect(found(exchange({ url: '/ext-api/v1/patients/012', responseBody: patient }))).toEqual([]);
+    expect(found(exchange({ url: '/ext-api/v1/patients/13', responseBody: patient }))).toEqual([
+      'response GEN-003 answer_is_the_record_asked_for response.body/data/id',
+    ]);
+  });
+
   it('a status the document does not give is shown as not in the contract, failed only where the document states one', () => {
     const teapot = exchange({ status: 418, responseBody: JSON.stringify({ error: 'teapot' }) });
     expect(judgeTraffic(teapot, documented)).toMatchObject({
@@ -174,5 +214,13 @@ describe('judging one recorded exchange', () => {
     expect(found(created, all)).toContain('response ERR-017 status_code_conformance response.status');
     const deleted = exchange({ method: 'DELETE', url: '/ext-api/v1/patients/12', status: 202, responseBody: '{"success":true}' });
     expect(found(deleted)).toEqual([]);
+    // A DELETE's body that is not {success: true}: the rule of that DELETE, not the patient DELETE's sharing its schema.
+    const appointmentUrl = '/ext-api/v1/appointments/3f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0';
+    expect(found(exchange({ method: 'DELETE', url: appointmentUrl, responseBody: '{"success":"yes"}' }))).toEqual([
+      'response APT-020 response_schema_conformance response.body/success',
+    ]);
+    expect(found(exchange({ method: 'DELETE', url: '/ext-api/v1/patients/12', responseBody: '{"success":"yes"}' }))).toEqual([
+      'response PAT-024 response_schema_conformance response.body/success',
+    ]);
   });
 });

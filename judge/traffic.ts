@@ -1,14 +1,14 @@
 // Judging traffic made by others, one exchange at a time: a request and its answer as recorded (by the mock's
 // --upstream proxy, in a HAR file) become the suite's Exchange, and the one judge runs on them: the request checks
-// (the client's bugs), the response checks of conformance/checks (judgeExchange) and the answer checks. The profile
+// (the client's bugs), the response checks of every suite run (checks/, judgeExchange) and the answer checks. The profile
 // picks the rules as in a suite run: documented ones only, or with --profile all the kit's assumptions too.
-import type { Contract } from '../conformance/contract.ts';
-import type { Exchange } from '../conformance/http.ts';
-import type { Register } from '../conformance/register.ts';
-import { SchemaValidator, type Profile } from '../conformance/schemas.ts';
-import { responseChecks } from '../conformance/checks/index.ts';
-import type { ExchangePart, InspectedExchange, ResponseCheckDef } from '../conformance/checks/support/define.ts';
-import { documented } from '../conformance/checks/support/responses.ts';
+import type { Contract } from '../spec/runtime/contract.ts';
+import type { Exchange } from './define.ts';
+import type { Register } from '../spec/runtime/register.ts';
+import { SchemaValidator, type Profile } from '../spec/runtime/schemas.ts';
+import { responseChecks } from './checks/index.ts';
+import type { ExchangePart, InspectedExchange, ResponseCheckDef } from './define.ts';
+import { documented } from './responses.ts';
 import { answerChecks } from './answers.ts';
 import { documentedChecks, type DocumentedCheckDef } from './documented.ts';
 import { judgeExchange } from './exchange.ts';

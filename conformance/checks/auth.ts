@@ -2,8 +2,9 @@
 // (x-required-scopes) yields 403, a key with it (or `*`) is never refused for scope.
 import { randomBytes } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../model.ts';
-import type { KeyRef, RequestSpec, Exchange } from '../http.ts';
-import type { Operation } from '../contract.ts';
+import type { KeyRef, RequestSpec } from '../http.ts';
+import type { Exchange } from '../../judge/define.ts';
+import type { Operation } from '../../spec/runtime/contract.ts';
 import { appointmentBody, fillPath, got, objOf, farFuture, uploadDocument, is2xx, sameId, listOf } from './support/common.ts';
 import { own } from './support/operations.ts';
 import { check } from './support/define.ts';

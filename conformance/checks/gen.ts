@@ -20,8 +20,7 @@ import {
   json,
 } from './support/common.ts';
 import { postPatient, getPatient, createdOk, getAppointment } from './support/resources.ts';
-import { errorBodyFindings, sameFormat, successBody, successBodySchema } from './support/responses.ts';
-import { check, type InspectedExchange, type InspectEnv, type Finding, type ResponseCheckDef, responseCheck } from './support/define.ts';
+import { check } from './support/define.ts';
 
 export async function write_requests_json_content_type(ctx: CheckContext): Promise<void> {
   const { targets, left } = await jsonWrites(ctx);
@@ -204,47 +203,6 @@ export async function one_key_covers_every_provider(ctx: CheckContext): Promise<
   }
 }
 
-/** Error responses (400 and up) are error_body_shape's (GEN-005): their bodies' one rule, whatever the operation. */
-export function content_type_conformance(ex: InspectedExchange, { profile }: InspectEnv): Finding | undefined {
-  if (ex.response.status >= 400) return;
-  const r = successBody(ex.operation, ex.response.status);
-  const content = r?.node.content as JsonObject | undefined;
-  if (!content || !ex.response.text) return;
-  const types = Object.keys(content);
-  if (types.includes(ex.response.mediaType)) return;
-  // The contract's media type for a format the document names without one is the kit's pick: another name of it passes.
-  if (profile === 'documented' && types.some((t) => sameFormat(t, ex.response.mediaType))) return;
-  return {
-    expected: `Content-Type ${types.join(' or ')}`,
-    actual: ex.response.mediaType || '(none)',
-    where: 'response.headers.content-type',
-  };
-}
-
-export function response_schema_conformance(ex: InspectedExchange, { schemas }: InspectEnv): Finding | undefined {
-  const body = successBodySchema(ex);
-  if (!body || 'finding' in body) return body?.finding;
-  const errors = schemas.validate(body.pointer, ex.response.json);
-  if (!errors.length) return;
-  return { expected: `body valid against ${body.pointer}`, actual: errors.join('; ') };
-}
-
-/**
- * Every error answer of a documented status is JSON `{ error: <string> }` as its schema says; a 400's details and a
- * 409's existing are left to the rules that own them (validation_error_details, the external_id conflict checks),
- * and the status itself to the check that sent the request.
- */
-export function error_body_shape(ex: InspectedExchange, { schemas }: InspectEnv): Finding | undefined {
-  const f = errorBodyFindings(ex, schemas);
-  if (!f) return;
-  if (!f.json)
-    return {
-      expected: `a JSON error body { error: <string> } for ${ex.response.status}`,
-      actual: `${f.mediaType || '(no Content-Type)'} ${f.text.slice(0, 200) || '(empty)'}`,
-    };
-  if (f.generic.length) return { expected: `an error body { error: <string> } valid against the contract`, actual: f.generic.join('; ') };
-}
-
 export async function other_org_patient_not_found(ctx: CheckContext): Promise<void> {
   const other = ctx.keys.otherOrg!;
   // A patient of its own: the PATCH and DELETE below must change nothing another check reads, should the server act.
@@ -306,10 +264,4 @@ export const checks: CheckDef[] = [
   check(one_key_covers_every_provider, { rule: 'GEN-002', needs: { write: true } }),
   check(other_org_patient_not_found, { rule: 'GEN-001', needs: { keys: ['otherOrg'], write: true } }),
   check(unknown_field_rejected, { rule: 'GEN-010', needs: { write: true } }),
-];
-
-export const responseChecks: ResponseCheckDef[] = [
-  responseCheck(content_type_conformance, { rule: 'GEN-003', reads: ['response.headers'] }),
-  responseCheck(response_schema_conformance, { rule: 'GEN-003', reads: ['response.headers', 'response.body'] }),
-  responseCheck(error_body_shape, { rule: 'GEN-005', reads: ['response.headers', 'response.body'] }),
 ];

@@ -1,6 +1,6 @@
-// Every check of the suite, area by area (one file, or one folder, per rule-id prefix of spec/rules.yaml).
+// Every check of the suite, area by area (one file, or one folder, per rule-id prefix of spec/rules.yaml). The checks
+// of one exchange, applied to every answer, are the judge's (judge/checks/).
 import type { CheckDef } from '../model.ts';
-import type { ResponseCheckDef } from './support/define.ts';
 import * as gen from './gen.ts';
 import * as auth from './auth.ts';
 import * as patFields from './pat/fields.ts';
@@ -25,7 +25,7 @@ import * as evtAttempts from './evt/attempts.ts';
 import * as evtFormats from './evt/formats.ts';
 import * as evtReceived from './evt/received.ts';
 
-type CheckFile = { checks?: CheckDef[]; responseChecks?: ResponseCheckDef[] };
+type CheckFile = { checks?: CheckDef[] };
 
 /** Each check file, by its path under checks/ (the layout test holds each to its area and its exports to its checks). */
 // [path, module] pairs rather than an object literal: knip reads a module passed whole as every export used.
@@ -56,6 +56,3 @@ export const checkFiles: Record<string, CheckFile> = Object.fromEntries([
 ]);
 
 export const allChecks: CheckDef[] = Object.values(checkFiles).flatMap((f) => f.checks ?? []);
-
-/** Checks applied to every response of the run, attributed to them. */
-export const responseChecks: ResponseCheckDef[] = Object.values(checkFiles).flatMap((f) => f.responseChecks ?? []);

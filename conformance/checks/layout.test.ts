@@ -2,7 +2,8 @@
 // top-level function of its file with one rule; check files importing only support/ and the suite's modules.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { allChecks, checkFiles, responseChecks } from './index.ts';
+import { allChecks, checkFiles } from './index.ts';
+import { responseChecks } from '../../judge/checks/index.ts';
 import { variants } from '../testing/variants.ts';
 
 const DIR = new URL('.', import.meta.url).pathname;
@@ -36,10 +37,6 @@ describe('checks layout', () => {
         if (c.area !== areaOfFile(f) || c.rule.split('-')[0] !== c.area) misplaced.push(`${c.name} (${c.rule}) in ${f}`);
         if (exported[c.name] !== c.run) misplaced.push(`${c.name}: not the exported function ${c.name} of ${f}`);
       }
-      for (const rc of mod.responseChecks ?? []) {
-        if (rc.rule.split('-')[0] !== areaOfFile(f)) misplaced.push(`${rc.name} (${rc.rule}) in ${f}`);
-        if (exported[rc.name] !== rc.inspect) misplaced.push(`${rc.name}: not the exported function ${rc.name} of ${f}`);
-      }
     }
     expect(misplaced).toEqual([]);
   });
@@ -47,12 +44,7 @@ describe('checks layout', () => {
   it('a check file exports its checks and nothing else (its other exports would be dead code no tool reports)', () => {
     const stray: string[] = [];
     for (const [f, mod] of Object.entries(checkFiles)) {
-      const named = new Set([
-        'checks',
-        'responseChecks',
-        ...(mod.checks ?? []).map((c) => c.name),
-        ...(mod.responseChecks ?? []).map((c) => c.name),
-      ]);
+      const named = new Set(['checks', ...(mod.checks ?? []).map((c) => c.name)]);
       for (const name of Object.keys(mod)) if (!named.has(name)) stray.push(`${f}: ${name}`);
     }
     expect(stray).toEqual([]);
@@ -60,7 +52,7 @@ describe('checks layout', () => {
 
   it('check names are snake_case function names, one rule id each', () => {
     for (const mod of Object.values(checkFiles))
-      for (const c of [...(mod.checks ?? []), ...(mod.responseChecks ?? [])]) {
+      for (const c of mod.checks ?? []) {
         expect(c.name, c.name).toMatch(/^[a-z][a-z0-9_]*$/);
         expect(c.rule, c.name).toMatch(/^[A-Z]+-\d{3}$/);
       }

@@ -1,8 +1,8 @@
 // LIM: limits. Page and limit defaults, upload limits, Idempotency-Key window per session, webhook delivery limits.
 import { randomBytes } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../model.ts';
-import type { Operation } from '../contract.ts';
-import type { Exchange } from '../http.ts';
+import type { Operation } from '../../spec/runtime/contract.ts';
+import type { Exchange } from '../../judge/define.ts';
 import { type Hit, gaps, backoffFits, BACKOFF_RANGE, ms, timingWithUnit, expectTimeouts } from './support/webhook-probe.ts';
 import { expectLoggedBackoff, expectLoggedTimeouts, TIMER_LATENESS_MS } from './support/delivery-log.ts';
 import { regenTarget, regenerateAndWait, noteNow, regenerate, accepted, watchNote, stillNote, quietMs } from './support/regeneration.ts';

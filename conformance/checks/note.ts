@@ -1,7 +1,7 @@
 // NOTE: clinical notes. List items, detail include, export formats and layouts, session notes, filters.
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import type { Exchange } from '../http.ts';
+import type { Exchange } from '../../judge/define.ts';
 import { readCsv } from '../csv.ts';
 import type { CheckContext, CheckDef } from '../model.ts';
 import { listOf, got, body, type Obj, createAppointment, farFuture, objOf, json } from './support/common.ts';
@@ -9,7 +9,7 @@ import { notesPage } from './support/regeneration.ts';
 import { pathIdForm, UUID } from './support/operations.ts';
 import { pageAndLimit } from './support/resources.ts';
 import { check } from './support/define.ts';
-import { sameFormat } from './support/responses.ts';
+import { sameFormat } from '../../judge/responses.ts';
 
 /** Does a CSV cell hold `value` (null/absent empty, arrays and objects JSON-encoded, the rest as text)? */
 function cellHolds(cell: string | undefined, value: unknown): boolean {

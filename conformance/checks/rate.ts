@@ -1,8 +1,7 @@
-// RATE: rate limiting. Headers on every response, 429 with Retry-After, counting per key.
-import type { JsonObject } from '../../spec/runtime/json-pointer.ts';
+// RATE: rate limiting. 429 with Retry-After and counting per key; the headers every answer carries are judged by
+// judge/checks/rate.ts.
 import type { CheckContext, CheckDef } from '../model.ts';
-import { documented } from './support/responses.ts';
-import { check, type InspectedExchange, type InspectEnv, type Finding, type ResponseCheckDef, responseCheck } from './support/define.ts';
+import { check } from './support/define.ts';
 
 export async function rate_limit_counted_per_key(ctx: CheckContext): Promise<void> {
   const other = (await ctx.mock!.keys()).find(
@@ -49,36 +48,6 @@ export async function rate_limit_counted_per_key(ctx: CheckContext): Promise<voi
   });
 }
 
-export function rate_limit_headers(ex: InspectedExchange, { contract, schemas }: InspectEnv): Finding | undefined {
-  const r = documented(ex.operation, ex.response.status);
-  const headers = (r?.node.headers ?? {}) as JsonObject;
-  const problems: string[] = [];
-  for (const [name, h] of Object.entries(headers)) {
-    const ref = (h as JsonObject).$ref;
-    const header = contract.deref(h) as JsonObject;
-    if (!header?.required) continue;
-    const value = ex.response.headers[name.toLowerCase()];
-    if (value === undefined) {
-      problems.push(`${name} missing`);
-      continue;
-    }
-    const pointer = `${typeof ref === 'string' ? ref : `${r!.pointer}/headers/${name}`}/schema`;
-    const coerced = /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-    const errors = schemas.validate(pointer, coerced);
-    if (errors.length) problems.push(`${name}: ${JSON.stringify(value)} ${errors.join('; ')}`);
-  }
-  if (!problems.length) return;
-  return {
-    expected: `headers ${Object.keys(headers).join(', ')} present and well-formed`,
-    actual: problems.join('; '),
-    where: 'response.headers',
-  };
-}
-
 export const checks: CheckDef[] = [
   check(rate_limit_counted_per_key, { rule: 'RATE-007', provenance: 'assumed', needs: { mock: true }, exclusive: true }),
-];
-
-export const responseChecks: ResponseCheckDef[] = [
-  responseCheck(rate_limit_headers, { rule: 'RATE-001', covers: ['LIM-008'], reads: ['response.headers'] }),
 ];

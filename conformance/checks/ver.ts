@@ -3,7 +3,7 @@ import type { CheckContext, CheckDef } from '../model.ts';
 import { body, got, is2xx, fillPath, serverFailed } from './support/common.ts';
 import { readablePathValues, pathParams } from './support/operations.ts';
 import { check } from './support/define.ts';
-import type { Operation } from '../contract.ts';
+import type { Operation } from '../../spec/runtime/contract.ts';
 import { relaxBundle } from '../../spec/runtime/relax.ts';
 
 /**

@@ -1,6 +1,6 @@
 // XID: external identifiers. Immutability, duplicates (409 with existing), lookups on hit and miss, upload form fields.
 import type { CheckContext, CheckDef } from '../model.ts';
-import type { Exchange } from '../http.ts';
+import type { Exchange } from '../../judge/define.ts';
 import {
   body,
   objOf,

@@ -1,8 +1,8 @@
 // Each exploration check on the answers that pass it and on those that must fail it (the planted servers of
 // explore.test.ts prove the checks end to end; here every check, including those no planted defect reaches).
 import { describe, expect, it } from 'vitest';
-import { Contract } from '../contract.ts';
-import type { Exchange } from '../http.ts';
+import { Contract } from '../../spec/runtime/contract.ts';
+import type { Exchange } from '../../judge/define.ts';
 import type { Intent, Step } from './case.ts';
 import { exploreChecks } from './checks.ts';
 

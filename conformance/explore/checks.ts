@@ -1,10 +1,10 @@
 // The checks exploration adds to the response checks (which judgeExchange applies to every exchange): each needs a
 // known intent or more than one exchange, and is a named function with the rule behind it. One per intent of a step.
-import type { Operation } from '../contract.ts';
-import type { Exchange } from '../http.ts';
-import type { Register } from '../register.ts';
-import type { Profile } from '../schemas.ts';
-import type { Finding } from '../checks/support/define.ts';
+import type { Operation } from '../../spec/runtime/contract.ts';
+import type { Exchange } from '../../judge/define.ts';
+import type { Register } from '../../spec/runtime/register.ts';
+import type { Profile } from '../../spec/runtime/schemas.ts';
+import type { Finding } from '../../judge/define.ts';
 import type { Intent, Step } from './case.ts';
 
 interface StepView {

@@ -2,7 +2,7 @@
 // with a shrunk case that replays), and its determinism: the same seed plans the same cases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../../mock/server.ts';
-import { Contract } from '../contract.ts';
+import { Contract } from '../../spec/runtime/contract.ts';
 import { MockControl } from '../mock-control.ts';
 import type { RunReport } from '../model.ts';
 import { runSuite } from '../runner.ts';
@@ -11,7 +11,7 @@ import { exploreDefects } from '../testing/defects-explore.ts';
 import { startSwappableProxy } from '../testing/single-defect.ts';
 import { answer } from '../testing/broken-proxy.ts';
 import { mergeReports } from '../reporters/merge.ts';
-import { SchemaValidator } from '../schemas.ts';
+import { SchemaValidator } from '../../spec/runtime/schemas.ts';
 import { concrete } from './case.ts';
 import { Plan } from './plan.ts';
 import { parseReplayId } from './replay-id.ts';

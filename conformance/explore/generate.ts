@@ -1,9 +1,9 @@
 // One-operation cases: positive (a valid request drawn from the contract), negative (a valid body with one violation
 // the contract forbids unambiguously) and auth (a valid request without a key, or with a wrong one). Under the
 // documented profile a violation that only an x-assumption forbids is never generated (datagen marks those).
-import type { Contract, Operation } from '../contract.ts';
+import type { Contract, Operation } from '../../spec/runtime/contract.ts';
 import { BodyGenerator } from '../datagen.ts';
-import type { Profile } from '../schemas.ts';
+import type { Profile } from '../../spec/runtime/schemas.ts';
 import { assumedKeyword } from '../../spec/runtime/relax.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { concrete, XID, type Case, type Kind, type Step } from './case.ts';

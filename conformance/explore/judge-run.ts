@@ -1,12 +1,12 @@
 // Judging one run of a case: every exchange by the one judge (judgeExchange: the response checks of the profile) and
 // each step by the exploration check of its intent; a step the target never answered fails that check. Each finding
 // and each check reached is keyed by check and operation, as results are.
-import type { Contract, Operation } from '../contract.ts';
-import type { Exchange } from '../http.ts';
-import { responseChecks } from '../checks/index.ts';
+import type { Contract, Operation } from '../../spec/runtime/contract.ts';
+import type { Exchange } from '../../judge/define.ts';
+import { responseChecks } from '../../judge/checks/index.ts';
 import { judgeExchange } from '../../judge/exchange.ts';
-import type { Register } from '../register.ts';
-import type { Profile, SchemaValidator } from '../schemas.ts';
+import type { Register } from '../../spec/runtime/register.ts';
+import type { Profile, SchemaValidator } from '../../spec/runtime/schemas.ts';
 import type { Case } from './case.ts';
 import { exploreChecks } from './checks.ts';
 import type { CaseRun } from './execute.ts';

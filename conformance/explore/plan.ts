@@ -2,8 +2,8 @@
 // every operation and kind comes round in turn; what the case draws comes from the stream of (seed, i) alone. The
 // plan holds as many cases as fit in the request budget, counted from the cases' steps before anything is sent, so
 // the same seed and budget give the same cases whatever the target answers, and shards split one plan.
-import type { Contract } from '../contract.ts';
-import type { Profile } from '../schemas.ts';
+import type { Contract } from '../../spec/runtime/contract.ts';
+import type { Profile } from '../../spec/runtime/schemas.ts';
 import type { Case, Kind } from './case.ts';
 import { CaseGenerator } from './generate.ts';
 import { caseRng } from './prng.ts';

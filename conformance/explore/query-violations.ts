@@ -2,7 +2,7 @@
 // one, below its minimum or above its maximum, a length out of bounds, a format, pattern or enum not met). Sent only
 // with --profile all: the document says nothing of how a server treats a bad filter or page, so under the documented
 // profile an answer other than 400 (a 200 that ignores it, say) is a reading it allows.
-import type { Contract, Operation } from '../contract.ts';
+import type { Contract, Operation } from '../../spec/runtime/contract.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
 
 export interface QueryViolation {

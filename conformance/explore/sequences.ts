@@ -1,7 +1,7 @@
 // Stateful cases: a resource's life, create → get → list → update → get → delete, then every way to reach it after
 // the delete (get, update, delete, list lookup), each answer judged for what it must show; with another
 // organization's key, its reads and writes of the resource in between. Ids and external_ids come from earlier answers.
-import type { Contract, Operation } from '../contract.ts';
+import type { Contract, Operation } from '../../spec/runtime/contract.ts';
 import { XID, type Case, type Ref, type Step } from './case.ts';
 import type { CaseGenerator } from './generate.ts';
 import type { Rng } from './prng.ts';

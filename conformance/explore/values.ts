@@ -2,7 +2,7 @@
 // and emoji, null where nullable, optional fields present and absent. A value at a bound or from an enum the kit only
 // assumed (x-assumption), or free text the contract gives no form to, marks the draw `assumed`: another reading of the
 // document may refuse it, so the documented profile never fails a server for refusing it as invalid.
-import type { Contract } from '../contract.ts';
+import type { Contract } from '../../spec/runtime/contract.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { assumedKeyword, schemaTypes as types } from '../../spec/runtime/relax.ts';
 import type { Rng } from './prng.ts';

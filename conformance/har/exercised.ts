@@ -1,12 +1,12 @@
 // Which documented rules recorded traffic exercised, for the --har report's rule coverage: the rule of every result
 // that judged an exchange, and the rules a success body's schema findings would be put under (judged-rules.ts) whose
 // nodes that body's schema reaches.
-import type { InspectedExchange } from '../checks/support/define.ts';
-import { successBodySchema } from '../checks/support/responses.ts';
+import type { InspectedExchange } from '../../judge/define.ts';
+import { successBodySchema } from '../../judge/responses.ts';
 import type { CheckResult } from '../model.ts';
 import { rulesTheJudgeNames } from '../../judge/judged-rules.ts';
 import type { TrafficJudge, Verdict } from '../../judge/traffic.ts';
-import { reachableSchemas } from '../schema-reach.ts';
+import { reachableSchemas } from '../../spec/runtime/schema-reach.ts';
 
 const SCHEMA_CHECK = 'response_schema_conformance';
 

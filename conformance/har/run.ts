@@ -3,14 +3,14 @@
 // the file; the named checks, which send requests of their own, are listed as not applicable.
 import { randomBytes } from 'node:crypto';
 import { allChecks } from '../checks/index.ts';
-import { Contract } from '../contract.ts';
+import { Contract } from '../../spec/runtime/contract.ts';
 import { coverage } from '../coverage.ts';
 import { ASSUMED_SKIP, skippedAsAssumed } from '../../judge/profile.ts';
 import { judgeTraffic, trafficChecks, trafficJudge, type TrafficJudge, type Verdict } from '../../judge/traffic.ts';
 import { areaOf, type CheckResult, type Failure, type RunReport } from '../model.ts';
-import { Register } from '../register.ts';
+import { Register } from '../../spec/runtime/register.ts';
 import { finishedReport } from '../runner.ts';
-import type { Profile } from '../schemas.ts';
+import type { Profile } from '../../spec/runtime/schemas.ts';
 import { readHar } from './read.ts';
 import { harRedactor } from './secrets.ts';
 import { exercisedRules } from './exercised.ts';

@@ -5,10 +5,11 @@
 import { mergedRuleCoverage } from '../rule-coverage.ts';
 import { readFileSync } from 'node:fs';
 import { causesOf } from '../causes.ts';
-import { allChecks, responseChecks } from '../checks/index.ts';
-import { Contract } from '../contract.ts';
+import { allChecks } from '../checks/index.ts';
+import { responseChecks } from '../../judge/checks/index.ts';
+import { Contract } from '../../spec/runtime/contract.ts';
 import { coverage } from '../coverage.ts';
-import { Register } from '../register.ts';
+import { Register } from '../../spec/runtime/register.ts';
 import type { CheckResult, ExplorationSummary, Failure, Outcome, RunReport } from '../model.ts';
 
 export class MergeError extends Error {}

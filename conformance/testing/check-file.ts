@@ -8,8 +8,9 @@ import { MockControl } from '../mock-control.ts';
 import type { CheckDef, CheckResult, RunReport } from '../model.ts';
 import { startBrokenProxy, type Variant } from './broken-proxy.ts';
 import { testMockOptions } from './mock-options.ts';
-import { allChecks, responseChecks } from '../checks/index.ts';
-import { Register } from '../register.ts';
+import { allChecks } from '../checks/index.ts';
+import { responseChecks } from '../../judge/checks/index.ts';
+import { Register } from '../../spec/runtime/register.ts';
 
 /** What a variant changes: its request and response transformers. */
 export type Breaks = Omit<Variant, 'name' | 'area' | 'rule'>;

@@ -5,7 +5,7 @@
 // batch. Prints the number of requests tried.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SchemaValidator } from '../../conformance/schemas.ts';
+import { SchemaValidator } from '../../spec/runtime/schemas.ts';
 import { loadBundle } from '../../spec/runtime/bundle.ts';
 import { escapeToken, resolvePointer, type JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { API_BASE } from '../platform/spec.ts';

@@ -100,6 +100,13 @@ export interface RecordedRequest {
    * copy made; shown with credentials masked (the HAR's request headers).
    */
   headers: readonly string[] | Headers | undefined;
+  /**
+   * The other modes: the engine's answer's headers by reference, and those it had the node transport set on its own
+   * response (the rate-limit headers; the CORS ones before them are not kept); shown merged, credentials masked (the
+   * HAR's response headers). Undefined with --upstream (its answer is `upstream.response`).
+   */
+  responseHeaders: Headers | undefined;
+  sentHeaders: Readonly<Record<string, string>> | undefined;
 }
 
 /** An entry as the journal lists it: the request and its times. */
@@ -148,6 +155,8 @@ export interface ShownEntry {
     /** A multipart upload: its text fields and its file's name and size (the bytes are not kept). */
     form?: UploadForm;
   };
+  /** The other modes: the headers the engine answered with, credentials masked; absent when Prism replaced its answer. */
+  response_headers?: Record<string, string>;
   /** --upstream: the upstream's answer as the client got it (its body up to UPSTREAM_BODY_CHARS). */
   response?: Exchanged['response'];
   /** The error body as answered (its `details` included), parsed back; its text when it was cut. */
@@ -241,6 +250,8 @@ export function showEntry(e: JournalEntry, redact: Redactor): ShownEntry {
   shown.query = e.query && clean(e.query);
   shown.request = requestShown(e, clean);
   if (e.headers) shown.request.headers = cleanHeaders(maskedHeaders(e.headers), clean);
+  if (e.responseHeaders && e.engine_status === undefined)
+    shown.response_headers = cleanHeaders({ ...maskedHeaders(e.responseHeaders), ...maskedHeaders(e.sentHeaders ?? {}) }, clean);
   if (e.upstream) {
     const { requestHeaders, response } = e.upstream;
     shown.request.headers = cleanHeaders(requestHeaders, clean);

@@ -45,5 +45,7 @@ export function refusedEntry(r: FrontRefusal): RecordedRequest {
     form: undefined,
     // Refused before the engine: what the front read of them is not the whole request, not shown as its headers.
     headers: undefined,
+    responseHeaders: undefined,
+    sentHeaders: undefined,
   };
 }

@@ -87,6 +87,8 @@ export function recordRequests(journal: RequestJournal, trustRequestId: boolean)
       form: c.get('form'),
       // By reference, no copy: the node adapter's raw list; in-process, the web Request's own Headers.
       headers: upstream ? undefined : (adapterOf(c)?.rawHeaders?.() ?? c.req.raw.headers),
+      responseHeaders: upstream ? undefined : answer.headers,
+      sentHeaders: upstream ? undefined : c.get('sentHeaders'),
     };
     if (!raw && entry.method !== 'GET' && entry.method !== 'HEAD') declaredBody(c, entry);
     if (entry.error !== undefined) entry.error = cut(entry.error);

@@ -62,9 +62,9 @@ const nextTurn = () => new Promise<void>((resolve) => (globalThis.setImmediate ?
 const shownSize = (e: JournalEntry) =>
   300 + e.path.length + e.query.length + (e.error?.length ?? 0) + (typeof e.body === 'string' ? e.body.length : (e.body?.byteLength ?? 0));
 
-/** About what an entry holds: what it shows, its headers, and an --upstream answer's kept body. */
+/** About what an entry holds: what it shows, its request's and answer's headers, and an --upstream answer's kept body. */
 const keptSize = (e: RecordedRequest) =>
-  shownSize(e as JournalEntry) + HEADERS_SIZE + (e.upstream ? e.upstream.response.body.length + HEADERS_SIZE : 0);
+  shownSize(e as JournalEntry) + 2 * HEADERS_SIZE + (e.upstream ? e.upstream.response.body.length : 0);
 
 /** `each` of `items` in turn, letting other work run whenever READ_SLICE_MS have passed. */
 async function inSlices<T>(items: readonly T[], each: (item: T) => void): Promise<void> {

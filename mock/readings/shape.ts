@@ -14,7 +14,9 @@ function restateSent(c: EngineContext, view: AnswerView, readings: ActiveReading
   if (!sent || !adapter?.setHeaders) return;
   const headers = new Headers(sent);
   headerForms({ headers }, view, readings);
-  adapter.setHeaders(Object.fromEntries(headers));
+  const shaped = Object.fromEntries(headers);
+  adapter.setHeaders(shaped);
+  c.set('sentHeaders', shaped); // the journal's, as the client got them
 }
 
 export type AnswerShaper = (c: EngineContext, res: Response) => Promise<Response>;

@@ -25,5 +25,7 @@ export const keptEntry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
   fault: undefined,
   form: undefined,
   headers: undefined,
+  responseHeaders: undefined,
+  sentHeaders: undefined,
   ...over,
 });

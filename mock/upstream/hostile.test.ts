@@ -101,7 +101,9 @@ describe('--upstream against a hostile upstream', () => {
     expect(peakRss / 1024 / 1024).toBeLessThan(500);
     // Run alone at a load average of 10 on this 2-core host, the worst check took 58 to 87 ms (an unbounded bomb held
     // it 4.1 s); beside other test files (Chromium among them) a few took up to 200 ms: the median within 100 ms, none
-    // past a second.
+    // past a second. Not each within 100 ms: five runs at a load of 8 to 9 had a worst check of 40 to 223 ms (during
+    // the 32 MB endless answer and the bombs, the upstream process pumping beside), and an idle mock polled the same
+    // way at that load had 29 to 59 ms: a per-check bound here would measure the host's scheduler.
     const sorted = [...healthMs].sort((a, b) => a - b);
     expect(sorted.length).toBeGreaterThan(20);
     expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);

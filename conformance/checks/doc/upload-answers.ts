@@ -1,7 +1,7 @@
 // DOC: documents, the upload's answer: text never returned, its status and what follows it, not waiting for the
 // extraction, the started wording, the extract endpoint's statuses and the message wordings.
 import type { CheckContext, CheckDef } from '../../model.ts';
-import type { Exchange } from '../../http.ts';
+import type { Exchange } from '../../../judge/define.ts';
 import { messages } from '../../../generated/spec-values.ts';
 import {
   type Obj,

@@ -1,6 +1,7 @@
 import type { CheckContext, CheckDef } from '../../model.ts';
-import type { Operation } from '../../contract.ts';
-import type { Exchange, RequestSpec } from '../../http.ts';
+import type { Operation } from '../../../spec/runtime/contract.ts';
+import type { RequestSpec } from '../../http.ts';
+import type { Exchange } from '../../../judge/define.ts';
 import { tinyPdf } from '../../fixtures.ts';
 import type { Json, JsonObject } from '../../../spec/runtime/json-pointer.ts';
 import {

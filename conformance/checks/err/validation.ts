@@ -1,14 +1,13 @@
 // ERR: error answers to invalid requests: the error text, malformed path ids, 429, another organization's ids, bodies
-// missing, mistyped or out of bounds, malformed JSON; and the response checks of every 400, status and 5xx.
+// missing, mistyped or out of bounds, malformed JSON. The response checks of every 400,
+// status and 5xx are the judge's (judge/checks/err.ts).
 import { randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../model.ts';
 import type { RequestSpec } from '../../http.ts';
 import { tinyPdf } from '../../fixtures.ts';
 import { body, got, fillPath, isValidationError, readableError, listOf, negative } from '../support/common.ts';
 import { opLabel, pathParams, bodyFor, keyWithout, malformed } from '../support/operations.ts';
-import { documented, errorBodyFindings } from '../support/responses.ts';
-import { check, type InspectedExchange, type InspectEnv, type Finding, type ResponseCheckDef, responseCheck } from '../support/define.ts';
-import { opName } from '../support/error-bodies.ts';
+import { check } from '../support/define.ts';
 
 export async function error_text_non_empty_string(ctx: CheckContext): Promise<void> {
   const patient = await ctx.fixtures.patient();
@@ -93,22 +92,6 @@ export async function rate_limited_429(ctx: CheckContext): Promise<void> {
   });
 }
 
-export function not_a_server_error(ex: InspectedExchange): Finding | undefined {
-  const s = ex.response.status;
-  if (s < 500 || documented(ex.operation, s)) return;
-  return { expected: `no 5xx from ${opName(ex.operation)}`, actual: `${s} ${ex.response.text.slice(0, 200)}`, where: 'response.status' };
-}
-
-export function status_code_conformance(ex: InspectedExchange): Finding | undefined {
-  const s = ex.response.status;
-  if (documented(ex.operation, s)) return;
-  return {
-    expected: `one of ${[...ex.operation.responses.keys()].join(', ')} for ${opName(ex.operation)}`,
-    actual: String(s),
-    where: 'response.status',
-  };
-}
-
 export async function other_org_ids_not_found(ctx: CheckContext): Promise<void> {
   // Ids the other organization can see must not resolve with this organization's key (reads only).
   const other = ctx.keys.otherOrg!;
@@ -168,18 +151,4 @@ export const checks: CheckDef[] = [
   check(wrong_type_rejected, { rule: 'ERR-001', needs: { write: true } }),
   check(out_of_bounds_rejected, { rule: 'ERR-001', covers: ['LIM-002', 'LIM-003', 'LIM-004'], needs: { write: true } }),
   check(malformed_json_rejected, { rule: 'ERR-012', provenance: 'assumed', needs: { write: true } }),
-];
-
-/** A 400's details: "error plus details, a map of field errors" (the status is the sending check's, the rest GEN-005's). */
-export function validation_error_details(ex: InspectedExchange, { schemas }: InspectEnv): Finding | undefined {
-  if (ex.response.status !== 400) return;
-  const f = errorBodyFindings(ex, schemas);
-  if (!f?.json || !f.owned.details.length) return;
-  return { expected: '400 { error, details }: details a map of field errors', actual: f.owned.details.join('; ') };
-}
-
-export const responseChecks: ResponseCheckDef[] = [
-  responseCheck(validation_error_details, { rule: 'ERR-001', reads: ['response.headers', 'response.body'] }),
-  responseCheck(not_a_server_error, { rule: 'ERR-018', reads: [] }),
-  responseCheck(status_code_conformance, { rule: 'ERR-017', reads: [] }),
 ];

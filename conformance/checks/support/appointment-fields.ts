@@ -1,7 +1,7 @@
 // The appointment checks' shared helpers (checks/apt/): a date's day, the ISO 8601 date-time form, a PATCH, and
 // what a create requires.
 import type { CheckContext } from '../../model.ts';
-import type { Exchange } from '../../http.ts';
+import type { Exchange } from '../../../judge/define.ts';
 import { objOf, type Obj } from './common.ts';
 
 export const day = (d: Date) => d.toISOString().slice(0, 10);

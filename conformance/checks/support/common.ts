@@ -2,9 +2,10 @@
 // own resources. Check files import from support/ only, never from each other.
 import { randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../model.ts';
-import type { Exchange, KeyRef } from '../../http.ts';
+import type { KeyRef } from '../../http.ts';
+import type { Exchange } from '../../../judge/define.ts';
 import { createdResource, idText, SETUP_RULES, tinyPdf } from '../../fixtures.ts';
-import type { Operation } from '../../contract.ts';
+import type { Operation } from '../../../spec/runtime/contract.ts';
 import { BodyGenerator, type CaseKind } from '../../datagen.ts';
 import { timeScale, waitMs } from '../../durations.ts';
 

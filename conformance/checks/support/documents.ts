@@ -2,7 +2,7 @@
 // the checks of doc.ts judge against.
 import { randomBytes } from 'node:crypto';
 import type { CheckContext } from '../../model.ts';
-import type { Exchange } from '../../http.ts';
+import type { Exchange } from '../../../judge/define.ts';
 import { idText } from '../../fixtures.ts';
 import { timeScale, waitMs } from '../../durations.ts';
 import { type Obj, uploadDocument, objOf, followDocument, got, is2xx, SETUP, byExternalId } from './common.ts';

@@ -1,6 +1,6 @@
 import type { CheckContext } from '../../model.ts';
-import type { Operation } from '../../contract.ts';
-import type { Exchange } from '../../http.ts';
+import type { Operation } from '../../../spec/runtime/contract.ts';
+import type { Exchange } from '../../../judge/define.ts';
 import { uploadLimits } from './common.ts';
 import { jsonWrites } from './operations.ts';
 
@@ -21,5 +21,3 @@ export function oversizedJson(ctx: CheckContext) {
     return out;
   });
 }
-
-export const opName = (op: Operation) => `${op.method} ${op.template} (${op.operationId})`;

@@ -2,7 +2,7 @@
 // (--regenerable-session) or, with --mock, the mock's own data: no API route lists sessions, and a 202 rewrites a
 // note someone may be reading.
 import type { CheckContext } from '../../model.ts';
-import type { Exchange } from '../../http.ts';
+import type { Exchange } from '../../../judge/define.ts';
 import { regenTarget, regenerate, settle } from './regeneration.ts';
 
 const REGENERABLE = '--regenerable-session <id> (a ready session with notes the suite may regenerate), or --mock';

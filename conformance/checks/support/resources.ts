@@ -1,7 +1,7 @@
 // Helpers over patients and appointments: create, read, update, compare what came back, the lifecycle sequence.
 import { randomUUID } from 'node:crypto';
 import type { CheckContext } from '../../model.ts';
-import type { Exchange } from '../../http.ts';
+import type { Exchange } from '../../../judge/define.ts';
 import { listOf, type Obj, body, objOf, got, is2xx, sameId } from './common.ts';
 
 /** A provider id the organization does not have: another organization's (with --other-org-key), else a random uuid. */

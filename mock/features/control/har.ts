@@ -1,7 +1,8 @@
 // GET /__mock/requests.har: the request journal as HAR 1.2 (what browsers' devtools export and `redocly proxy`
 // writes), filtered like GET /__mock/requests, oldest first. Bodies and headers as the journal keeps them, redacted
 // as it shows them (showEntry): in --upstream mode the headers sent on and the upstream's whole answer; in the other
-// modes the request body and an error's body. `conformance --har` reads it back.
+// modes the request's headers and body, an upload's form, the answer's headers and an error's body. `conformance
+// --har` reads it back, and so do other tools (`redocly drift`): what they need of a request is there.
 import type { Hono } from 'hono';
 import type { ShownEntry } from '../../platform/journal-entry.ts';
 import { parseJournalQuery, type RequestJournal } from '../../platform/request-journal.ts';
@@ -29,8 +30,36 @@ function harResponse(e: ShownEntry) {
   const text = e.error === undefined ? undefined : typeof e.error === 'string' ? e.error : JSON.stringify(e.error);
   return {
     status: e.status,
-    headers: [],
+    headers: pairs(e.response_headers),
     content: { size: text?.length ?? 0, mimeType: text ? 'application/json' : '', ...(text ? { text } : {}) },
+  };
+}
+
+/** A quoted Content-Disposition parameter: quotes, backslashes and line breaks percent-encoded (as browsers send them). */
+const quoted = (v: string) => `"${v.replace(/["\\\r\n]/g, (ch) => encodeURIComponent(ch))}"`;
+
+/**
+ * An upload as HAR postData: its fields and file as `params` (HAR's form of a multipart body), and a `text` rebuilt
+ * from them, which readers that take only text need (redocly drift). The file's bytes are not kept: its part is empty,
+ * and the comment says so. The file part is the upload's one, `file` (DocumentUpload; the readers' fileField).
+ */
+function formData(r: ShownEntry['request']) {
+  const form = r.form!;
+  const sent = r.content_type && /boundary="?([^";]+)"?/i.exec(r.content_type)?.[1];
+  const boundary = sent || 'clinical-records-mock-har';
+  const mimeType = sent ? r.content_type! : `multipart/form-data; boundary=${boundary}`;
+  const part = (disposition: string, value: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n${value}\r\n`;
+  const fields = Object.entries(form.fields);
+  const text =
+    fields.map(([name, value]) => part(`name=${quoted(name)}`, value)).join('') +
+    (form.file ? part(`name="file"; filename=${quoted(form.file.filename)}`, '') : '') +
+    `--${boundary}--\r\n`;
+  return {
+    mimeType,
+    params: [...fields.map(([name, value]) => ({ name, value })), ...(form.file ? [{ name: 'file', fileName: form.file.filename }] : [])],
+    text,
+    ...(form.file ? { comment: `rebuilt from the form: the file's ${form.file.bytes} bytes are not kept` } : {}),
   };
 }
 
@@ -49,7 +78,7 @@ function harEntry(e: ShownEntry, origin: string) {
       cookies: [],
       headers: pairs(r.headers),
       queryString: [...query].map(([name, value]) => ({ name, value })),
-      ...(r.body !== null ? { postData: { mimeType: r.content_type ?? '', text: r.body } } : {}),
+      ...(r.body !== null ? { postData: { mimeType: r.content_type ?? '', text: r.body } } : r.form ? { postData: formData(r) } : {}),
       headersSize: -1,
       bodySize: r.bytes ?? 0,
       ...(r.note ? { comment: r.note } : {}),

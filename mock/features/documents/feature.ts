@@ -67,12 +67,12 @@ function routes(app: EngineApp, deps: EngineDeps, extractor: Extractor, readUplo
       return parsed.status === 400
         ? deps.responses.validation(c, parsed.details, parsed.message)
         : deps.responses.error(c, parsed.status, parsed.message);
-    // Form fields are checked against the spec's DocumentUpload schema (the file stands in as a placeholder).
-    const checked = deps.validator.schema('DocumentUpload')({ ...parsed.fields, ...(parsed.file ? { file: '' } : {}) });
-    if (!checked.ok) return deps.responses.validation(c, checked.details);
     const { file, fields } = parsed;
-    // The form's shape for the request journal ("copy as curl" sends it again; the bytes are not kept).
+    // The form's shape for the request journal, refused or not ("copy as curl" and the HAR; the bytes are not kept).
     c.set('form', { fields, ...(file ? { file: { filename: file.filename, bytes: file.bytes.length } } : {}) });
+    // Form fields are checked against the spec's DocumentUpload schema (the file stands in as a placeholder).
+    const checked = deps.validator.schema('DocumentUpload')({ ...fields, ...(file ? { file: '' } : {}) });
+    if (!checked.ok) return deps.responses.validation(c, checked.details);
     if (!file) return deps.responses.validation(c, { file: 'is required' });
     if (fields.patient_id !== undefined && fields.patient_id !== target.patientId)
       return deps.responses.validation(c, { patient_id: 'must equal the patient id in the path' });

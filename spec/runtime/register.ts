@@ -1,8 +1,8 @@
 // The rule register (spec/rules.yaml), read at run time: every check names one rule id and takes its
 // wording and provenance from here, so a change to a rule is one edit in the register.
-import { loadRules, type Rule } from '../spec/runtime/rules.ts';
+import { loadRules, type Rule } from './rules.ts';
 
-export type { Provenance, Rule } from '../spec/runtime/rules.ts';
+export type { Provenance, Rule } from './rules.ts';
 
 export class Register {
   readonly rules: Rule[];

@@ -7,9 +7,9 @@
 // are present, and whether an unset one is absent or null, is the kit's reading: GEN-011). `x-documented-required`
 // names the fields the document itself requires: they stay required, and non-null, in either case.
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv, bundleRef } from '../spec/runtime/bundle.ts';
-import type { JsonObject } from '../spec/runtime/json-pointer.ts';
-import { relaxBundle } from '../spec/runtime/relax.ts';
+import { createAjv, bundleRef } from './bundle.ts';
+import type { JsonObject } from './json-pointer.ts';
+import { relaxBundle } from './relax.ts';
 
 export type Profile = 'documented' | 'all';
 

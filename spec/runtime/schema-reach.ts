@@ -2,7 +2,7 @@
 // The response checks split a documented response between them: a success body is response_schema_conformance's, an
 // error body error_body_shape's (less a 400's details, validation_error_details', and a 409's existing, which the
 // conflict checks judge), the headers rate_limit_headers'; a webhook payload is the schema of the check that names it.
-import { escapeToken as esc, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
+import { escapeToken as esc, type Json, type JsonObject } from './json-pointer.ts';
 import type { Contract } from './contract.ts';
 
 export interface SchemaCoverage {

@@ -1,8 +1,8 @@
 // The contract as the suite reads it at run time: operations from the bundled spec, matched by method + path
 // template, with their scopes, request schemas and documented responses. Nothing here restates the spec.
-import { loadBundle } from '../spec/runtime/bundle.ts';
-import { deref, escapeToken, type Json, type JsonObject } from '../spec/runtime/json-pointer.ts';
-import { createMatcher, operations, requiredScopes, type PathMatcher } from '../spec/runtime/operations.ts';
+import { loadBundle } from './bundle.ts';
+import { deref, escapeToken, type Json, type JsonObject } from './json-pointer.ts';
+import { createMatcher, operations, requiredScopes, type PathMatcher } from './operations.ts';
 
 export interface Operation {
   operationId: string;

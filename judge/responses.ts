@@ -1,10 +1,10 @@
 // What the response checks share: the documented response for a status, and the schema findings of an error body
 // split by the rule that owns each part, so one defect of an error body reads as one failure.
-import type { Operation } from '../../contract.ts';
-import type { Exchange } from '../../http.ts';
-import type { SchemaValidator } from '../../schemas.ts';
+import type { Operation } from '../spec/runtime/contract.ts';
+import type { Exchange } from './define.ts';
+import type { SchemaValidator } from '../spec/runtime/schemas.ts';
 import type { Finding } from './define.ts';
-import { escapeToken, type JsonObject } from '../../../spec/runtime/json-pointer.ts';
+import { escapeToken, type JsonObject } from '../spec/runtime/json-pointer.ts';
 
 /** The documented response for a status: exact code, then a range (4XX), then default. */
 export function documented(op: Operation, status: number) {
