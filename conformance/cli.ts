@@ -87,6 +87,7 @@ export async function main(
           ...opts,
           signal: abort.signal,
           onArea: consoleOn ? (_a, rs) => out(progress(rs)) : undefined,
+          onStill: consoleOn ? (line) => out(printable(line)) : undefined,
           onNotice: consoleOn ? (s) => out(printable(s)) : undefined,
         });
     const errors: string[] = [];

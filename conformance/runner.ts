@@ -32,6 +32,7 @@ import { EXPLORE_SENDER } from './explore/execute.ts';
 import { shareOf, type Shard } from './explore/shard.ts';
 import { areaOf, type Area, type CheckDef, type CheckResult, type Failure, type Keys, type RunReport } from './model.ts';
 import { Timings } from './timings.ts';
+import { stillRunning } from './still-running.ts';
 
 export interface RunOptions extends KeyInputs {
   url: string;
@@ -49,6 +50,8 @@ export interface RunOptions extends KeyInputs {
   onNotice?: (text: string) => void;
   /** Progress: called when every check of an area has a result. */
   onArea?: (area: Area, results: CheckResult[]) => void;
+  /** Progress: every 30 s without a finished check, the checks still running (still-running.ts). */
+  onStill?: (line: string) => void;
   /** Aborted by the CLI on Ctrl-C: running checks stop, cleanup still runs. */
   signal?: AbortSignal;
   checks?: CheckDef[];
@@ -271,8 +274,11 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
       return;
     }
     const budget = budgetOf(c);
+    still?.start(c.name, `up to ${Math.round(budget.ms / 1000)} s: ${budget.why}`);
     finish(await runCheck(c, base, { shared, budgetMs: budget.ms, budgetWhy: budget.why, signal: runSignal, faults: faultScope(c) }));
+    still?.end(c.name);
   };
+  const still = opts.onStill && stillRunning(opts.onStill);
 
   // Checks on state no scope can separate (webhook receivers and deliveries, timings) run alone after the others;
   // the rest run side by side (a mock fault is scoped to the check that arms it).
@@ -284,6 +290,7 @@ async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ rep
   });
   await Promise.all(workers);
   for (const c of exclusive) await runOne(c);
+  still?.stop();
 
   // Response checks: one result each, over every exchange of the run.
   if (wantResponses)
