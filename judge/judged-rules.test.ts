@@ -12,7 +12,6 @@ const NOT_YET: Record<string, string> = {
   'XID-012': 'the upload form fields: no request check reads a multipart body',
   'XID-013': 'the upload form fields: no request check reads a multipart body',
   'PAT-003': 'a name built from first_name/last_name: compare the create request with its answer',
-  'PAT-010': 'mrn null or empty accepted: a create answered 400 for it',
   'PAT-024': 'DELETE answers {success: true}: its body is judged under GEN-003',
   'APT-021': "the appointment create's 409: judged as XID-006 on the body",
   'DOC-010': 'the file types accepted: a multipart body read for its part type',
@@ -21,7 +20,6 @@ const NOT_YET: Record<string, string> = {
   'NOTE-017': 'include: compare the query with the embedded objects',
   'NOTE-018': 'an empty include: compare the query with the embedded objects',
   'NOTE-019': 'body and codes whatever include: compare the query with the answer',
-  'REGEN-005': 'an optional body: a regenerate without one answered 400',
   'REGEN-008': 'the 202 body: judged under GEN-003 (RegenerateAccepted is owned by no narrower rule at its root)',
   'REGEN-009': 'error bodies are judged under GEN-005, not the rule owning the response',
   'REGEN-010': 'error bodies are judged under GEN-005, not the rule owning the response',
@@ -32,11 +30,6 @@ const NOT_YET: Record<string, string> = {
   'ERR-006': "the 409's message and existing: judged under GEN-005 and XID-006",
   'ERR-008': "a 429's body and Retry-After: judged under GEN-005 and RATE-001",
   'LIM-001': 'an upload past 10 MB answered 2xx: a multipart body read for its size',
-  'LIM-002': 'an external_id out of bounds answered 2xx: compare the request with the status',
-  'LIM-003': 'an mrn out of bounds answered 2xx: compare the request with the status',
-  'LIM-004': 'a duration_minutes below 1 answered 2xx: compare the request with the status',
-  'VER-001': 'the base path: a request outside it is not judged',
-  'VER-003': 'the base path: a request outside it is not judged',
 };
 
 const register = Register.load();

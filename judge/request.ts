@@ -69,6 +69,14 @@ function request_body_conformance(ex: InspectedExchange, { schemas, exact }: Req
   return { expected: `request body valid against ${pointer}`, actual: errors.join('; '), where: `request.body${pathOf(errors[0]!)}` };
 }
 
+/** VER-003: a request's path is under the base address (`{base_url}` ends with the version prefix, `/ext-api/v1`). */
+function request_under_base_path(ex: InspectedExchange, { contract }: InspectEnv): Finding | undefined {
+  const base = contract.basePath();
+  const { pathname } = new URL(ex.request.url, 'http://judge.invalid');
+  if (!base || pathname.includes(`${base}/`)) return;
+  return { expected: `a path under ${base} (the base address)`, actual: pathname, where: 'request.path' };
+}
+
 /** The value of each path parameter in the request's path, read by the operation's template. */
 function pathValues(ex: InspectedExchange): Map<string, string> {
   const sent = ex.request.path.split('?')[0]!.replace(/\/+$/, '').split('/');
@@ -115,4 +123,5 @@ export const requestChecks: RequestCheckDef[] = [
   requestCheck(write_request_content_type, 'GEN-006', ['request.headers', 'request.body']),
   requestCheck(request_body_conformance, 'GEN-010', ['request.headers', 'request.body']),
   requestCheck(path_ids_conformance, 'PAT-025', [], pathIdRules),
+  requestCheck(request_under_base_path, 'VER-003', []),
 ];

@@ -112,6 +112,11 @@ export class RuleIndex {
     return undefined;
   }
 
+  /** Every documented exchange rule pointing at a node of a chain, deepest node first (each once). */
+  along(chain: string[]): Rule[] {
+    return [...new Set([...chain].reverse().flatMap((ptr) => this.byPointer.get(bare(ptr)) ?? []))];
+  }
+
   /**
    * The documented rule saying `field` is not in the object a chain ends at: one that points at that object and at
    * the field elsewhere (PAT-012: pronouns on Patient, not on PatientListItem).

@@ -109,8 +109,11 @@ describe('judging one recorded exchange', () => {
     const verdict = judgeTraffic({ ...bare, status: 200 }, all);
     expect(verdict.violations).toEqual([]);
     expect(verdict.judged.sort()).toEqual([
+      'answered_outside_base_path',
+      'limit_breach_accepted',
       'not_a_server_error',
       'path_ids_conformance',
+      'request_under_base_path',
       'status_code_conformance',
       'success_status',
       'unknown_field_accepted',

@@ -11,6 +11,7 @@ import type { ExchangePart, InspectedExchange, ResponseCheckDef } from './define
 import { documented } from './responses.ts';
 import { answerChecks } from './answers.ts';
 import { documentedChecks, type DocumentedCheckDef } from './documented.ts';
+import { refusalChecks, type RefusalCheckDef } from './refusals.ts';
 import { judgeExchange } from './exchange.ts';
 import { RuleIndex } from './rule-index.ts';
 import { skippedAsAssumed } from './profile.ts';
@@ -46,6 +47,8 @@ export interface TrafficViolation {
   where: string;
 }
 
+type TrafficResponseCheck = ResponseCheckDef | DocumentedCheckDef | RefusalCheckDef;
+
 export interface TrafficJudge {
   contract: Contract;
   schemas: SchemaValidator;
@@ -54,7 +57,7 @@ export interface TrafficJudge {
   register: Register;
   profile: Profile;
   request: RequestCheckDef[];
-  response: Array<ResponseCheckDef | DocumentedCheckDef>;
+  response: TrafficResponseCheck[];
   rules: RuleIndex;
 }
 
@@ -69,7 +72,8 @@ export const trafficChecks = {
     ...responseChecks.filter((c) => !documentedChecks.some((d) => d.name === c.name)),
     ...answerChecks,
     ...documentedChecks,
-  ] as Array<ResponseCheckDef | DocumentedCheckDef>,
+    ...refusalChecks,
+  ] as TrafficResponseCheck[],
 };
 
 /** The checks a profile runs: every one of a documented rule; with `all`, the assumed ones too (as the suite skips them). */
