@@ -17,14 +17,6 @@ const NOT_YET: Record<string, string> = {
   'DOC-011': 'the 10 MB limit: a multipart body read for its size',
   'DOC-021': 'the documents list: judged under GEN-003 on its body',
   'REGEN-008': 'the 202 body: judged under GEN-003 (RegenerateAccepted is owned by no narrower rule at its root)',
-  'REGEN-009': 'error bodies are judged under GEN-005, not the rule owning the response',
-  'REGEN-010': 'error bodies are judged under GEN-005, not the rule owning the response',
-  'RATE-003': "the 429 body's message: error bodies are judged under GEN-005",
-  'RATE-004': "a 429's Retry-After: judged by rate_limit_headers under RATE-001",
-  'ERR-002': 'error bodies are judged under GEN-005, not the rule owning the response',
-  'ERR-005': 'error bodies are judged under GEN-005 (the status under XID-010, PRV-007)',
-  'ERR-006': "the 409's message and existing: judged under GEN-005 and XID-006",
-  'ERR-008': "a 429's body and Retry-After: judged under GEN-005 and RATE-001",
   'LIM-001': 'an upload past 10 MB answered 2xx: a multipart body read for its size',
 };
 

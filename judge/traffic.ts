@@ -12,6 +12,7 @@ import { documented } from './responses.ts';
 import { answerChecks } from './answers.ts';
 import { documentedChecks, type DocumentedCheckDef } from './documented.ts';
 import { refusalChecks, type RefusalCheckDef } from './refusals.ts';
+import { ownerChecks, type OwnerCheckDef } from './error-owners.ts';
 import { judgeExchange } from './exchange.ts';
 import { RuleIndex } from './rule-index.ts';
 import { skippedAsAssumed } from './profile.ts';
@@ -47,7 +48,7 @@ export interface TrafficViolation {
   where: string;
 }
 
-type TrafficResponseCheck = ResponseCheckDef | DocumentedCheckDef | RefusalCheckDef;
+type TrafficResponseCheck = ResponseCheckDef | DocumentedCheckDef | RefusalCheckDef | OwnerCheckDef;
 
 export interface TrafficJudge {
   contract: Contract;
@@ -73,6 +74,7 @@ export const trafficChecks = {
     ...answerChecks,
     ...documentedChecks,
     ...refusalChecks,
+    ...ownerChecks,
   ] as TrafficResponseCheck[],
 };
 
