@@ -207,14 +207,16 @@ export const documentedChecks: DocumentedCheckDef[] = [
     name: response_schema_conformance.name,
     rule: 'GEN-003',
     reads: ['response.headers', 'response.body'],
-    // The operations' own rules, for a success body whose root no narrower rule owns (the rest: judged-rules.ts).
+    // The rule owning each operation's success body root, or the operation's own rule where none does (the rest:
+    // judged-rules.ts).
     judges: (contract, rules) => [
       ...new Set(
         contract.operations.flatMap((op) => {
           const ok = [...op.responses].find(([s]) => /^2\d\d$/.test(s))?.[1];
           const json = ok?.node.content && 'application/json' in (ok.node.content as object);
           const root = json && rules.ownerOf(rules.chain(`${ok.pointer}/content/application~1json/schema`, ''), op);
-          return json && !root ? (rules.operationRule(op)?.id ?? []) : [];
+          // The rule owning its root for this operation (PAT-024: Success, which every DELETE shares).
+          return json ? (root ? root.id : (rules.operationRule(op)?.id ?? [])) : [];
         }),
       ),
     ],
