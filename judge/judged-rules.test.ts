@@ -11,7 +11,6 @@ const NOT_YET: Record<string, string> = {
   'GEN-007': 'the upload request is multipart: no request check reads a multipart body',
   'XID-012': 'the upload form fields: no request check reads a multipart body',
   'XID-013': 'the upload form fields: no request check reads a multipart body',
-  'APT-021': "the appointment create's 409: judged as XID-006 on the body",
   'DOC-010': 'the file types accepted: a multipart body read for its part type',
   'DOC-011': 'the 10 MB limit: a multipart body read for its size',
   'LIM-001': 'an upload past 10 MB answered 2xx: a multipart body read for its size',
