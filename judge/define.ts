@@ -13,7 +13,8 @@ export interface SentRequest {
   keyVar?: string;
   keyRole?: string;
   bodyText?: string;
-  form?: { fields: Record<string, string>; file?: { name: string; type: string } };
+  /** A multipart body's form: its text fields and file part (its type '' when not given; its bytes where known). */
+  form?: { fields: Record<string, string>; file?: { name: string; type: string; bytes?: number } };
 }
 
 export interface ReceivedResponse {

@@ -109,7 +109,10 @@ describe('judging one recorded exchange', () => {
     const verdict = judgeTraffic({ ...bare, status: 200 }, all);
     expect(verdict.violations).toEqual([]);
     expect(verdict.judged.sort()).toEqual([
+      'accepted_size_refused',
+      'accepted_type_refused',
       'answered_outside_base_path',
+      'form_external_id_bounds',
       'limit_breach_accepted',
       'not_a_server_error',
       'path_ids_conformance',
@@ -117,6 +120,7 @@ describe('judging one recorded exchange', () => {
       'status_code_conformance',
       'success_status',
       'unknown_field_accepted',
+      'upload_limit_accepted',
     ]);
     expect(found({ ...bare, status: 201 }, all)).toEqual(['response ERR-017 status_code_conformance response.status']);
   });

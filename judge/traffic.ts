@@ -3,7 +3,8 @@
 // (the client's bugs), the response checks of every suite run (checks/, judgeExchange) and the answer checks. The profile
 // picks the rules as in a suite run: documented ones only, or with --profile all the kit's assumptions too.
 import type { Contract } from '../spec/runtime/contract.ts';
-import type { Exchange } from './define.ts';
+import type { Exchange, SentRequest } from './define.ts';
+import { parseMultipart } from './multipart.ts';
 import type { Register } from '../spec/runtime/register.ts';
 import { SchemaValidator, type Profile } from '../spec/runtime/schemas.ts';
 import { responseChecks } from './checks/index.ts';
@@ -13,6 +14,7 @@ import { answerChecks } from './answers.ts';
 import { documentedChecks, type DocumentedCheckDef } from './documented.ts';
 import { refusalChecks, type RefusalCheckDef } from './refusals.ts';
 import { ownerChecks, type OwnerCheckDef } from './error-owners.ts';
+import { uploadChecks } from './upload.ts';
 import { judgeExchange } from './exchange.ts';
 import { RuleIndex } from './rule-index.ts';
 import { skippedAsAssumed } from './profile.ts';
@@ -33,6 +35,10 @@ export interface RecordedExchange {
   responseBody?: string;
   /** The body's media type as the recorder noted it beside the body (HAR's content.mimeType), read when no headers were kept. */
   responseMimeType?: string;
+  /** A multipart request's form as the recorder kept it (HAR's postData.params); else read from the body and its type. */
+  requestForm?: SentRequest['form'];
+  /** The request body's size in bytes as sent, when the recorder kept it (the file's size of an upload kept as text). */
+  requestBytes?: number;
 }
 
 export interface TrafficViolation {
@@ -75,6 +81,7 @@ export const trafficChecks = {
     ...documentedChecks,
     ...refusalChecks,
     ...ownerChecks,
+    ...uploadChecks,
   ] as TrafficResponseCheck[],
 };
 
@@ -109,6 +116,9 @@ function toExchange(rec: RecordedExchange, contract: Contract, seq = 0): Exchang
   const headers = lower(rec.responseHeaders);
   const mediaType = mediaTypeOf(headers['content-type'] ?? rec.responseMimeType);
   const text = rec.responseBody ?? '';
+  const requestHeaders = lower(rec.requestHeaders);
+  const form =
+    rec.requestForm ?? (rec.requestBody ? parseMultipart(requestHeaders['content-type'], rec.requestBody, rec.requestBytes) : undefined);
   let json: unknown;
   // JSON.parse, not the suite's parseJson: a patient id sent as a big number must reach the schema as a number (GEN-008);
   // nothing here reuses an id in a later request, so its lost digits do not matter.
@@ -122,7 +132,14 @@ function toExchange(rec: RecordedExchange, contract: Contract, seq = 0): Exchang
     seq,
     check: 'recorded traffic',
     operation: contract.match(rec.method, path),
-    request: { method: rec.method.toUpperCase(), url: rec.url, path, headers: lower(rec.requestHeaders), bodyText: rec.requestBody },
+    request: {
+      method: rec.method.toUpperCase(),
+      url: rec.url,
+      path,
+      headers: requestHeaders,
+      bodyText: rec.requestBody,
+      ...(form ? { form } : {}),
+    },
     response: { status: rec.status, headers, text, json, mediaType },
     ms: 0,
   };
