@@ -13,8 +13,8 @@ export interface SentRequest {
   keyVar?: string;
   keyRole?: string;
   bodyText?: string;
-  /** A multipart body's form: its text fields and file part (its type '' when not given; its bytes where known). */
-  form?: { fields: Record<string, string>; file?: { name: string; type: string; bytes?: number } };
+  /** A multipart body's form: its text fields and file part (type '' when not given; its size and first characters where kept). */
+  form?: { fields: Record<string, string>; file?: { name: string; type: string; bytes?: number; head?: string } };
 }
 
 export interface ReceivedResponse {

@@ -40,7 +40,7 @@ export function parseMultipart(contentType: string | undefined, text: string, by
       fields[name] = body;
       continue;
     }
-    file = { name: filename, type: (/^content-type:(.*)$/im.exec(head)?.[1] ?? '').trim().toLowerCase() };
+    file = { name: filename, type: (/^content-type:(.*)$/im.exec(head)?.[1] ?? '').trim().toLowerCase(), head: body.slice(0, 8) };
     fileText = body;
   }
   if (file && fileText !== undefined && bytes !== undefined) {

@@ -42,7 +42,7 @@ describe('the upload on its recorded form', () => {
     const text = body({ external_id: 'e1' }, pdf);
     expect(parseMultipart(TYPE, text, Buffer.byteLength(text) + 1000)).toEqual({
       fields: { external_id: 'e1' },
-      file: { name: 'a.pdf', type: 'application/pdf', bytes: 1008 },
+      file: { name: 'a.pdf', type: 'application/pdf', bytes: 1008, head: '%PDF-1.4' },
     });
     expect(parseMultipart('application/json', text)).toBeUndefined();
   });
@@ -53,6 +53,8 @@ describe('the upload on its recorded form', () => {
     expect(rules(sent(text, 413, { error: 'Too large' }, { requestBytes: Buffer.byteLength(text) }))).toContain('DOC-011');
     const other = body({}, { name: 'a.txt', type: 'text/plain', content: 'hi' });
     expect(rules(sent(other, 415, { error: 'Unsupported' })).has('DOC-010')).toBe(false);
+    // Labelled a PDF, its bytes none: the server may refuse it.
+    expect(rules(sent(body({}, { ...pdf, content: 'not a pdf' }), 415, { error: 'Unsupported' })).has('DOC-010')).toBe(false);
     // Its size not kept: a 413 is not judged.
     expect(rules(sent(text, 413, { error: 'Too large' })).has('DOC-011')).toBe(false);
   });
@@ -62,6 +64,8 @@ describe('the upload on its recorded form', () => {
     expect(rules(sent(text, 201, created, { requestBytes: 10_485_761 + Buffer.byteLength(text) }))).toContain('LIM-001');
     expect(rules(sent(body({}, { name: 'a.txt', type: 'text/plain', content: 'hi' }), 201, created))).toContain('LIM-001');
     expect(rules(sent(text, 201, created, { requestBytes: 10_000_000 }))).toEqual(new Set());
+    // Labelled text, its bytes a PDF's: it is one.
+    expect(rules(sent(body({}, { name: 'a.txt', type: 'text/plain', content: '%PDF-1.7' }), 201, created)).has('LIM-001')).toBe(false);
     // A generic part type named like a PDF is taken as one.
     expect(rules(sent(body({}, { ...pdf, type: 'application/octet-stream' }), 201, created)).has('LIM-001')).toBe(false);
   });

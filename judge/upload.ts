@@ -1,6 +1,6 @@
 // The document upload judged on its recorded form (multipart.ts, or HAR's params): the types and size the document
 // accepts (DOC-010, DOC-011) and refuses (LIM-001), and its form fields external_id (XID-012, LIM-002) and patient_id
-// (XID-013). A form, a file's type or size the recorder did not keep is not judged.
+// (XID-013). A form, a file's size or first bytes the recorder did not keep is not judged.
 import type { Contract, Operation } from '../spec/runtime/contract.ts';
 import type { JsonObject } from '../spec/runtime/json-pointer.ts';
 import type { Finding, InspectEnv, InspectedExchange, ResponseCheckDef } from './define.ts';
@@ -35,14 +35,28 @@ function terms(op: Operation, contract: Contract): { types: string[]; readings: 
   return { types, readings };
 }
 
-/** Is the file one of the accepted types: true, false, or undefined when its part type and name leave it open. */
-function accepted(file: { name: string; type: string }, types: string[]): boolean | undefined {
+/**
+ * The first bytes of each type's files (as a body kept as text shows them: a byte no text holds is U+FFFD). A file is
+ * what its bytes are, whatever its part says: a type is judged only where its first bytes were kept.
+ */
+const SIGNATURES: Record<string, string[]> = {
+  'application/pdf': ['%PDF-'],
+  'image/png': ['\x89PNG\r\n', '\uFFFDPNG\r\n'],
+  'image/jpeg': ['\xFF\xD8\xFF', '\uFFFD\uFFFD'],
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['PK\x03\x04'],
+};
+const startsAs = (head: string, type: string) => (SIGNATURES[type] ?? []).some((sig) => head.startsWith(sig));
+
+/** Is the file one of the accepted types: true, false, or undefined when its label or its bytes leave it open. */
+function accepted(file: { name: string; type: string; head?: string }, types: string[]): boolean | undefined {
+  if (file.head === undefined) return undefined;
   const byName = EXTENSIONS[/\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? ''];
   const type = file.type.split(';')[0]!.trim();
-  if (types.includes(type)) return true;
-  if (GENERIC_TYPES.includes(type)) return byName && types.includes(byName) ? true : undefined;
-  // A specific part type outside the list, and a name that is not one of the types either.
-  return byName && types.includes(byName) ? undefined : false;
+  const labelled = types.includes(type) ? type : GENERIC_TYPES.includes(type) && byName && types.includes(byName) ? byName : undefined;
+  const isOne = types.some((t) => startsAs(file.head!, t));
+  // Labelled one of the types and its bytes that type's; labelled another type (name and part) and its bytes none.
+  if (labelled) return startsAs(file.head, labelled) ? true : undefined;
+  return !isOne && !GENERIC_TYPES.includes(type) && !(byName && types.includes(byName)) ? false : undefined;
 }
 
 const upload = (ex: InspectedExchange, contract: Contract) => {
