@@ -69,6 +69,7 @@ describe('an answer against the request it answers', () => {
   it('the body and codes come back whatever include says (NOTE-019)', () => {
     const { content: _, cpt_codes: __, ...bare } = note({});
     expect(rules(getNote('?include=', bare))).toContain('NOTE-019');
+    expect(rules(getNote('', { ...bare, transcript: {}, patient: {} }))).toContain('NOTE-019');
     expect(rules(getNote('?include=', note({}))).has('NOTE-019')).toBe(false);
   });
 });

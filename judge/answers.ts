@@ -135,13 +135,13 @@ function embeds_what_include_asks(ex: InspectedExchange): Finding | undefined {
 /** NOTE-019: whatever include says, the body and codes come back (the fields the contract marks x-documented-required). */
 function body_and_codes_always(ex: InspectedExchange, { contract }: InspectEnv): Finding | undefined {
   const data = noteDetail(ex);
-  if (!data || includeOf(ex) === null) return;
+  if (!data) return;
   const schema = contract.resolve('#/components/schemas/NoteDetail') as { 'x-documented-required'?: string[] } | undefined;
   const missing = (schema?.['x-documented-required'] ?? []).filter((k) => data[k] === undefined);
   if (!missing.length) return;
   return {
     expected: `${missing.join(', ')} whatever include says`,
-    actual: `missing with include ${JSON.stringify(includeOf(ex))}`,
+    actual: `missing (include ${includeOf(ex) === null ? 'absent' : JSON.stringify(includeOf(ex))})`,
     where: 'response.body/data',
   };
 }
