@@ -86,10 +86,73 @@ function conflict_names_existing(ex: InspectedExchange): Finding | undefined {
   };
 }
 
+/** PAT-003: a create giving first_name and/or last_name but no name answers a name built from them (holding one). */
+function name_built_from_parts(ex: InspectedExchange): Finding | undefined {
+  const sent = requestJson(ex);
+  const data = isObj(ex.response.json) ? ex.response.json.data : undefined;
+  if (ex.request.method !== 'POST' || ex.operation.template !== '/patients' || ex.response.status < 200 || ex.response.status > 299) return;
+  if (!isObj(sent) || sent.name !== undefined || !isObj(data) || typeof data.name !== 'string') return;
+  const parts = [sent.first_name, sent.last_name].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
+  const name = data.name.toLowerCase();
+  if (!parts.length || parts.some((p) => name.includes(p.trim().toLowerCase()))) return;
+  return {
+    expected: `a name built from ${parts.map((p) => JSON.stringify(p)).join(' and ')}`,
+    actual: JSON.stringify(data.name),
+    where: 'response.body/data/name',
+  };
+}
+
+/** The embedded objects of a note detail `include` asks for (NOTE-017: both when absent; NOTE-018: none when empty). */
+const EMBEDDED = ['transcript', 'patient'];
+const includeOf = (ex: InspectedExchange) => queryOf(ex).get('include');
+const noteDetail = (ex: InspectedExchange) => {
+  const data = isObj(ex.response.json) ? ex.response.json.data : undefined;
+  return ex.request.method === 'GET' && ex.operation.template === '/notes/{noteId}' && ex.response.status === 200 && isObj(data)
+    ? data
+    : undefined;
+};
+
+/**
+ * NOTE-017, NOTE-018: a note detail embeds exactly the objects `include` names (both without it, none for an empty
+ * value). One embedded as null counts as there when asked for (a note may lack one) and as left out otherwise.
+ */
+function embeds_what_include_asks(ex: InspectedExchange): Finding | undefined {
+  const data = noteDetail(ex);
+  const include = includeOf(ex);
+  const asked = include === null ? EMBEDDED : include.split(',').filter(Boolean);
+  // A value outside the documented list is a request the server may refuse: not judged here.
+  if (!data || asked.some((a) => !EMBEDDED.includes(a))) return;
+  const wrong = EMBEDDED.filter((k) => (asked.includes(k) ? !(k in data) : data[k] !== undefined && data[k] !== null));
+  if (!wrong.length) return;
+  return {
+    ruleId: include === '' ? 'NOTE-018' : 'NOTE-017',
+    expected: `embedded: ${asked.join(', ') || 'none'} (include ${include === null ? 'absent' : JSON.stringify(include)})`,
+    actual: `embedded: ${EMBEDDED.filter((k) => data[k] !== undefined && data[k] !== null).join(', ') || 'none'}`,
+    where: 'response.body/data',
+  };
+}
+
+/** NOTE-019: whatever include says, the body and codes come back (the fields the contract marks x-documented-required). */
+function body_and_codes_always(ex: InspectedExchange, { contract }: InspectEnv): Finding | undefined {
+  const data = noteDetail(ex);
+  if (!data) return;
+  const schema = contract.resolve('#/components/schemas/NoteDetail') as { 'x-documented-required'?: string[] } | undefined;
+  const missing = (schema?.['x-documented-required'] ?? []).filter((k) => data[k] === undefined);
+  if (!missing.length) return;
+  return {
+    expected: `${missing.join(', ')} whatever include says`,
+    actual: `missing (include ${includeOf(ex) === null ? 'absent' : JSON.stringify(includeOf(ex))})`,
+    where: 'response.body/data',
+  };
+}
+
 export const answerChecks: ResponseCheckDef[] = [
   responseCheck(meta_shows_default_page_and_limit, { rule: 'LIM-005', reads: ['response.body'] }),
   responseCheck(meta_page_matches_query, { rule: 'PAG-001', reads: ['response.body'] }),
   responseCheck(page_within_limit, { rule: 'PAG-002', reads: ['response.body'] }),
   responseCheck(external_id_lookup_one_item, { rule: 'XID-008', reads: ['response.body'] }),
   responseCheck(conflict_names_existing, { rule: 'XID-006', reads: ['request.body', 'response.body'] }),
+  responseCheck(name_built_from_parts, { rule: 'PAT-003', reads: ['request.body', 'response.body'] }),
+  responseCheck(embeds_what_include_asks, { rule: 'NOTE-017', covers: ['NOTE-018'], reads: ['response.body'] }),
+  responseCheck(body_and_codes_always, { rule: 'NOTE-019', reads: ['response.body'] }),
 ];

@@ -13,7 +13,8 @@ export interface SentRequest {
   keyVar?: string;
   keyRole?: string;
   bodyText?: string;
-  form?: { fields: Record<string, string>; file?: { name: string; type: string } };
+  /** A multipart body's form: its text fields and file part (type '' when not given; its size and first characters where kept). */
+  form?: { fields: Record<string, string>; file?: { name: string; type: string; bytes?: number; head?: string } };
 }
 
 export interface ReceivedResponse {

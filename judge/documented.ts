@@ -4,7 +4,8 @@
 // PAT-012's), the generic GEN-003 only for what no narrower rule owns.
 import type { ExchangePart, Finding, InspectEnv, InspectedExchange } from './define.ts';
 import type { Contract, Operation } from '../spec/runtime/contract.ts';
-import { successBodySchema } from './responses.ts';
+import { documented, successBody, successBodySchema } from './responses.ts';
+import { escapeToken } from '../spec/runtime/json-pointer.ts';
 import type { SchemaError, SchemaValidator } from '../spec/runtime/schemas.ts';
 import type { RuleIndex } from './rule-index.ts';
 
@@ -168,6 +169,46 @@ function response_schema_conformance(ex: InspectedExchange, { schemas, exact, ru
   }));
 }
 
+/** The success response whose body a 2xx of an operation is judged by: its status's, else the operation's one 2xx. */
+function successOf(op: Operation, status: number) {
+  const only = [...op.responses].filter(([s]) => /^2\d\d$/.test(s));
+  return successBody(op, status) ?? documented(op, status) ?? (only.length === 1 ? only[0]![1] : undefined);
+}
+
+/**
+ * A success answered with no body where the document gives one, and no JSON media type for the schema check to judge
+ * (PAT-024: a DELETE's {success: true} answered 204), under the rule owning the body's root.
+ */
+function success_body_missing(ex: InspectedExchange, { rules }: DocumentedEnv): Finding | undefined {
+  const status = ex.response.status;
+  if (status < 200 || status > 299 || ex.response.text !== '' || successBodySchema(ex)) return;
+  const r = successOf(ex.operation, status);
+  const content = r?.node.content as Record<string, { schema?: unknown }> | undefined;
+  const json = content && Object.keys(content).find((t) => t === 'application/json' || t.endsWith('+json'));
+  if (!r || !json || !content[json]?.schema) return;
+  const root = rules.chain(`${r.pointer}/content/${escapeToken(json)}/schema`, '');
+  const owner = rules.ownerOf(root, ex.operation) ?? rules.operationRule(ex.operation);
+  return {
+    ruleId: owner?.id ?? 'GEN-003',
+    expected: `a JSON body (${json})`,
+    actual: `${status} with an empty body`,
+    where: 'response.body',
+  };
+}
+
+/** The rule owning each operation's success body root, or the operation's own rule where none does. */
+const rootRules = (contract: Contract, rules: RuleIndex) => [
+  ...new Set(
+    contract.operations.flatMap((op) => {
+      const ok = [...op.responses].find(([s]) => /^2\d\d$/.test(s))?.[1];
+      const json = ok?.node.content && 'application/json' in (ok.node.content as object);
+      const root = json && rules.ownerOf(rules.chain(`${ok.pointer}/content/application~1json/schema`, ''), op);
+      // PAT-024: Success, which every DELETE shares, is the patient DELETE's root.
+      return json ? (root ? root.id : (rules.operationRule(op)?.id ?? [])) : [];
+    }),
+  ),
+];
+
 export const documentedChecks: DocumentedCheckDef[] = [
   { name: keyless_answered_401.name, rule: 'AUTH-001', reads: ['request.headers'], inspect: keyless_answered_401 },
   {
@@ -207,17 +248,9 @@ export const documentedChecks: DocumentedCheckDef[] = [
     name: response_schema_conformance.name,
     rule: 'GEN-003',
     reads: ['response.headers', 'response.body'],
-    // The operations' own rules, for a success body whose root no narrower rule owns (the rest: judged-rules.ts).
-    judges: (contract, rules) => [
-      ...new Set(
-        contract.operations.flatMap((op) => {
-          const ok = [...op.responses].find(([s]) => /^2\d\d$/.test(s))?.[1];
-          const json = ok?.node.content && 'application/json' in (ok.node.content as object);
-          const root = json && rules.ownerOf(rules.chain(`${ok.pointer}/content/application~1json/schema`, ''), op);
-          return json && !root ? (rules.operationRule(op)?.id ?? []) : [];
-        }),
-      ),
-    ],
+    // The rest: judged-rules.ts.
+    judges: rootRules,
     inspect: response_schema_conformance,
   },
+  { name: success_body_missing.name, rule: 'GEN-003', reads: ['response.body'], judges: rootRules, inspect: success_body_missing },
 ];

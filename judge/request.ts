@@ -4,6 +4,7 @@ import type { ExchangePart, Finding, InspectEnv, InspectedExchange } from './def
 import type { Contract } from '../spec/runtime/contract.ts';
 import type { SchemaValidator } from '../spec/runtime/schemas.ts';
 import type { RuleIndex } from './rule-index.ts';
+import { escapeToken } from '../spec/runtime/json-pointer.ts';
 
 /**
  * What request checks read besides the profile's schemas: the contract's schemas unrelaxed. A documented rule can
@@ -42,15 +43,33 @@ function request_carries_key(ex: InspectedExchange): Finding | undefined {
   return { expected: 'the request carries the header X-API-Key', actual: 'no X-API-Key header', where: 'request.headers' };
 }
 
+/** The media types an operation's request body is documented in. */
+const bodyTypes = (contract: Contract, op: InspectedExchange['operation']) =>
+  Object.keys(
+    (contract.deref(contract.resolve(`${op.pointer}/requestBody`)) as { content?: Record<string, unknown> } | undefined)?.content ?? {},
+  );
+/** The rule stating a request body's media type where one does (GEN-007: the upload's multipart/form-data). */
+const typeRule = (rules: RuleIndex, op: InspectedExchange['operation'], type: string) =>
+  rules.along([`${op.pointer.replace(/^#/, '')}/requestBody/content/${escapeToken(type)}`])[0];
+
 /** GEN-006: a write with a JSON body sends Content-Type application/json (the upload, GEN-007, multipart/form-data). */
-function write_request_content_type(ex: InspectedExchange, { contract }: InspectEnv): Finding | undefined {
+function write_request_content_type(ex: InspectedExchange, { contract, rules }: RequestEnv): Finding | undefined {
   if (!ex.operation.hasRequestBody || ex.request.bodyText === undefined || ex.request.bodyText === '') return;
-  const rb = contract.deref(contract.resolve(`${ex.operation.pointer}/requestBody`)) as { content?: Record<string, unknown> } | undefined;
-  const types = Object.keys(rb?.content ?? {});
+  const types = bodyTypes(contract, ex.operation);
   const sent = mediaTypeOf(header(ex, 'content-type'));
   if (types.includes(sent)) return;
-  return { expected: `Content-Type ${types.join(' or ')}`, actual: sent || '(none)', where: 'request.headers.content-type' };
+  const own = types.length === 1 ? typeRule(rules, ex.operation, types[0]!) : undefined;
+  return {
+    ...(own ? { ruleId: own.id } : {}),
+    expected: `Content-Type ${types.join(' or ')}`,
+    actual: sent || '(none)',
+    where: 'request.headers.content-type',
+  };
 }
+
+const typeRules = (contract: Contract, rules: RuleIndex) => [
+  ...new Set(contract.operations.flatMap((op) => bodyTypes(contract, op).flatMap((t) => typeRule(rules, op, t)?.id ?? []))),
+];
 
 /** GEN-010: a JSON request body holds only the listed fields, each of its documented type (the request schema). */
 function request_body_conformance(ex: InspectedExchange, { schemas, exact }: RequestEnv): Finding | undefined {
@@ -67,6 +86,14 @@ function request_body_conformance(ex: InspectedExchange, { schemas, exact }: Req
   const errors = [...unknown, ...schemas.validate(pointer, body).filter((e) => !unknown.includes(e))];
   if (!errors.length) return;
   return { expected: `request body valid against ${pointer}`, actual: errors.join('; '), where: `request.body${pathOf(errors[0]!)}` };
+}
+
+/** VER-003: a request's path is under the base address (`{base_url}` ends with the version prefix, `/ext-api/v1`). */
+function request_under_base_path(ex: InspectedExchange, { contract }: InspectEnv): Finding | undefined {
+  const base = contract.basePath();
+  const { pathname } = new URL(ex.request.url, 'http://judge.invalid');
+  if (!base || pathname.includes(`${base}/`)) return;
+  return { expected: `a path under ${base} (the base address)`, actual: pathname, where: 'request.path' };
 }
 
 /** The value of each path parameter in the request's path, read by the operation's template. */
@@ -112,7 +139,8 @@ export const pathOf = (line: string) => (line.startsWith('/') ? line.split(' ')[
 
 export const requestChecks: RequestCheckDef[] = [
   requestCheck(request_carries_key, 'AUTH-003', ['request.headers']),
-  requestCheck(write_request_content_type, 'GEN-006', ['request.headers', 'request.body']),
+  requestCheck(write_request_content_type, 'GEN-006', ['request.headers', 'request.body'], typeRules),
   requestCheck(request_body_conformance, 'GEN-010', ['request.headers', 'request.body']),
   requestCheck(path_ids_conformance, 'PAT-025', [], pathIdRules),
+  requestCheck(request_under_base_path, 'VER-003', []),
 ];

@@ -105,11 +105,19 @@ export class RuleIndex {
    */
   ownerOf(chain: string[], op?: Operation): Rule | undefined {
     const elsewhere = (r: Rule) => !!op && r.spec.some(isOperation) && !r.spec.includes(bare(op.pointer));
+    // The rule stating what this operation answers comes first at its node (DOC-021 over PAG-005, whose finding on the
+    // documents list is a meta block, absenceOwner's).
+    const own = (r: Rule) => (op && r.spec.includes(bare(op.pointer)) ? 0 : 1);
     for (const ptr of [...chain].reverse()) {
       const rules = this.byPointer.get(ptr)?.filter((r) => !elsewhere(r));
-      if (rules?.length) return [...rules].sort((a, b) => a.spec.length - b.spec.length)[0];
+      if (rules?.length) return [...rules].sort((a, b) => own(a) - own(b) || a.spec.length - b.spec.length)[0];
     }
     return undefined;
+  }
+
+  /** Every documented exchange rule pointing at a node of a chain, deepest node first (each once). */
+  along(chain: string[]): Rule[] {
+    return [...new Set([...chain].reverse().flatMap((ptr) => this.byPointer.get(bare(ptr)) ?? []))];
   }
 
   /**

@@ -109,13 +109,37 @@ describe('judging one recorded exchange', () => {
     const verdict = judgeTraffic({ ...bare, status: 200 }, all);
     expect(verdict.violations).toEqual([]);
     expect(verdict.judged.sort()).toEqual([
+      'accepted_size_refused',
+      'accepted_type_refused',
+      'answered_outside_base_path',
+      'form_external_id_bounds',
+      'limit_breach_accepted',
       'not_a_server_error',
       'path_ids_conformance',
+      'request_under_base_path',
       'status_code_conformance',
       'success_status',
       'unknown_field_accepted',
+      'upload_limit_accepted',
     ]);
     expect(found({ ...bare, status: 201 }, all)).toEqual(['response ERR-017 status_code_conformance response.status']);
+  });
+
+  it("puts a success body's root finding under the rule stating what its operation answers", () => {
+    const rules = (rec: RecordedExchange) => found(rec).map((v) => v.split(' ')[1]);
+    const docs = `${exchange({}).url}/12/documents`;
+    expect(rules(exchange({ url: docs, responseBody: '{"data":{}}' }))).toEqual(['DOC-021']);
+    // A meta block on the documents list is PAG-005's (the document: only data).
+    expect(rules(exchange({ url: docs, responseBody: '{"data":[],"meta":{"page":1,"limit":20,"total_pages":1}}' }))).toEqual(['PAG-005']);
+    expect(rules(exchange({ method: 'DELETE', url: `${exchange({}).url}/12`, responseBody: '{"success":false}' }))).toEqual(['PAT-024']);
+    // Answered 204 with no body, where the document gives {success: true}.
+    const gone = { method: 'DELETE', url: `${exchange({}).url}/12`, status: 204, responseHeaders: { ...RATE }, responseBody: '' };
+    expect(rules(exchange(gone))).toEqual(['PAT-024']);
+    expect(rules(exchange({ ...gone, status: 200, responseHeaders: json, responseBody: '{"success":true}' }))).toEqual([]);
+    const regen = 'http://127.0.0.1:4010/ext-api/v1/sessions/3f1c2a9e-8b7d-4c6e-9a01-2b3c4d5e6f70/notes/regenerate';
+    const accepted = (status: string) => JSON.stringify({ data: { session_id: 's', status }, message: 'queued' });
+    expect(rules(exchange({ method: 'POST', url: regen, status: 202, responseBody: accepted('done') }))).toEqual(['REGEN-008']);
+    expect(rules(exchange({ method: 'POST', url: regen, status: 202, responseBody: accepted('queued') }))).toEqual([]);
   });
 
   it('names the documented rule one answer breaks: a stated success status, a lookup miss, list-item fields, id types', () => {

@@ -3,7 +3,8 @@
 // (the client's bugs), the response checks of every suite run (checks/, judgeExchange) and the answer checks. The profile
 // picks the rules as in a suite run: documented ones only, or with --profile all the kit's assumptions too.
 import type { Contract } from '../spec/runtime/contract.ts';
-import type { Exchange } from './define.ts';
+import type { Exchange, SentRequest } from './define.ts';
+import { parseMultipart } from './multipart.ts';
 import type { Register } from '../spec/runtime/register.ts';
 import { SchemaValidator, type Profile } from '../spec/runtime/schemas.ts';
 import { responseChecks } from './checks/index.ts';
@@ -11,6 +12,9 @@ import type { ExchangePart, InspectedExchange, ResponseCheckDef } from './define
 import { documented } from './responses.ts';
 import { answerChecks } from './answers.ts';
 import { documentedChecks, type DocumentedCheckDef } from './documented.ts';
+import { refusalChecks, type RefusalCheckDef } from './refusals.ts';
+import { ownerChecks, type OwnerCheckDef } from './error-owners.ts';
+import { uploadChecks } from './upload.ts';
 import { judgeExchange } from './exchange.ts';
 import { RuleIndex } from './rule-index.ts';
 import { skippedAsAssumed } from './profile.ts';
@@ -31,6 +35,10 @@ export interface RecordedExchange {
   responseBody?: string;
   /** The body's media type as the recorder noted it beside the body (HAR's content.mimeType), read when no headers were kept. */
   responseMimeType?: string;
+  /** A multipart request's form as the recorder kept it (HAR's postData.params); else read from the body and its type. */
+  requestForm?: SentRequest['form'];
+  /** The request body's size in bytes as sent, when the recorder kept it (the file's size of an upload kept as text). */
+  requestBytes?: number;
 }
 
 export interface TrafficViolation {
@@ -46,6 +54,8 @@ export interface TrafficViolation {
   where: string;
 }
 
+type TrafficResponseCheck = ResponseCheckDef | DocumentedCheckDef | RefusalCheckDef | OwnerCheckDef;
+
 export interface TrafficJudge {
   contract: Contract;
   schemas: SchemaValidator;
@@ -54,7 +64,7 @@ export interface TrafficJudge {
   register: Register;
   profile: Profile;
   request: RequestCheckDef[];
-  response: Array<ResponseCheckDef | DocumentedCheckDef>;
+  response: TrafficResponseCheck[];
   rules: RuleIndex;
 }
 
@@ -69,7 +79,10 @@ export const trafficChecks = {
     ...responseChecks.filter((c) => !documentedChecks.some((d) => d.name === c.name)),
     ...answerChecks,
     ...documentedChecks,
-  ] as Array<ResponseCheckDef | DocumentedCheckDef>,
+    ...refusalChecks,
+    ...ownerChecks,
+    ...uploadChecks,
+  ] as TrafficResponseCheck[],
 };
 
 /** The checks a profile runs: every one of a documented rule; with `all`, the assumed ones too (as the suite skips them). */
@@ -103,6 +116,9 @@ function toExchange(rec: RecordedExchange, contract: Contract, seq = 0): Exchang
   const headers = lower(rec.responseHeaders);
   const mediaType = mediaTypeOf(headers['content-type'] ?? rec.responseMimeType);
   const text = rec.responseBody ?? '';
+  const requestHeaders = lower(rec.requestHeaders);
+  const form =
+    rec.requestForm ?? (rec.requestBody ? parseMultipart(requestHeaders['content-type'], rec.requestBody, rec.requestBytes) : undefined);
   let json: unknown;
   // JSON.parse, not the suite's parseJson: a patient id sent as a big number must reach the schema as a number (GEN-008);
   // nothing here reuses an id in a later request, so its lost digits do not matter.
@@ -116,7 +132,14 @@ function toExchange(rec: RecordedExchange, contract: Contract, seq = 0): Exchang
     seq,
     check: 'recorded traffic',
     operation: contract.match(rec.method, path),
-    request: { method: rec.method.toUpperCase(), url: rec.url, path, headers: lower(rec.requestHeaders), bodyText: rec.requestBody },
+    request: {
+      method: rec.method.toUpperCase(),
+      url: rec.url,
+      path,
+      headers: requestHeaders,
+      bodyText: rec.requestBody,
+      ...(form ? { form } : {}),
+    },
     response: { status: rec.status, headers, text, json, mediaType },
     ms: 0,
   };

@@ -36,6 +36,28 @@ function textOf(content: unknown): string | undefined {
   return content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
 }
 
+/**
+ * A multipart request's form from HAR's postData.params (text fields by value, the file part by fileName, its part
+ * type and the mock's `_bytes` where kept); undefined without params, when the reader falls back to the text.
+ */
+function formOf(postData: unknown): RecordedExchange['requestForm'] {
+  if (!isObj(postData) || !Array.isArray(postData.params) || !postData.params.length) return undefined;
+  if (typeof postData.mimeType !== 'string' || !/^multipart\/form-data/i.test(postData.mimeType)) return undefined;
+  const fields: Record<string, string> = {};
+  let file: NonNullable<RecordedExchange['requestForm']>['file'];
+  for (const p of postData.params as Obj[]) {
+    if (!isObj(p) || typeof p.name !== 'string') continue;
+    if (typeof p.fileName === 'string')
+      file = {
+        name: p.fileName,
+        type: typeof p.contentType === 'string' ? p.contentType.toLowerCase() : '',
+        ...(typeof p._bytes === 'number' ? { bytes: p._bytes } : {}),
+      };
+    else if (typeof p.value === 'string') fields[p.name] = p.value;
+  }
+  return { fields, ...(file ? { file } : {}) };
+}
+
 export interface HarTraffic {
   exchanges: RecordedExchange[];
   /** Entries without an answer (status 0). */
@@ -67,6 +89,7 @@ export function parseHar(text: string, file = 'the HAR file'): HarTraffic {
       url: req.url,
       requestHeaders: headersOf(req),
       requestBody: isObj(req.postData) && typeof req.postData.text === 'string' ? req.postData.text : undefined,
+      requestForm: formOf(req.postData),
       status: res.status,
       responseHeaders: headersOf(res),
       responseBody: textOf(res.content),

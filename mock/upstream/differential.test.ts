@@ -21,10 +21,16 @@ const dir = mkdtempSync(join(tmpdir(), 'upstream-differential-'));
 const catalogue = variants({ main: '', scoped: [], otherOrg: '', expired: '' });
 const register = Register.load();
 const named = rulesTheJudgeNames(new Contract(), register);
+/** Servers of such a rule whose defect this traffic does not show in one exchange, and why. */
+const NOT_SHOWN: Record<string, string> = {
+  'delete answers success but keeps the patient': 'a sequence: the DELETE itself answers a clean {success: true}',
+  '429 without Retry-After': "no 429 in this traffic: the suite provokes one only against the mock's control (needs mock)",
+  'regenerate answers 200': 'no 202 in this traffic: the suite regenerates a real session only with --mock',
+};
 /** The single-defect servers whose defect one exchange shows: a documented exchange rule the judge names. */
 const CASES = catalogue.filter((v) => {
   const rule = register.get(v.rule);
-  return rule?.provenance === 'documented' && rule.seen === 'exchange' && named.has(v.rule);
+  return rule?.provenance === 'documented' && rule.seen === 'exchange' && named.has(v.rule) && !(v.name in NOT_SHOWN);
 });
 
 let upstream: RunningMock;

@@ -121,6 +121,7 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       url: `${url.pathname}${url.search}`,
       requestHeaders: headers,
       requestBody: requestText,
+      requestBytes: body?.byteLength,
       status: answer.status,
       responseHeaders: answer.headers,
       responseBody: text,

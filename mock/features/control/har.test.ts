@@ -64,7 +64,7 @@ describe('the journal as HAR', () => {
     expect(postData.mimeType).toBe(header(entry.request.headers, 'content-type'));
     expect(postData.params).toEqual([
       { name: 'external_id', value: 'har-upload-1' },
-      { name: 'file', fileName: 'scan 1.pdf' },
+      { name: 'file', fileName: 'scan 1.pdf', _bytes: expect.any(Number) },
     ]);
     const boundary = postData.mimeType.split('boundary=')[1];
     expect(postData.text).toBe(
