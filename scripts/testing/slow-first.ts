@@ -1,13 +1,14 @@
 // The order vitest starts test files in: the slowest first, so the two workers finish together instead of one running
 // a long file alone at the end. Vitest's own order sorts by the durations of the last run on this machine, and on a
 // fresh clone (CI), which has none, by file size, which put the slowest file (isolation.test.ts, 75 lines) near the
-// end. SLOWEST lists the files that took longest in a whole `vitest run` (slowest first); the rest keep vitest's order.
+// end. SLOWEST lists the files that took longest in a whole `vitest run` (slowest first, as measured on 2026-11-28); the
+// rest keep vitest's order.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const SLOWEST = [
+  'conformance/isolation.test.ts',
   'conformance/coverage-honesty.test.ts',
   'scripts/pack.test.ts',
-  'conformance/isolation.test.ts',
   'conformance/explore/explore.test.ts',
   'conformance/hostile.test.ts',
   'conformance/readings.test.ts',
@@ -17,10 +18,18 @@ const SLOWEST = [
   'conformance/checks/contract-surface.test.ts',
   'dredd/dredd.test.ts',
   'mock/upstream/differential.test.ts',
-  'conformance/checks/evt/received.test.ts',
   'diff/fixtures.test.ts',
   'conformance/conformance.test.ts',
+  'conformance/latency.test.ts',
+  'conformance/slow-extraction.test.ts',
+  'conformance/checks/evt/received.test.ts',
   'conformance/replay-line.test.ts',
+  'conformance/causes.test.ts',
+  'conformance/checks/async-operations.test.ts',
+  'conformance/checks/rule-variants.test.ts',
+  'conformance/robustness.test.ts',
+  'conformance/checks/webhook-delivery.test.ts',
+  'conformance/pacing.test.ts',
 ];
 
 export class SlowestFirst extends BaseSequencer {
