@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './scripts/testing/slow-first.ts';
 
 export default defineConfig({
   test: {
@@ -12,5 +13,7 @@ export default defineConfig({
     // its time waiting on the mock's scaled timers, which two runs at a time left the worker idle through (isolation's
     // 35 variants in the same load: 448 s two at a time, 390 s four).
     maxConcurrency: 4,
+    // The slowest files first (scripts/testing/slow-first.ts).
+    sequence: { sequencer: SlowestFirst },
   },
 });

@@ -19,14 +19,61 @@ import {
   SPEC_IMPORT,
   tsconfig,
 } from './testing/consumers.ts';
-import { nodeBinary, OTHER_MAJORS } from './testing/node-versions.ts';
-import { bytesUnder, install, installedPackages, installScripts, packAll, project, ROOT, sh, shAnyway } from './testing/packed.ts';
+import { type NodeBinary, nodeBinary, OTHER_MAJORS } from './testing/node-versions.ts';
+import {
+  bytesUnder,
+  install,
+  installedPackages,
+  installScripts,
+  packAll,
+  project,
+  ROOT,
+  type Run,
+  sh,
+  shAnyway,
+} from './testing/packed.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'crc-pack-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 let tarballs: Record<string, string> = {};
+/** What the light package's own install printed and left, read before anything else is installed beside it. */
+interface LightInstall extends Run {
+  packages: string[];
+  bytes: number;
+  scripts: string[];
+}
+// The three consumer projects are installed side by side once the tarballs exist (npm spends much of an install
+// waiting on the registry and the disk); each test awaits the install it judges. A failed install fails its tests.
+let installs: { light: Promise<LightInstall>; apiTools: Promise<Run>; commands: Promise<Run>; lightPath: Promise<Run> };
+/** The other Node majors' binaries (a download on a fresh clone), fetched meanwhile too; once each. */
+let otherNodes = new Map<number, Promise<NodeBinary>>();
+const otherNode = (major: number) => otherNodes.get(major) ?? nodeBinary(major);
+afterAll(async () => {
+  await Promise.allSettled([...Object.values(installs ?? {}), ...otherNodes.values()]);
+  rmSync(work, { recursive: true, force: true });
+}, 300_000);
 beforeAll(async () => {
   tarballs = await packAll(join(work, 'tarballs'));
+  const apiApp = project(join(work, 'api-app'));
+  const light = install(apiApp, [tarballs['clinical-records-api']!]).then((r) => ({
+    ...r,
+    packages: installedPackages(apiApp),
+    bytes: bytesUnder(join(apiApp, 'node_modules')),
+    scripts: installScripts(apiApp),
+  }));
+  installs = {
+    light,
+    // The consumer's TypeScript goes in only after the light package's own install was measured.
+    apiTools: light.then(() => install(apiApp, ['typescript@5.9.3', '@types/node@20.19.43'])),
+    commands: install(project(join(work, 'cmd-app')), [
+      ...Object.values(tarballs),
+      'msw@2.15.0',
+      'typescript@5.9.3',
+      '@types/node@20.19.43',
+    ]),
+    lightPath: install(project(join(work, 'light-app')), ['--omit=optional', tarballs['clinical-records-mock']!]),
+  };
+  otherNodes = new Map(OTHER_MAJORS.map((m) => [m, nodeBinary(m)]));
+  for (const p of [...Object.values(installs), ...otherNodes.values()]) p.catch(() => undefined); // awaited (and reported) by the tests that need them
 }, 180_000);
 
 const attw = (tarball: string) =>
@@ -43,20 +90,18 @@ it('writes three tarballs, and the ones with imports pass attw', async () => {
     const { code, stdout } = await attw(tarballs[name]!);
     expect(code, stdout).toBe(0);
   }
-});
+}, 120_000); // attw runs while the consumer projects install beside it
 
 describe('clinical-records-api, the light package', () => {
   const app = join(work, 'api-app');
   const nodes = [{ major: Number(process.versions.node.split('.')[0]), bin: process.execPath }];
 
   it('installs at most 5 packages and 3 MB, runs no install script and prints no warning', async () => {
-    project(app);
-    const { stdout, stderr } = await install(app, [tarballs['clinical-records-api']!]);
+    const { stdout, stderr, packages, bytes, scripts } = await installs.light;
     expect(`${stdout}${stderr}`).not.toMatch(/warn/i);
-    const packages = installedPackages(app);
     expect(packages.length, packages.join(', ')).toBeLessThanOrEqual(5);
-    expect(bytesUnder(join(app, 'node_modules'))).toBeLessThanOrEqual(3_000_000);
-    expect(installScripts(app)).toEqual([]);
+    expect(bytes).toBeLessThanOrEqual(3_000_000);
+    expect(scripts).toEqual([]);
     const shipped = JSON.parse(readFileSync(join(app, 'node_modules/clinical-records-api/package.json'), 'utf8')) as Record<
       string,
       unknown
@@ -69,7 +114,7 @@ describe('clinical-records-api, the light package', () => {
   }, 240_000);
 
   it('every documented import type-checks under moduleResolution bundler, node16 and nodenext, and runs', async () => {
-    await install(app, ['typescript@5.9.3', '@types/node@20.19.43']);
+    await installs.apiTools;
     writeFileSync(join(app, 'consumer.ts'), apiConsumer(SPEC_IMPORT.attributes));
     writeFileSync(join(app, 'consumer16.ts'), apiConsumer(SPEC_IMPORT.require));
     writeFileSync(join(app, 'misuse.ts'), MISUSE);
@@ -101,7 +146,7 @@ describe('clinical-records-api, the light package', () => {
   it.each(OTHER_MAJORS)(
     'runs on Node %i',
     async (major) => {
-      const { bin } = await nodeBinary(major);
+      const { bin } = await otherNode(major);
       for (const file of ['out/consumer.js', 'out/dynamic.cjs', 'out/required.cjs']) {
         const out = lastJson((await sh(bin, [join(app, file)], app, 30_000)).stdout);
         if (file === 'out/consumer.js') expect(out).toEqual({ ...API_RESULT, node: String(major) });
@@ -117,8 +162,7 @@ describe('clinical-records-mock and clinical-records-conformance, the commands',
   const bin = (name: string) => join(app, 'node_modules/.bin', name);
 
   it('install built (no build step, no dev dependency), with the mock in process and its MSW handlers', async () => {
-    project(app);
-    await install(app, [...Object.values(tarballs), 'msw@2.15.0', 'typescript@5.9.3', '@types/node@20.19.43']);
+    await installs.commands;
     for (const name of ['clinical-records-mock', 'clinical-records-conformance'])
       expect(
         (JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')) as { scripts?: object }).scripts,
@@ -232,7 +276,7 @@ describe('clinical-records-mock and clinical-records-conformance, the commands',
   it.each(NODES)(
     'on %s, the installed mock starts and a conformance run against it passes',
     async (_, major) => {
-      const node = major ? (await nodeBinary(major)).bin : process.execPath;
+      const node = major ? (await otherNode(major)).bin : process.execPath;
       const { health, exit, summary } = await mockAndRun(node);
       expect(health).toBe(200);
       expect(exit, summary).toBe(0);
@@ -246,8 +290,7 @@ describe('clinical-records-mock, the light path (issue 42, item 7)', () => {
   const app = join(work, 'light-app');
 
   it('with --omit=optional installs what createMock needs, not the command: at most 50 packages and 20 MB', async () => {
-    project(app);
-    await install(app, ['--omit=optional', tarballs['clinical-records-mock']!]);
+    await installs.lightPath;
     const packages = installedPackages(app);
     expect(packages.filter((p) => p.startsWith('@stoplight/') || p.startsWith('@hono/node-server@'))).toEqual([]);
     expect(packages.length, packages.join(', ')).toBeLessThanOrEqual(50);

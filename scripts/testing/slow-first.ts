@@ -1,0 +1,44 @@
+// The order vitest starts test files in: the slowest first, so the two workers finish together instead of one running
+// a long file alone at the end. Vitest's own order sorts by the durations of the last run on this machine, and on a
+// fresh clone (CI), which has none, by file size, which put the slowest file (isolation.test.ts, 75 lines) near the
+// end. SLOWEST lists the files that took longest in a whole `vitest run` (slowest first, as measured on 2026-11-28); the
+// rest keep vitest's order.
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const SLOWEST = [
+  'conformance/isolation.test.ts',
+  'conformance/coverage-honesty.test.ts',
+  'scripts/pack.test.ts',
+  'conformance/explore/explore.test.ts',
+  'conformance/hostile.test.ts',
+  'conformance/readings.test.ts',
+  'dredd/hostile.test.ts',
+  'diff/cli.test.ts',
+  'conformance/allowed-variants.test.ts',
+  'conformance/checks/contract-surface.test.ts',
+  'dredd/dredd.test.ts',
+  'mock/upstream/differential.test.ts',
+  'diff/fixtures.test.ts',
+  'conformance/conformance.test.ts',
+  'conformance/latency.test.ts',
+  'conformance/slow-extraction.test.ts',
+  'conformance/checks/evt/received.test.ts',
+  'conformance/replay-line.test.ts',
+  'conformance/causes.test.ts',
+  'conformance/checks/async-operations.test.ts',
+  'conformance/checks/rule-variants.test.ts',
+  'conformance/robustness.test.ts',
+  'conformance/checks/webhook-delivery.test.ts',
+  'conformance/pacing.test.ts',
+];
+
+export class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = SLOWEST.findIndex((p) => f.moduleId.endsWith(`/${p}`));
+      return i < 0 ? SLOWEST.length : i;
+    };
+    // Array.prototype.sort is stable: files of equal rank keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
