@@ -15,7 +15,7 @@ import { suiteOptions, useMockPool } from './testing/check-file.ts';
 import { reachOf, tracing, type Trace, unsettled } from './testing/touched.ts';
 import { allChecks } from './checks/index.ts';
 import type { RunningMock } from '../mock/server.ts';
-import type { Profile } from './schemas.ts';
+import type { Profile } from '../spec/runtime/schemas.ts';
 import type { RunReport } from './model.ts';
 
 let keys: VariantKeys;

@@ -7,7 +7,7 @@
 // differs for any check that reads it), or a change that needs other checks' traffic (a transformer's kept state).
 // Test-only.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Exchange } from '../http.ts';
+import type { Exchange } from '../../judge/define.ts';
 import type { CheckDef, CheckResult } from '../model.ts';
 import type { Fixtures } from '../fixtures.ts';
 import type { ProxyRequest, ProxyResponse, Variant } from './broken-proxy.ts';
