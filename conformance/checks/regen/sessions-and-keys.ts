@@ -93,6 +93,14 @@ export async function regenerate_accepted(ctx: CheckContext): Promise<void> {
   if (!is2xx(ex)) return;
   // The regenerated note shows up on the session notes endpoint: one of its notes rewritten, or one added.
   const w = await watchSession(ctx, session, before.sig, since, regenerationWaitMs(ctx));
+  ctx.timings.observe({
+    wait: 'regeneration',
+    check: ctx.name,
+    subject: `session ${session}`,
+    ms: w.ms,
+    ended: w.moved,
+    limitMs: regenerationWaitMs(ctx),
+  });
   if (!w.moved) await notLanded(ctx, session);
   ctx.expect(w.moved, {
     expected: `the regenerated note available from the session notes endpoint within ${waitedFor(ctx)}`,

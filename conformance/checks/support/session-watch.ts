@@ -124,6 +124,14 @@ export async function regenerateWithKey(ctx: CheckContext, session: string, key:
 /** Watches the session until its notes change; skips the check when they do not within the documented wait. */
 async function landed(ctx: CheckContext, session: string, before: string, since: number, label: string) {
   const w = await watchSession(ctx, session, before, since, regenerationWaitMs(ctx));
+  ctx.timings.observe({
+    wait: 'regeneration',
+    check: ctx.name,
+    subject: `session ${session}`,
+    ms: w.ms,
+    ended: w.moved,
+    limitMs: regenerationWaitMs(ctx),
+  });
   if (w.moved) return w;
   await notLanded(ctx, session);
   return ctx.skip(`the regeneration of session ${session} (${label}) was not seen within ${waitedFor(ctx)}`);
