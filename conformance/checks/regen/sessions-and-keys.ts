@@ -3,11 +3,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../model.ts';
 import type { RequestSpec } from '../../http.ts';
-import { regenerate, notLanded, regenerationWaitMs, idempotencySchema } from '../support/regeneration.ts';
+import { regenerate, notLanded, idempotencySchema } from '../support/regeneration.ts';
 import { regenerableSession, watchedSession, notReadySession } from '../support/regen-session.ts';
 import {
   sessionNow,
-  watchSession,
+  watchRegeneration,
   stillSession,
   quietFor,
   describeChange,
@@ -92,15 +92,7 @@ export async function regenerate_accepted(ctx: CheckContext): Promise<void> {
   });
   if (!is2xx(ex)) return;
   // The regenerated note shows up on the session notes endpoint: one of its notes rewritten, or one added.
-  const w = await watchSession(ctx, session, before.sig, since, regenerationWaitMs(ctx));
-  ctx.timings.observe({
-    wait: 'regeneration',
-    check: ctx.name,
-    subject: `session ${session}`,
-    ms: w.ms,
-    ended: w.moved,
-    limitMs: regenerationWaitMs(ctx),
-  });
+  const w = await watchRegeneration(ctx, session, before.sig, since);
   if (!w.moved) await notLanded(ctx, session);
   ctx.expect(w.moved, {
     expected: `the regenerated note available from the session notes endpoint within ${waitedFor(ctx)}`,

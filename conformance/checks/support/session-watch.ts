@@ -38,7 +38,7 @@ export async function sessionNow(ctx: CheckContext, sessionId: string): Promise<
   return s;
 }
 
-interface SessionWatch {
+export interface SessionWatch {
   moved: boolean;
   /** ms from `since` to the read that saw the change (or to the end of the wait). */
   ms: number;
@@ -121,8 +121,8 @@ export async function regenerateWithKey(ctx: CheckContext, session: string, key:
   return { ex, retried, send, since, watch: await landed(ctx, session, before.sig, since, `with Idempotency-Key ${key}`) };
 }
 
-/** Watches the session until its notes change; skips the check when they do not within the documented wait. */
-async function landed(ctx: CheckContext, session: string, before: string, since: number, label: string) {
+/** Watches a regeneration of the session for the documented wait, and records what it took (the table of waits). */
+export async function watchRegeneration(ctx: CheckContext, session: string, before: string, since: number): Promise<SessionWatch> {
   const w = await watchSession(ctx, session, before, since, regenerationWaitMs(ctx));
   ctx.timings.observe({
     wait: 'regeneration',
@@ -132,6 +132,12 @@ async function landed(ctx: CheckContext, session: string, before: string, since:
     ended: w.moved,
     limitMs: regenerationWaitMs(ctx),
   });
+  return w;
+}
+
+/** Watches the session until its notes change; skips the check when they do not within the documented wait. */
+async function landed(ctx: CheckContext, session: string, before: string, since: number, label: string) {
+  const w = await watchRegeneration(ctx, session, before, since);
   if (w.moved) return w;
   await notLanded(ctx, session);
   return ctx.skip(`the regeneration of session ${session} (${label}) was not seen within ${waitedFor(ctx)}`);
