@@ -193,7 +193,8 @@ export function describeBrokenVariants(
   afterAll(async () => {
     await readings?.close();
   });
-  const documented = (rule: string) => Register.load().resolve(rule).provenance === 'documented';
+  const register = Register.load();
+  const documented = (rule: string) => register.resolve(rule).provenance === 'documented';
   describe(`${title} against broken variants (each fails on its rule)`, { retry: 2 }, () => {
     it('every check of the file has a broken variant', () => {
       const covered = [...broken.map(([b]) => b), ...provenElsewhere];

@@ -147,10 +147,11 @@ function reshapeAnswer(a: Answer, v: AnswerView, r: ActiveReadings): void {
 }
 
 /** The optional fields the kit leaves out when unset, answered as null instead. */
+const DOCUMENT_UNSET = ['extraction_error', 'extracted_date', 'external_id'];
 const NULL_WHEN_UNSET: Record<string, { body?: string[]; data: string[] }> = {
-  extractDocument: { body: ['error', 'details'], data: ['extraction_error', 'extracted_date', 'external_id'] },
-  uploadDocument: { data: ['extraction_error', 'extracted_date', 'external_id'] },
-  listDocuments: { data: ['extraction_error', 'extracted_date', 'external_id'] },
+  extractDocument: { body: ['error', 'details'], data: DOCUMENT_UNSET },
+  uploadDocument: { data: DOCUMENT_UNSET },
+  listDocuments: { data: DOCUMENT_UNSET },
 };
 
 function unsetAsNull(op: string, b: Obj | undefined): void {
