@@ -2,9 +2,9 @@
 // 2-core machine), the same run with 40 ms added to every round trip (a staging-like target; it must pass), and a
 // run against Prism's static mock (`npm run mock -- --static`: it fails, and must finish quickly without a crash).
 import { startMock, type MockMode } from '../mock/server.ts';
-import { runSuite } from '../conformance/runner.ts';
+import { runSuite } from '../conformance/run/runner.ts';
 import { startBrokenProxy } from '../conformance/testing/broken-proxy.ts';
-import type { RunReport } from '../conformance/model.ts';
+import type { RunReport } from '../conformance/run/model.ts';
 import { testMockOptions } from '../conformance/testing/mock-options.ts';
 
 /** The tests' mock, but with its default rate limit: the run is measured as a user's against `npm run mock` would be. */

@@ -2,9 +2,9 @@
 // both profiles (target 0), then, for each planted defect of conformance/testing/defects-explore.ts, the time to the
 // first failure and whether the right check failed with a re-checked shrunk case.
 // Usage: npx tsx bench/explore.ts [--seeds <n>] [--budget <requests>] [--defect-budget <requests>]
-import { MockControl } from '../conformance/mock-control.ts';
-import type { RunReport } from '../conformance/model.ts';
-import { runSuite } from '../conformance/runner.ts';
+import { MockControl } from '../conformance/target/mock-control.ts';
+import type { RunReport } from '../conformance/run/model.ts';
+import { runSuite } from '../conformance/run/runner.ts';
 import type { Profile } from '../spec/runtime/schemas.ts';
 import { exploreDefects } from '../conformance/testing/defects-explore.ts';
 import { testMockOptions } from '../conformance/testing/mock-options.ts';

@@ -5,7 +5,7 @@
 // mock answers those and the control API, with --mock); and a 600 MB POST to the receiver of a --mock run of the
 // webhook checks. Targets: exit 1 or 2, never a crash; peak RSS under 500 MB; usage errors within 10 s.
 // Usage: npx tsx bench/hostile.ts
-import { MockControl } from '../conformance/mock-control.ts';
+import { MockControl } from '../conformance/target/mock-control.ts';
 import { startTestMock } from '../conformance/testing/check-file.ts';
 import { HOSTILE_MODES } from '../conformance/testing/hostile-server.ts';
 import { hostileKey, runHostile, runReceiverFlood, type CliRun, type HostileResult } from '../conformance/testing/hostile-run.ts';

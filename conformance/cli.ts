@@ -1,22 +1,22 @@
 #!/usr/bin/env -S npx tsx
 // clinical-records-conformance: parse flags, run the suite, print and write the reports, exit 0/1/2.
 // Ctrl-C stops the checks, still removes what the run created, writes what it has and exits 130.
-import { parseCli, UsageError, USAGE } from './args.ts';
-import { runSuite, UnreachableTarget, BadInput, KeyRefused, knownSelectors } from './runner.ts';
+import { parseCli, UsageError, USAGE } from './run/args.ts';
+import { runSuite, UnreachableTarget, BadInput, KeyRefused, knownSelectors } from './run/runner.ts';
 import { allChecks } from './checks/index.ts';
-import { progressCounter, renderConsole } from './reporters/console.ts';
-import { writeReports } from './reporters/write.ts';
-import { writeNotStarted } from './reporters/not-started.ts';
-import { OutDirError, prepareOutDir, writeInto } from './reporters/out-dir.ts';
-import { printable } from './reporters/printable.ts';
-import { applyBaseline, BaselineError, failsRun, loadBaseline, type Baseline } from './baseline.ts';
-import { howToSet, keyFileText, variablesIn } from './curl.ts';
-import type { RunReport } from './model.ts';
-import { Redactor } from './redact.ts';
+import { progressCounter, renderConsole } from './report/console.ts';
+import { writeReports } from './report/write.ts';
+import { writeNotStarted } from './report/not-started.ts';
+import { OutDirError, prepareOutDir, writeInto } from './report/out-dir.ts';
+import { printable } from './report/printable.ts';
+import { applyBaseline, BaselineError, failsRun, loadBaseline, type Baseline } from './report/baseline.ts';
+import { howToSet, keyFileText, variablesIn } from './report/curl.ts';
+import type { RunReport } from './run/model.ts';
+import { Redactor } from './report/redact.ts';
 import { HarError } from './har/read.ts';
 import { runHar } from './har/run.ts';
 import { isMainModule } from '../spec/runtime/main-module.ts';
-import { mergeMain } from './merge-command.ts';
+import { mergeMain } from './report/merge-command.ts';
 
 /** The variables the report's curl lines read, how to set them; with --mock, the mock's keys in <out>/keys.env (0600). */
 function withVariables(report: RunReport, redactor: Redactor, keyDir: string | undefined): RunReport {

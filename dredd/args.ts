@@ -1,5 +1,5 @@
 // Flags of `npm run dredd`. Every bad flag or value is a UsageError (exit 2), never a stack trace.
-import { baseUrlFlag, parseFlags, UsageError } from '../conformance/args.ts';
+import { baseUrlFlag, parseFlags, UsageError } from '../conformance/run/args.ts';
 import { DEFAULT_TIMEOUT_MS } from './guard.ts';
 
 export { UsageError };

@@ -1,8 +1,8 @@
-// The mock's control API (/__mock) as the suite reads it (conformance/mock-control.ts: keys, sessions, faults), sent
+// The mock's control API (/__mock) as the suite reads it (conformance/target/mock-control.ts: keys, sessions, faults), sent
 // through the run's Guard: a target that only claims to be the mock gets the same deadline, answer bound and
 // no-redirect policy as the API itself. Its answers are read unredacted (the key list is what the run needs); they
 // reach the output only inside an error message, which the runner redacts with every key the mock listed.
-import { MockControl } from '../conformance/mock-control.ts';
+import { MockControl } from '../conformance/target/mock-control.ts';
 import type { Guard } from './guard.ts';
 
 export class GuardedMockControl extends MockControl {

@@ -2,7 +2,7 @@
 // a key of the run's organization without a scope, sessions ready or not for regeneration, and armed faults.
 // Faults are armed in the run's own scope (the X-Mock-Fault-Scope header its armed transactions carry), so they
 // reach only those transactions, and clearing them never touches a fault the run did not arm (one set by hand).
-import { FAULT_SCOPE_HEADER, type MockKey, type MockSession } from '../conformance/mock-control.ts';
+import { FAULT_SCOPE_HEADER, type MockKey, type MockSession } from '../conformance/target/mock-control.ts';
 import { GuardedMockControl } from './control-api.ts';
 import type { Guard } from './guard.ts';
 

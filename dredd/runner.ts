@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveKeys } from '../conformance/keys.ts';
+import { resolveKeys } from '../conformance/run/keys.ts';
 import { KEY_ENV, REPORT_FILES, type DreddOptions } from './args.ts';
 import { PREPARED_NAME, writePreparedBundle } from './bundle.ts';
 import { safeWriter } from './console.ts';

@@ -1,6 +1,6 @@
 // The keys a run sends, and the placeholder each is shown as. Text and raw bytes alike are redacted whole-key:
 // nothing that could cut a key (a body trimmed for a report) runs before redaction.
-import { redactKeyForms } from '../conformance/key-forms.ts';
+import { redactKeyForms } from '../conformance/report/key-forms.ts';
 
 /** Keys shorter than this are not redacted (they would replace ordinary words). */
 const MIN_SECRET = 4;

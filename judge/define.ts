@@ -1,6 +1,6 @@
 // What the judge of one exchange reads and says: the exchange (a request sent and the answer it got, from the suite's
 // own client or recorded by others), the environment a check judges it in, a finding, and how a response check is
-// declared. The suite's client (conformance/http.ts) and every recorder of traffic produce this one shape.
+// declared. The suite's client (conformance/target/http.ts) and every recorder of traffic produce this one shape.
 import type { Contract, Operation } from '../spec/runtime/contract.ts';
 import type { Profile, SchemaValidator } from '../spec/runtime/schemas.ts';
 import type { RuleIndex } from './rule-index.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { KEY_ENV } from '../dredd/args.ts';
 import { ROOT } from './testing/packed.ts';
-import { KEY_VARS } from '../conformance/keys.ts';
+import { KEY_VARS } from '../conformance/run/keys.ts';
 
 const docs = [
   'README.md',

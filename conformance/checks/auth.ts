@@ -1,14 +1,14 @@
 // AUTH: keys and scopes. A missing, invalid, expired or revoked key yields 401; a key without an operation's scope
 // (x-required-scopes) yields 403, a key with it (or `*`) is never refused for scope.
 import { randomBytes } from 'node:crypto';
-import type { CheckContext, CheckDef } from '../model.ts';
-import type { KeyRef, RequestSpec } from '../http.ts';
+import type { CheckContext, CheckDef } from '../run/model.ts';
+import type { KeyRef, RequestSpec } from '../target/http.ts';
 import type { Exchange } from '../../judge/define.ts';
 import type { Operation } from '../../spec/runtime/contract.ts';
 import { appointmentBody, fillPath, got, objOf, farFuture, uploadDocument, is2xx, sameId, listOf } from './support/common.ts';
 import { own } from './support/operations.ts';
 import { check } from './support/define.ts';
-import { idText } from '../fixtures.ts';
+import { idText } from '../run/fixtures.ts';
 import { sameField } from './support/resources.ts';
 
 /** Every operation, once, with the given key (or none); reads only unless writes are allowed. */

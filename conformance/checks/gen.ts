@@ -1,7 +1,7 @@
 // GEN: general rules. {data} envelope, content types, tenancy, unknown fields, JSON writes, ids as digit strings.
-import { tinyPdf } from '../fixtures.ts';
+import { tinyPdf } from '../run/fixtures.ts';
 import type { JsonObject } from '../../spec/runtime/json-pointer.ts';
-import type { CheckContext, CheckDef } from '../model.ts';
+import type { CheckContext, CheckDef } from '../run/model.ts';
 import { jsonWrites, opLabel, own, readablePathValues, pathParams, DIGITS } from './support/operations.ts';
 import {
   is2xx,

@@ -1,6 +1,6 @@
 // Every check of the suite, area by area (one file, or one folder, per rule-id prefix of spec/rules.yaml). The checks
 // of one exchange, applied to every answer, are the judge's (judge/checks/).
-import type { CheckDef } from '../model.ts';
+import type { CheckDef } from '../run/model.ts';
 import * as gen from './gen.ts';
 import * as auth from './auth.ts';
 import * as patFields from './pat/fields.ts';

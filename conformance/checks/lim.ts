@@ -1,6 +1,6 @@
 // LIM: limits. Page and limit defaults, upload limits, Idempotency-Key window per session, webhook delivery limits.
 import { randomBytes } from 'node:crypto';
-import type { CheckContext, CheckDef } from '../model.ts';
+import type { CheckContext, CheckDef } from '../run/model.ts';
 import type { Operation } from '../../spec/runtime/contract.ts';
 import type { Exchange } from '../../judge/define.ts';
 import { type Hit, gaps, backoffFits, BACKOFF_RANGE, ms, timingWithUnit, expectTimeouts } from './support/webhook-probe.ts';

@@ -2,8 +2,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../judge/define.ts';
-import { readCsv } from '../csv.ts';
-import type { CheckContext, CheckDef } from '../model.ts';
+import { readCsv } from '../data/csv.ts';
+import type { CheckContext, CheckDef } from '../run/model.ts';
 import { listOf, got, body, type Obj, createAppointment, farFuture, objOf, json } from './support/common.ts';
 import { notesPage } from './support/regeneration.ts';
 import { pathIdForm, UUID } from './support/operations.ts';

@@ -1,5 +1,5 @@
 // PAG: pagination. meta defaults, walking to total_pages, bounds, the documents list without meta.
-import type { CheckContext, CheckDef } from '../model.ts';
+import type { CheckContext, CheckDef } from '../run/model.ts';
 import type { Exchange } from '../../judge/define.ts';
 import { paginated, body, got, listOf } from './support/common.ts';
 import { metaOf, same, token } from './support/resources.ts';

@@ -1,7 +1,7 @@
 // PRV: providers. Read-only, lookup by id and NPI, list parameters, path id form.
 import { randomUUID } from 'node:crypto';
-import type { RequestSpec } from '../http.ts';
-import type { CheckContext, CheckDef } from '../model.ts';
+import type { RequestSpec } from '../target/http.ts';
+import type { CheckContext, CheckDef } from '../run/model.ts';
 import { pathIdForm, UUID } from './support/operations.ts';
 import { unusedNpi, got, objOf, listOf, json, serverFailed } from './support/common.ts';
 import { pageAndLimit, metaOf } from './support/resources.ts';

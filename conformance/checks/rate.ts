@@ -1,6 +1,6 @@
 // RATE: rate limiting. 429 with Retry-After and counting per key; the headers every answer carries are judged by
 // judge/checks/rate.ts.
-import type { CheckContext, CheckDef } from '../model.ts';
+import type { CheckContext, CheckDef } from '../run/model.ts';
 import { check } from './support/define.ts';
 
 export async function rate_limit_counted_per_key(ctx: CheckContext): Promise<void> {

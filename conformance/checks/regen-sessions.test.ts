@@ -4,11 +4,11 @@
 // on their own rule.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../../mock/server.ts';
-import { MockControl } from '../mock-control.ts';
-import { runSuite, type RunOptions } from '../runner.ts';
+import { MockControl } from '../target/mock-control.ts';
+import { runSuite, type RunOptions } from '../run/runner.ts';
 import { answer, apiPath, is, startBrokenProxy, type ProxyRequest } from '../testing/broken-proxy.ts';
 import { failureLines, startTestMock, suiteOptions, type Breaks } from '../testing/check-file.ts';
-import type { CheckContext } from '../model.ts';
+import type { CheckContext } from '../run/model.ts';
 import { notLanded, regenerationWaitMs, settle } from './support/regeneration.ts';
 
 const REGENERATE = /^\/sessions\/([^/]+)\/notes\/regenerate$/;

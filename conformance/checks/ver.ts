@@ -1,5 +1,5 @@
 // VER: versioning. The base address ends with /ext-api/v1 and every path is relative to it.
-import type { CheckContext, CheckDef } from '../model.ts';
+import type { CheckContext, CheckDef } from '../run/model.ts';
 import { body, got, is2xx, fillPath, serverFailed } from './support/common.ts';
 import { readablePathValues, pathParams } from './support/operations.ts';
 import { check } from './support/define.ts';

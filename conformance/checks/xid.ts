@@ -1,5 +1,5 @@
 // XID: external identifiers. Immutability, duplicates (409 with existing), lookups on hit and miss, upload form fields.
-import type { CheckContext, CheckDef } from '../model.ts';
+import type { CheckContext, CheckDef } from '../run/model.ts';
 import type { Exchange } from '../../judge/define.ts';
 import {
   body,
@@ -20,7 +20,7 @@ import {
 } from './support/common.ts';
 import { createdOk, metaOf } from './support/resources.ts';
 import { check } from './support/define.ts';
-import { idText } from '../fixtures.ts';
+import { idText } from '../run/fixtures.ts';
 
 /** `words`: what the 409 rests on, the caller's (the document's for XID-006, the kit's for its one namespace). */
 function conflict(ctx: CheckContext, ex: Exchange, first: Exchange, what: string, words: string | string[]) {

@@ -1,10 +1,10 @@
 // Sends a case's steps in order, resolving each reference from the answer it points at. A step whose reference
 // cannot be resolved (a setup that failed, an empty list) ends the case there: what was sent is still judged.
 import type { Contract } from '../../spec/runtime/contract.ts';
-import { tinyPdf } from '../fixtures.ts';
-import { TransportError, type Http, type KeyRef, type RequestSpec } from '../http.ts';
+import { tinyPdf } from '../run/fixtures.ts';
+import { TransportError, type Http, type KeyRef, type RequestSpec } from '../target/http.ts';
 import type { Exchange, SentRequest } from '../../judge/define.ts';
-import type { Keys } from '../model.ts';
+import type { Keys } from '../run/model.ts';
 import { isRef, substitute, XID, type Case, type KeyRole, type Ref, type Step } from './case.ts';
 
 /** The label of exchanges exploration sends (the runner's own response-check pass leaves them to exploration). */

@@ -3,14 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../../mock/server.ts';
 import { Contract } from '../../spec/runtime/contract.ts';
-import { MockControl } from '../mock-control.ts';
-import type { RunReport } from '../model.ts';
-import { runSuite } from '../runner.ts';
+import { MockControl } from '../target/mock-control.ts';
+import type { RunReport } from '../run/model.ts';
+import { runSuite } from '../run/runner.ts';
 import { startTestMock, suiteOptions } from '../testing/check-file.ts';
 import { exploreDefects } from '../testing/defects-explore.ts';
 import { startSwappableProxy } from '../testing/single-defect.ts';
 import { answer } from '../testing/broken-proxy.ts';
-import { mergeReports } from '../reporters/merge.ts';
+import { mergeReports } from '../report/merge.ts';
 import { SchemaValidator } from '../../spec/runtime/schemas.ts';
 import { concrete } from './case.ts';
 import { Plan } from './plan.ts';

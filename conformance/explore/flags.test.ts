@@ -1,6 +1,6 @@
 // The flags of --explore and --shard: what they parse to, and a usage error (exit 2) for every bad value or mix.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EXPLORE_BUDGET, parseCli, USAGE } from '../args.ts';
+import { DEFAULT_EXPLORE_BUDGET, parseCli, USAGE } from '../run/args.ts';
 import { main } from '../cli.ts';
 import { formatReplayId, parseReplayId } from './replay-id.ts';
 import { shareOf } from './shard.ts';

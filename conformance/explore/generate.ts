@@ -2,7 +2,7 @@
 // the contract forbids unambiguously) and auth (a valid request without a key, or with a wrong one). Under the
 // documented profile a violation that only an x-assumption forbids is never generated (datagen marks those).
 import type { Contract, Operation } from '../../spec/runtime/contract.ts';
-import { BodyGenerator } from '../datagen.ts';
+import { BodyGenerator } from '../data/datagen.ts';
 import type { Profile } from '../../spec/runtime/schemas.ts';
 import { assumedKeyword } from '../../spec/runtime/relax.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';

@@ -3,12 +3,12 @@
 // intent; the first failing case of every check and operation is shrunk, re-checked, and reported with its curl lines
 // and replay id. Results are one per check and operation reached, so reports show what was explored.
 import type { Contract } from '../../spec/runtime/contract.ts';
-import { BodyGenerator } from '../datagen.ts';
-import { toCurl } from '../curl.ts';
-import type { Http } from '../http.ts';
+import { BodyGenerator } from '../data/datagen.ts';
+import { toCurl } from '../report/curl.ts';
+import type { Http } from '../target/http.ts';
 import type { Register } from '../../spec/runtime/register.ts';
 import type { Profile, SchemaValidator } from '../../spec/runtime/schemas.ts';
-import { areaOf, type CheckResult, type ExplorationSummary, type Failure, type Keys } from '../model.ts';
+import { areaOf, type CheckResult, type ExplorationSummary, type Failure, type Keys } from '../run/model.ts';
 import { concrete, type Case } from './case.ts';
 import { runCase, type CaseRun } from './execute.ts';
 import { caseJudge, type Found, type Reach } from './judge-run.ts';

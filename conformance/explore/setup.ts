@@ -3,7 +3,7 @@
 // sessions), the first item of the list that has it. Everything is read from the contract: the collection a path id
 // belongs to, its create and list operations, the fields an id comes from.
 import type { Contract, Operation } from '../../spec/runtime/contract.ts';
-import { BodyGenerator } from '../datagen.ts';
+import { BodyGenerator } from '../data/datagen.ts';
 import type { Json, JsonObject } from '../../spec/runtime/json-pointer.ts';
 import { templateParams } from '../../spec/runtime/operations.ts';
 import { XID, type Ref, type Step } from './case.ts';

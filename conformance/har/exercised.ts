@@ -3,7 +3,7 @@
 // nodes that body's schema reaches.
 import type { InspectedExchange } from '../../judge/define.ts';
 import { successBodySchema } from '../../judge/responses.ts';
-import type { CheckResult } from '../model.ts';
+import type { CheckResult } from '../run/model.ts';
 import { rulesTheJudgeNames } from '../../judge/judged-rules.ts';
 import type { TrafficJudge, Verdict } from '../../judge/traffic.ts';
 import { reachableSchemas } from '../../spec/runtime/schema-reach.ts';

@@ -4,17 +4,17 @@
 import { randomBytes } from 'node:crypto';
 import { allChecks } from '../checks/index.ts';
 import { Contract } from '../../spec/runtime/contract.ts';
-import { coverage } from '../coverage.ts';
+import { coverage } from '../report/coverage.ts';
 import { ASSUMED_SKIP, skippedAsAssumed } from '../../judge/profile.ts';
 import { judgeTraffic, trafficChecks, trafficJudge, type TrafficJudge, type Verdict } from '../../judge/traffic.ts';
-import { areaOf, type CheckResult, type Failure, type RunReport } from '../model.ts';
+import { areaOf, type CheckResult, type Failure, type RunReport } from '../run/model.ts';
 import { Register } from '../../spec/runtime/register.ts';
-import { finishedReport } from '../runner.ts';
+import { finishedReport } from '../run/runner.ts';
 import type { Profile } from '../../spec/runtime/schemas.ts';
 import { readHar } from './read.ts';
 import { harRedactor } from './secrets.ts';
 import { exercisedRules } from './exercised.ts';
-import { trafficRuleCoverage } from '../rule-coverage.ts';
+import { trafficRuleCoverage } from '../report/rule-coverage.ts';
 
 export const NEEDS_LIVE = 'not applicable to recorded traffic: the check sends requests of its own (run with --url)';
 /** Failures kept per check, as in a suite run. */

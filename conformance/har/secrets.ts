@@ -2,7 +2,7 @@
 // Authorization (any case: read.ts lowers the names; a Bearer token and a Basic pair's parts too) and of key-named
 // fields of JSON bodies, each also in base64 (a server may echo a key encoded). A recorder's own mask ("[redacted]")
 // is not a key.
-import { Redactor } from '../redact.ts';
+import { Redactor } from '../report/redact.ts';
 import type { RecordedExchange } from '../../judge/traffic.ts';
 
 const PLACEHOLDER = '[key from the HAR]';

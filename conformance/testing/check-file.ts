@@ -3,9 +3,9 @@
 // that one check fails on exactly its rule. Test-only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type MockOptions, type RunningMock } from '../../mock/server.ts';
-import { runSuite, type RunOptions } from '../runner.ts';
-import { MockControl } from '../mock-control.ts';
-import type { CheckDef, CheckResult, RunReport } from '../model.ts';
+import { runSuite, type RunOptions } from '../run/runner.ts';
+import { MockControl } from '../target/mock-control.ts';
+import type { CheckDef, CheckResult, RunReport } from '../run/model.ts';
 import { startBrokenProxy, type Variant } from './broken-proxy.ts';
 import { testMockOptions } from './mock-options.ts';
 import { allChecks } from '../checks/index.ts';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main as conformance } from '../cli.ts';
-import type { RunReport } from '../model.ts';
+import type { RunReport } from '../run/model.ts';
 
 export async function harReport(har: string, out: string, extra: string[] = []): Promise<{ code: number; report: RunReport; err: string }> {
   const err: string[] = [];

@@ -1,7 +1,7 @@
 // Whether a text shows a key, for the hostile tests of the suite and of Dredd: the key or any 12 characters in a row of
 // its random part, in any letter case, with dashes, line breaks or soft hyphens taken out (a key split across a
 // wrapped line), or in base64 (key-forms.ts). Test-only.
-import { base64Cores } from '../key-forms.ts';
+import { base64Cores } from '../report/key-forms.ts';
 
 /** The key's random part: its longest run of hex digits (the mock's keys read crk_<label>_<hex>), else the whole key. */
 const randomPart = (key: string) => (key.match(/[0-9a-f]{16,}/gi) ?? []).sort((a, b) => b.length - a.length)[0] ?? key;

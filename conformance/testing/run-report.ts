@@ -1,7 +1,7 @@
 // A run report around given check results, for tests of what reads reports (baseline, reporters, redaction):
 // every other field as a finished run with nothing else to say would have it. Test-only.
-import { causesOf } from '../causes.ts';
-import type { CheckResult, RunReport } from '../model.ts';
+import { causesOf } from '../report/causes.ts';
+import type { CheckResult, RunReport } from '../run/model.ts';
 
 export const runReport = (results: CheckResult[], target = 'http://127.0.0.1:1/ext-api/v1'): RunReport => ({
   target,

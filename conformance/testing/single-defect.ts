@@ -1,7 +1,7 @@
 // What coverage-honesty.test.ts plants in front of the mock to break one rule alone: a row per defect (the proxy's
 // transformers of broken-proxy.ts, or what a planted sender delivers to the suite's receiver), the helpers the rows
 // are written with, and the receiver that plays a planted sender. Test-only.
-import { Receiver, type Delivery } from '../receiver.ts';
+import { Receiver, type Delivery } from '../target/receiver.ts';
 import { jsonOf, setJson, startBrokenProxy, type ProxyRequest, type ProxyResponse } from './broken-proxy.ts';
 import type { Breaks } from './check-file.ts';
 

@@ -1,7 +1,7 @@
 // A webhook receiver that alters what it records, to play a service that sends wrong payloads (the broken variants
 // of the webhook checks: the mock's deliveries go straight to the receiver, so the proxy cannot touch them).
 // Test-only.
-import { Receiver, type Delivery } from '../receiver.ts';
+import { Receiver, type Delivery } from '../target/receiver.ts';
 
 type Payload = Record<string, unknown>;
 

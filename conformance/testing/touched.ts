@@ -8,8 +8,8 @@
 // Test-only.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from '../../judge/define.ts';
-import type { CheckDef, CheckResult } from '../model.ts';
-import type { Fixtures } from '../fixtures.ts';
+import type { CheckDef, CheckResult } from '../run/model.ts';
+import type { Fixtures } from '../run/fixtures.ts';
 import type { ProxyRequest, ProxyResponse, Variant } from './broken-proxy.ts';
 
 interface Origin {

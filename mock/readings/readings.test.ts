@@ -1,6 +1,6 @@
 // Each reading of spec/readings.yaml the engine plays is played: a probe request answers differently under it than
 // under the kit's reading, and as the catalogue says. A reading that were a no-op would make the suite's pass on it
-// (conformance/readings.test.ts) prove nothing; a probe per reading keeps them honest. Timing and webhook readings
+// (conformance/testing/readings.test.ts) prove nothing; a probe per reading keeps them honest. Timing and webhook readings
 // are probed on their own units (the extraction and regeneration clocks, the payload shaper).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

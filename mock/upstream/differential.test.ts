@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSuite } from '../../conformance/runner.ts';
+import { runSuite } from '../../conformance/run/runner.ts';
 import type { Breaks } from '../../conformance/testing/check-file.ts';
 import { harReport } from '../../conformance/testing/har-report.ts';
 import { testMockOptions } from '../../conformance/testing/mock-options.ts';

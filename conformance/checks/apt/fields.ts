@@ -1,6 +1,6 @@
 // APT: appointments, their fields: the date filters, the path id's form, the provider and patient fields, start_at
 // and duration_minutes.
-import type { CheckContext, CheckDef } from '../../model.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
 import { createAppointment, got, objOf, listOf, isValidationError, farFuture, json, is2xx, made, SETUP } from '../support/common.ts';
 import { own, pathIdForm, UUID, DIGITS } from '../support/operations.ts';
 import { foreignProvider, instantOf, refused, createdOk } from '../support/resources.ts';

@@ -1,6 +1,6 @@
 // APT: appointments, their writes: list parameters, create with every field, required fields and defaults, PATCH,
 // repeat_rule, status changes and the lifecycle.
-import type { CheckContext, CheckDef } from '../../model.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
 import {
   type Obj,
   createAppointment,

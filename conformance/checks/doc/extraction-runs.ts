@@ -1,6 +1,6 @@
 // DOC: documents, extraction runs and limits: the path id's form, runs reaching a terminal state, the extract endpoint
 // starting one, a failure then a retry, an upload not queued, 413 and 415, and the lifecycle.
-import type { CheckContext, CheckDef } from '../../model.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
 import {
   uploadDocument,
   objOf,

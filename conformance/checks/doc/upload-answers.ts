@@ -1,6 +1,6 @@
 // DOC: documents, the upload's answer: text never returned, its status and what follows it, not waiting for the
 // extraction, the started wording, the extract endpoint's statuses and the message wordings.
-import type { CheckContext, CheckDef } from '../../model.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
 import type { Exchange } from '../../../judge/define.ts';
 import { messages } from '../../../generated/spec-values.ts';
 import {
@@ -20,7 +20,7 @@ import {
   readableError,
 } from '../support/common.ts';
 import { check } from '../support/define.ts';
-import { EXTRACTION_FASTEST_MS, timeScale } from '../../durations.ts';
+import { EXTRACTION_FASTEST_MS, timeScale } from '../../run/durations.ts';
 import {
   TERMINAL,
   RANK,

@@ -1,8 +1,8 @@
-import type { CheckContext, CheckDef } from '../../model.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
 import type { Operation } from '../../../spec/runtime/contract.ts';
-import type { RequestSpec } from '../../http.ts';
+import type { RequestSpec } from '../../target/http.ts';
 import type { Exchange } from '../../../judge/define.ts';
-import { tinyPdf } from '../../fixtures.ts';
+import { tinyPdf } from '../../run/fixtures.ts';
 import type { Json, JsonObject } from '../../../spec/runtime/json-pointer.ts';
 import {
   createAppointment,

@@ -2,9 +2,9 @@
 // missing, mistyped or out of bounds, malformed JSON. The response checks of every 400,
 // status and 5xx are the judge's (judge/checks/err.ts).
 import { randomUUID } from 'node:crypto';
-import type { CheckContext, CheckDef } from '../../model.ts';
-import type { RequestSpec } from '../../http.ts';
-import { tinyPdf } from '../../fixtures.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
+import type { RequestSpec } from '../../target/http.ts';
+import { tinyPdf } from '../../run/fixtures.ts';
 import { body, got, fillPath, isValidationError, readableError, listOf, negative } from '../support/common.ts';
 import { opLabel, pathParams, bodyFor, keyWithout, malformed } from '../support/operations.ts';
 import { check } from '../support/define.ts';

@@ -1,7 +1,7 @@
 // EVT: how deliveries are attempted: POST, the timeout, at most three attempts with backoff, 3xx not followed,
 // no signature header, 2xx acknowledges, only four event kinds.
 import { randomBytes } from 'node:crypto';
-import type { CheckContext, CheckDef } from '../../model.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
 import {
   type Hook,
   awaitDoc,

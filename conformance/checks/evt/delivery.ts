@@ -1,7 +1,7 @@
 // EVT: webhook delivery as the mock's sender performs it, seen by a probe of the check's own (a loopback server):
 // what is delivered, to where and when: payloads, static headers, events fired or not (attempts: evt/attempts.ts).
 import { randomBytes } from 'node:crypto';
-import type { CheckContext, CheckDef } from '../../model.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
 import {
   type Probe,
   type Hook,
@@ -19,7 +19,7 @@ import {
   docStatus,
 } from '../support/webhook-probe.ts';
 import { got, objOf, followDocument, is2xx } from '../support/common.ts';
-import { MARGIN_MS } from '../../durations.ts';
+import { MARGIN_MS } from '../../run/durations.ts';
 import { check } from '../support/define.ts';
 
 const hexToken = () => randomBytes(6).toString('hex');

@@ -12,11 +12,11 @@ import {
   schemaFields,
   parse,
 } from '../support/webhook-probe.ts';
-import type { CheckContext, CheckDef } from '../../model.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
 import type { Obj } from '../support/common.ts';
 import { check } from '../support/define.ts';
 import { decodeXmlFields, XSI_NAMESPACE } from '../../../spec/runtime/webhook-codec.ts';
-import { readPayload } from '../../delivery-payload.ts';
+import { readPayload } from '../../target/delivery-payload.ts';
 
 const mediaType = (h: Hit) =>
   String(h.headers['content-type'] ?? '')
@@ -132,7 +132,7 @@ export async function webhook_format_encoding(ctx: CheckContext): Promise<void> 
       if (!ctx.expect(!!hit, { expected: `a delivery of ${label}`, actual: 'none', says: 'format (JSON default, XML, Form Data)' }))
         continue;
       // The exact media type and the XML and Form Data layouts are the kit's (EVT-043, EVT-044): here a media type of
-      // the format, and a body that reads as the format in any reasonable layout (conformance/delivery-payload.ts).
+      // the format, and a body that reads as the format in any reasonable layout (conformance/target/delivery-payload.ts).
       const type = String(hit!.headers['content-type'] ?? '');
       ctx.expect(f.media.test(mediaType(hit!)), {
         expected: `${label}: a Content-Type of ${f.name} (${f.media.source})`,

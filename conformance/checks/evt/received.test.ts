@@ -3,9 +3,9 @@
 // side (testing/service-sender.ts), in every documented format and layout, with the documented retry timing or
 // retries 50 ms apart; with no sender, nothing is registered and the checks skip, saying so, within their budget.
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkBudgetMs } from '../../durations.ts';
-import { Receiver } from '../../receiver.ts';
-import { runSuite } from '../../runner.ts';
+import { checkBudgetMs } from '../../run/durations.ts';
+import { Receiver } from '../../target/receiver.ts';
+import { runSuite } from '../../run/runner.ts';
 import { checksNamed, describeCheckFile, failureLines, suiteOptions } from '../../testing/check-file.ts';
 import { LAYOUTS, type Sender, type SenderOptions, startServiceSender } from '../../testing/service-sender.ts';
 import { checks as received } from './received.ts';

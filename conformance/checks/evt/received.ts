@@ -1,9 +1,9 @@
 // EVT: webhook deliveries received by the suite's receiver (the mock's with --mock, a deployment's with
 // --webhook-receiver), in whatever documented format they come: payload schema, POST, retries with the identical
 // payload and their backoff timed on the receiver's own clock, the deduplication triple, note events.
-import { isAbout, type Delivery } from '../../receiver.ts';
-import type { CheckContext, CheckDef } from '../../model.ts';
-import { MARGIN_MS, timeScale } from '../../durations.ts';
+import { isAbout, type Delivery } from '../../target/receiver.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
+import { MARGIN_MS, timeScale } from '../../run/durations.ts';
 import { uploadDocument, objOf, followDocument, listOf, got, made, SETUP } from '../support/common.ts';
 import { register, unregister, serviceWait, backoffWindow, docStatus, ms, DOC_EVENT } from '../support/webhook-probe.ts';
 import { check } from '../support/define.ts';

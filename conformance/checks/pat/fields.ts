@@ -1,6 +1,6 @@
 // PAT: patients, their fields: the id's form, list items, the name, the provider, date_of_birth, address, mrn and
 // provider_id, each judged on its own patient.
-import type { CheckContext, CheckDef } from '../../model.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
 import { objOf, got, isValidationError, createAppointment, listOf, json, is2xx } from '../support/common.ts';
 import { postPatient, getPatient, foreignProvider, refused, same, token } from '../support/resources.ts';
 import { pathIdForm, DIGITS } from '../support/operations.ts';

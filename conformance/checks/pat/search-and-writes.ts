@@ -1,6 +1,6 @@
 // PAT: patients, lists and writes: list parameters, search, the create variants, PATCH, the lifecycle and every
 // valid body accepted.
-import type { CheckContext, CheckDef } from '../../model.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
 import { type Obj, objOf, got, isValidationError, listOf, targets, gen, json, is2xx, made, SETUP } from '../support/common.ts';
 import { postPatient, getPatient, sameField, token, pageAndLimit, metaOf, lifecycle } from '../support/resources.ts';
 import { check } from '../support/define.ts';

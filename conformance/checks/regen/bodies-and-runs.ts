@@ -1,8 +1,8 @@
 // REGEN: note regeneration, its request and its run: Idempotency-Key deduplication, the optional body, template_id and
 // model, 400s, the run's duration, its NOTE_REGENERATED event, the default tier.
 import { randomBytes } from 'node:crypto';
-import type { CheckContext, CheckDef } from '../../model.ts';
-import type { Delivery } from '../../receiver.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
+import type { Delivery } from '../../target/receiver.ts';
 import {
   regenerate,
   regenTarget,
@@ -14,7 +14,7 @@ import {
   regenerationWaitMs,
   noteNow,
 } from '../support/regeneration.ts';
-import { MARGIN_MS } from '../../durations.ts';
+import { MARGIN_MS } from '../../run/durations.ts';
 import { watchedSession, invalidRegenerations } from '../support/regen-session.ts';
 import {
   sessionNow,

@@ -1,8 +1,8 @@
 // REGEN: note regeneration, sessions, keys and statuses: the session id's form, auth errors, 202 queued, the
 // Idempotency-Key and its bounds, a session not ready, unknown or unavailable.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { CheckContext, CheckDef } from '../../model.ts';
-import type { RequestSpec } from '../../http.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
+import type { RequestSpec } from '../../target/http.ts';
 import { regenerate, notLanded, idempotencySchema } from '../support/regeneration.ts';
 import { regenerableSession, watchedSession, notReadySession } from '../support/regen-session.ts';
 import {

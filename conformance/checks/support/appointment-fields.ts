@@ -1,6 +1,6 @@
 // The appointment checks' shared helpers (checks/apt/): a date's day, the ISO 8601 date-time form, a PATCH, and
 // what a create requires.
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import type { Exchange } from '../../../judge/define.ts';
 import { objOf, type Obj } from './common.ts';
 

@@ -1,13 +1,13 @@
 // Helpers the check files share: reading bodies, describing responses, sample path values, creating the run's
 // own resources. Check files import from support/ only, never from each other.
 import { randomUUID } from 'node:crypto';
-import type { CheckContext, CheckDef } from '../../model.ts';
-import type { KeyRef } from '../../http.ts';
+import type { CheckContext, CheckDef } from '../../run/model.ts';
+import type { KeyRef } from '../../target/http.ts';
 import type { Exchange } from '../../../judge/define.ts';
-import { createdResource, idText, SETUP_RULES, tinyPdf } from '../../fixtures.ts';
+import { createdResource, idText, SETUP_RULES, tinyPdf } from '../../run/fixtures.ts';
 import type { Operation } from '../../../spec/runtime/contract.ts';
-import { BodyGenerator, type CaseKind } from '../../datagen.ts';
-import { timeScale, waitMs } from '../../durations.ts';
+import { BodyGenerator, type CaseKind } from '../../data/datagen.ts';
+import { timeScale, waitMs } from '../../run/durations.ts';
 
 /**
  * Upload limits read from the spec: the file's x-max-bytes (the kit's reading of "10 MB"), the largest reading of it
@@ -83,8 +83,8 @@ export const is4xx = (ex: Exchange) => ex.response.status >= 400 && ex.response.
 /** A start_at years ahead (a random day), so the run's appointments never meet other data. */
 export const farFuture = () => new Date(Date.now() + 86_400_000 * (400 + Math.floor(Math.random() * 2000))).toISOString();
 
-/** A Luhn-valid NPI (80840 prefix) not in `taken`: the suite's own arithmetic (conformance/npi.ts). */
-export { unusedNpi } from '../../npi.ts';
+/** A Luhn-valid NPI (80840 prefix) not in `taken`: the suite's own arithmetic (conformance/data/npi.ts). */
+export { unusedNpi } from '../../data/npi.ts';
 
 /** "404 {"error":"Not found"}" — what came back, short. */
 export function got(ex: Exchange): string {

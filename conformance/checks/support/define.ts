@@ -1,7 +1,7 @@
 // How a check file declares its checks: a named top-level function and its rule. The name in every report is the
 // function's name and the area is the rule id's prefix, so neither is ever written twice. Response checks (one
 // exchange, whatever check caused it) are the judge's: judge/define.ts.
-import { areaOf, type CheckContext, type CheckDef } from '../../model.ts';
+import { areaOf, type CheckContext, type CheckDef } from '../../run/model.ts';
 
 export type CheckMeta = Omit<CheckDef, 'name' | 'area' | 'run'>;
 

@@ -2,7 +2,7 @@
 // receiver alike) never fails them, while a wrong schedule, a sender that did not wait, and a delay added between the
 // sender and the receiver each do. The mock's second is 10 ms here, as at --time-scale 0.01.
 import { describe, expect, it } from 'vitest';
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import { expectLoggedBackoff, expectLoggedTimeouts, type LoggedAttempt } from './delivery-log.ts';
 
 /** A context that records each expectation's outcome, with the mock's second of 10 ms. */

@@ -7,9 +7,9 @@
 //   delay (a bound that load can only move further away from failing);
 // - that what reached the receiver is what the log says was sent: the receiver's gap or held time agrees with the
 //   log's within TIMER_LATENESS_MS, so a sender (or anything between) that adds its own delay still fails.
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import type { Obj } from './common.ts';
-import { timeScale, waitMs } from '../../durations.ts';
+import { timeScale, waitMs } from '../../run/durations.ts';
 
 /**
  * How late timers and sockets may run on a busy machine, in real milliseconds that no time scale shrinks: at the

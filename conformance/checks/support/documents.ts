@@ -1,10 +1,10 @@
 // The documents area's shared fixtures: tracked PDF uploads followed to a terminal status, and the status order
 // the checks of doc.ts judge against.
 import { randomBytes } from 'node:crypto';
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import type { Exchange } from '../../../judge/define.ts';
-import { idText } from '../../fixtures.ts';
-import { timeScale, waitMs } from '../../durations.ts';
+import { idText } from '../../run/fixtures.ts';
+import { timeScale, waitMs } from '../../run/durations.ts';
 import { type Obj, uploadDocument, objOf, followDocument, got, is2xx, SETUP, byExternalId } from './common.ts';
 
 export const TERMINAL = new Set(['completed', 'failed']);
@@ -95,7 +95,7 @@ export function created(ctx: CheckContext, uploads: TrackedUpload[]): TrackedUpl
 
 /**
  * How long a check follows one extraction run: the document's "roughly 10 to 30 seconds" for a PDF and a margin
- * (conformance/durations.ts), never the per-request --timeout; on the mock, scaled by its time scale.
+ * (conformance/run/durations.ts), never the per-request --timeout; on the mock, scaled by its time scale.
  */
 export const extractionWaitMs = (ctx: Pick<CheckContext, 'mock'>): number => waitMs('extraction', timeScale(ctx.mock));
 

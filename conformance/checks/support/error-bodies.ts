@@ -1,4 +1,4 @@
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import type { Operation } from '../../../spec/runtime/contract.ts';
 import type { Exchange } from '../../../judge/define.ts';
 import { uploadLimits } from './common.ts';

@@ -1,8 +1,8 @@
 // Helpers over the spec's operations: path parameters and their forms, JSON write bodies, keys by scope.
-import type { KeyRef } from '../../http.ts';
+import type { KeyRef } from '../../target/http.ts';
 import type { Exchange } from '../../../judge/define.ts';
 import type { Operation } from '../../../spec/runtime/contract.ts';
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import { templateParams } from '../../../spec/runtime/operations.ts';
 import {
   type Obj,

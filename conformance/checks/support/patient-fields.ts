@@ -1,5 +1,5 @@
 // The patient checks' shared helpers (checks/pat/): a PATCH, and the one-character and empty name fields.
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import type { Exchange } from '../../../judge/define.ts';
 import { type Obj, objOf, got, isValidationError, is2xx } from './common.ts';
 import { postPatient, getPatient } from './resources.ts';

@@ -1,7 +1,7 @@
 // Which session a regeneration check may use. The suite regenerates only a session the user named
 // (--regenerable-session) or, with --mock, the mock's own data: no API route lists sessions, and a 202 rewrites a
 // note someone may be reading.
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import type { Exchange } from '../../../judge/define.ts';
 import { regenTarget, regenerate, settle } from './regeneration.ts';
 

@@ -1,8 +1,8 @@
 // Helpers for regeneration: sessions to regenerate, sending the request, watching the session's note change, and
 // how long a regeneration may take (the document's minute, never the mock's own timing unless the run is --mock).
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import type { Exchange } from '../../../judge/define.ts';
-import { timeScale, waitMs } from '../../durations.ts';
+import { timeScale, waitMs } from '../../run/durations.ts';
 import { type Obj, listOf, objOf, got, is2xx } from './common.ts';
 
 export interface RegenTarget {

@@ -1,6 +1,6 @@
 // Helpers over patients and appointments: create, read, update, compare what came back, the lifecycle sequence.
 import { randomUUID } from 'node:crypto';
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import type { Exchange } from '../../../judge/define.ts';
 import { listOf, type Obj, body, objOf, got, is2xx, sameId } from './common.ts';
 

@@ -1,9 +1,9 @@
 // What a regeneration changes, watched where the document says the regenerated note appears: the session notes
 // endpoint. A run lands as a change of the session's notes (one rewritten, or one added), whichever the service does.
 import { createHash } from 'node:crypto';
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import type { Exchange } from '../../../judge/define.ts';
-import { idText } from '../../fixtures.ts';
+import { idText } from '../../run/fixtures.ts';
 import { type Obj, objOf, got } from './common.ts';
 import { accepted, notLanded, regenerate, regenerationWaitMs } from './regeneration.ts';
 

@@ -3,9 +3,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { startReceiver, type Receiver } from '../../../spec/runtime/webhook-receiver.ts';
-import type { CheckContext } from '../../model.ts';
+import type { CheckContext } from '../../run/model.ts';
 import { type Obj, uploadDocument, objOf, got, made, SETUP, byExternalId } from './common.ts';
-import { timeScale, waitMs, type Wait } from '../../durations.ts';
+import { timeScale, waitMs, type Wait } from '../../run/durations.ts';
 import { type LoggedAttempt, loggedAttempts, TIMER_LATENESS_MS } from './delivery-log.ts';
 
 export const DOC_EVENT = 'DOCUMENT_STATUS_CHANGED';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSuite } from '../../../conformance/runner.ts';
+import { runSuite } from '../../../conformance/run/runner.ts';
 import { startMock, type RunningMock } from '../../server.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
