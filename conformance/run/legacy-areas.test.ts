@@ -12,7 +12,9 @@ describe('the older area names of --only', () => {
   const names = new Set([...allChecks, ...responseChecks].map((c) => c.name));
 
   it('each names only checks that exist, so a rename cannot silently shrink what an old selector runs', () => {
-    const missing = Object.entries(LEGACY_AREAS).flatMap(([area, checks]) => checks.filter((c) => !names.has(c)).map((c) => `${area}: ${c}`));
+    const missing = Object.entries(LEGACY_AREAS).flatMap(([area, checks]) =>
+      checks.filter((c) => !names.has(c)).map((c) => `${area}: ${c}`),
+    );
     expect(missing).toEqual([]);
     for (const checks of Object.values(LEGACY_AREAS)) expect(checks.length).toBeGreaterThan(0);
   });

@@ -88,8 +88,16 @@ describe('the folders of conformance/', () => {
 
   it('the root holds only the entry point; every folder has a README and a rule', () => {
     const entries = readdirSync(SUITE, { withFileTypes: true });
-    expect(entries.filter((e) => e.isFile()).map((e) => e.name).sort()).toEqual(ROOT_FILES);
-    const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect(
+      entries
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(ROOT_FILES);
+    const folders = entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(folders).toEqual(Object.keys(ALLOWED).sort());
     for (const f of folders) expect(readFileSync(join(SUITE, f, 'README.md'), 'utf8')).toMatch(new RegExp(`^# ${f}/ — `));
   });
