@@ -9,20 +9,8 @@ import { notesPage } from './support/regeneration.ts';
 import { pathIdForm, UUID } from './support/operations.ts';
 import { pageAndLimit } from './support/resources.ts';
 import { check } from './support/define.ts';
+import { cellHolds, exportFields, exportsByFormat, itemMismatch, ndjsonLines } from './support/note-export.ts';
 import { sameFormat } from '../../judge/responses.ts';
-
-/** Does a CSV cell hold `value` (null/absent empty, arrays and objects JSON-encoded, the rest as text)? */
-function cellHolds(cell: string | undefined, value: unknown): boolean {
-  if (value === null || value === undefined) return cell === '';
-  if (typeof value === 'object') {
-    try {
-      return isDeepStrictEqual(JSON.parse(cell ?? ''), value);
-    } catch {
-      return false;
-    }
-  }
-  return cell === String(value);
-}
 
 const ids = (ex: Exchange) => listOf(ex).map((n) => String(n.id));
 
@@ -152,17 +140,14 @@ export async function notes_filter_parameter_names(ctx: CheckContext): Promise<v
   });
 }
 
+/**
+ * The export in each layout, json (also the default), ndjson and csv, read against the list items and NoteExport. Its
+ * steps are declared inside it: their demands are the check's own (the `kit:` readings of an assumed rule are made in
+ * the check's body, demands.test.ts).
+ */
 export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
-  const schema = ctx.contract.resolve('#/components/schemas/NoteExport') as { properties: Obj };
-  const fields = Object.keys(schema.properties);
-  const itemFields = Object.keys((ctx.contract.resolve('#/components/schemas/NoteListItem') as { properties: Obj }).properties);
-  // What an export adds to its list item: the body and codes (the spec's NoteExport fields beyond NoteListItem's).
-  const extra = fields.filter((f) => !itemFields.includes(f));
-  const get = (format?: string) => ctx.send({ method: 'GET', path: '/notes/export', key: ctx.keys.main, query: format ? { format } : {} });
-  const plain = await get();
-  const asJson = await get('json');
-  const nd = await get('ndjson');
-  const csv = await get('csv');
+  const { fields, itemFields, extra } = exportFields(ctx);
+  const { plain, asJson, nd, csv } = await exportsByFormat(ctx);
   // json, also by default: { data: [NoteExport] }.
   const data = Array.isArray(body(asJson).data) ? (body(asJson).data as Obj[]) : undefined;
   ctx.expect(asJson.response.status === 200 && asJson.response.mediaType === 'application/json' && !!data, {
@@ -182,63 +167,62 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
   });
   if (!data) return;
   const byId = new Map(data.map((n) => [String(n.id), n]));
-  // Each exported note is its list item plus the body and codes.
-  for (const item of listOf(await notesPage(ctx, {}))) {
-    const n = byId.get(String(item.id));
-    if (!n || n.updated_at !== item.updated_at) continue;
-    const differ = itemFields.filter((f) => !isDeepStrictEqual(n[f] ?? null, item[f] ?? null));
-    const beyond = Object.keys(n).filter((k) => !itemFields.includes(k) && !extra.includes(k));
-    ctx.expect(!differ.length && !beyond.length && extra.every((k) => k in n), {
-      expected: `export of note ${String(item.id)}: its list item's fields (same values), plus ${extra.join(', ')}, nothing else`,
-      actual: `${differ.length ? `differs in ${differ.join(', ')}` : ''}${beyond.length ? ` extra ${beyond.join(', ')}` : ''}${extra.every((k) => k in n) ? '' : ' without the body and codes'}`,
-      exchange: asJson,
-      says: [
-        'Further parameters and response layout of /notes/export: not shown.',
-        'kit: a NoteExport is the note list item plus content, problems, procedures, icd10_codes and cpt_codes',
-      ],
-    });
+  await jsonNotes(data);
+  ndjsonNotes(data);
+  csvNotes(data);
+
+  /** json: each exported note is its list item plus the body and codes, and a NoteExport. */
+  async function jsonNotes(notes: Obj[]): Promise<void> {
+    for (const item of listOf(await notesPage(ctx, {}))) {
+      const n = byId.get(String(item.id));
+      if (!n || n.updated_at !== item.updated_at) continue;
+      const { ok, actual } = itemMismatch(n, item, itemFields, extra);
+      ctx.expect(ok, {
+        expected: `export of note ${String(item.id)}: its list item's fields (same values), plus ${extra.join(', ')}, nothing else`,
+        actual,
+        exchange: asJson,
+        says: [
+          'Further parameters and response layout of /notes/export: not shown.',
+          'kit: a NoteExport is the note list item plus content, problems, procedures, icd10_codes and cpt_codes',
+        ],
+      });
+    }
+    for (const n of notes.slice(0, 50)) {
+      const errors = ctx.schemas.validate('#/components/schemas/NoteExport', n);
+      ctx.expect(!errors.length, {
+        expected: 'each json item a NoteExport',
+        actual: `${errors.join('; ')} in ${json(n).slice(0, 200)}`,
+        exchange: asJson,
+        says: [
+          'Further parameters and response layout of /notes/export: not shown.',
+          'kit: a NoteExport is the note list item plus content, problems, procedures, icd10_codes and cpt_codes',
+        ],
+      });
+    }
   }
-  for (const n of data.slice(0, 50)) {
-    const errors = ctx.schemas.validate('#/components/schemas/NoteExport', n);
-    ctx.expect(!errors.length, {
-      expected: 'each json item a NoteExport',
-      actual: `${errors.join('; ')} in ${json(n).slice(0, 200)}`,
-      exchange: asJson,
-      says: [
-        'Further parameters and response layout of /notes/export: not shown.',
-        'kit: a NoteExport is the note list item plus content, problems, procedures, icd10_codes and cpt_codes',
-      ],
-    });
-  }
-  // ndjson: one NoteExport object per line.
-  let lines: Obj[] | undefined;
-  try {
-    lines = nd.response.text
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as Obj);
-  } catch {
-    lines = undefined;
-  }
-  ctx.expect(
-    nd.response.status === 200 &&
-      nd.response.mediaType === 'application/x-ndjson' &&
-      !!lines &&
-      lines.every((l) => l && typeof l === 'object' && !Array.isArray(l)),
-    {
-      expected: '200 application/x-ndjson, one JSON object per line',
-      actual: `${nd.response.status} ${nd.response.mediaType} ${nd.response.text.slice(0, 200)}`,
-      exchange: nd,
-      says: [
-        'Further parameters and response layout of /notes/export: not shown.',
-        'kit: ndjson is application/x-ndjson, one NoteExport a line',
-      ],
-    },
-  );
-  if (lines) {
+
+  /** ndjson: one NoteExport object per line, the json export's notes. */
+  function ndjsonNotes(notes: Obj[]): void {
+    const lines = ndjsonLines(nd.response.text);
+    ctx.expect(
+      nd.response.status === 200 &&
+        nd.response.mediaType === 'application/x-ndjson' &&
+        !!lines &&
+        lines.every((l) => l && typeof l === 'object' && !Array.isArray(l)),
+      {
+        expected: '200 application/x-ndjson, one JSON object per line',
+        actual: `${nd.response.status} ${nd.response.mediaType} ${nd.response.text.slice(0, 200)}`,
+        exchange: nd,
+        says: [
+          'Further parameters and response layout of /notes/export: not shown.',
+          'kit: ndjson is application/x-ndjson, one NoteExport a line',
+        ],
+      },
+    );
+    if (!lines) return;
     const missing = lines.filter((l) => !byId.has(String(l.id)));
-    ctx.expect(lines.length === data.length && !missing.length, {
-      expected: `the json export's ${data.length} notes, one a line`,
+    ctx.expect(lines.length === notes.length && !missing.length, {
+      expected: `the json export's ${notes.length} notes, one a line`,
       actual: `${lines.length} lines${missing.length ? `, unknown ids ${missing.map((l) => String(l.id)).join(', ')}` : ''}`,
       exchange: nd,
       says: [
@@ -259,39 +243,41 @@ export async function notes_export_layouts(ctx: CheckContext): Promise<void> {
       });
     }
   }
-  // csv: a header naming every NoteExport field in schema order, then one note a row.
-  const rows = readCsv(csv.response.text);
-  const [header, ...records] = rows;
-  ctx.expect(csv.response.status === 200 && csv.response.mediaType === 'text/csv' && isDeepStrictEqual(header, fields), {
-    expected: `200 text/csv with the header ${fields.join(',')}`,
-    actual: `${csv.response.status} ${csv.response.mediaType} header ${json(header)}`,
-    exchange: csv,
-    says: [
-      'Further parameters and response layout of /notes/export: not shown.',
-      'kit: csv is text/csv, a header naming every NoteExport field in schema order',
-    ],
-  });
-  if (!isDeepStrictEqual(header, fields)) return;
-  ctx.expect(records.length === data.length, {
-    expected: `one row per note (${data.length})`,
-    actual: `${records.length} rows`,
-    exchange: csv,
-    says: ['Further parameters and response layout of /notes/export: not shown.', 'kit: csv has one note a row'],
-  });
-  for (const r of records.slice(0, 50)) {
-    const n = byId.get(r[0] ?? '');
-    // A note the parallel checks regenerated between the two exports is compared on its id only.
-    if (!n || r[fields.indexOf('updated_at')] !== n.updated_at) continue;
-    const wrong = fields.filter((f, i) => !cellHolds(r[i], n[f]));
-    ctx.expect(!wrong.length && r.length === fields.length, {
-      expected: `row of note ${String(n.id)}: each cell the json export's value (arrays and objects JSON-encoded)`,
-      actual: wrong.length ? wrong.map((f) => `${f}: ${json(r[fields.indexOf(f)]).slice(0, 80)}`).join('; ') : `${r.length} cells`,
+
+  /** csv: a header naming every NoteExport field in schema order, then one note a row. */
+  function csvNotes(notes: Obj[]): void {
+    const [header, ...records] = readCsv(csv.response.text);
+    ctx.expect(csv.response.status === 200 && csv.response.mediaType === 'text/csv' && isDeepStrictEqual(header, fields), {
+      expected: `200 text/csv with the header ${fields.join(',')}`,
+      actual: `${csv.response.status} ${csv.response.mediaType} header ${json(header)}`,
       exchange: csv,
       says: [
         'Further parameters and response layout of /notes/export: not shown.',
-        'kit: each csv cell holds the json value, arrays and objects JSON-encoded',
+        'kit: csv is text/csv, a header naming every NoteExport field in schema order',
       ],
     });
+    if (!isDeepStrictEqual(header, fields)) return;
+    ctx.expect(records.length === notes.length, {
+      expected: `one row per note (${notes.length})`,
+      actual: `${records.length} rows`,
+      exchange: csv,
+      says: ['Further parameters and response layout of /notes/export: not shown.', 'kit: csv has one note a row'],
+    });
+    for (const r of records.slice(0, 50)) {
+      const n = byId.get(r[0] ?? '');
+      // A note the parallel checks regenerated between the two exports is compared on its id only.
+      if (!n || r[fields.indexOf('updated_at')] !== n.updated_at) continue;
+      const wrong = fields.filter((f, i) => !cellHolds(r[i], n[f]));
+      ctx.expect(!wrong.length && r.length === fields.length, {
+        expected: `row of note ${String(n.id)}: each cell the json export's value (arrays and objects JSON-encoded)`,
+        actual: wrong.length ? wrong.map((f) => `${f}: ${json(r[fields.indexOf(f)]).slice(0, 80)}`).join('; ') : `${r.length} cells`,
+        exchange: csv,
+        says: [
+          'Further parameters and response layout of /notes/export: not shown.',
+          'kit: each csv cell holds the json value, arrays and objects JSON-encoded',
+        ],
+      });
+    }
   }
 }
 

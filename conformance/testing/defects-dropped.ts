@@ -11,7 +11,11 @@ const documentEvents = (fn: (p: Payload) => void) => (p: Payload) => {
   return p;
 };
 
-export function droppedClaims(keys: DefectKeys): DroppedClaim[] {
+/**
+ * The documents list and uploads: processing skipped, a granted documents:read refused, a PNG or a file over 1 MB
+ * refused.
+ */
+function documentsAndUploads(keys: DefectKeys): DroppedClaim[] {
   return [
     {
       rule: 'DOC-016',
@@ -49,6 +53,12 @@ export function droppedClaims(keys: DefectKeys): DroppedClaim[] {
         413,
       ),
     },
+  ];
+}
+
+/** Webhook deliveries: a retry left out, a failed event with error null, document_url without the external_id. */
+function deliveries(): DroppedClaim[] {
+  return [
     {
       rule: 'EVT-036',
       defect: 'an attempt answered 429 or 408 not retried',
@@ -67,6 +77,15 @@ export function droppedClaims(keys: DefectKeys): DroppedClaim[] {
       formerly: ['webhook_payload_schema'],
       deliver: documentEvents((p) => void (p.document_url = String(p.document_url).replace(/\?external_id=.*$/, ''))),
     },
+  ];
+}
+
+/**
+ * A create without external_id refused, a patient read without its notes, a document event's absent external_id
+ * sent as "none".
+ */
+function externalIdsAndPatientNotes(): DroppedClaim[] {
+  return [
     {
       rule: 'XID-001',
       defect: 'a create without external_id refused',
@@ -93,6 +112,15 @@ export function droppedClaims(keys: DefectKeys): DroppedClaim[] {
       formerly: ['webhook_payload_schema'],
       deliver: documentEvents((p) => void (p.external_id ??= 'none')),
     },
+  ];
+}
+
+/**
+ * An npi lookup or an upload refused, and fields in another form or left out (file_type, file_size, the note's
+ * patient context).
+ */
+function refusalsAndFieldForms(): DroppedClaim[] {
+  return [
     {
       rule: 'PRV-011',
       defect: 'an npi lookup of another form answered 400',
@@ -140,4 +168,8 @@ export function droppedClaims(keys: DefectKeys): DroppedClaim[] {
       ),
     },
   ];
+}
+
+export function droppedClaims(keys: DefectKeys): DroppedClaim[] {
+  return [...documentsAndUploads(keys), ...deliveries(), ...externalIdsAndPatientNotes(), ...refusalsAndFieldForms()];
 }

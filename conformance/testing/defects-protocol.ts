@@ -41,10 +41,9 @@ export const notRepeated = (refused: (answered: number) => boolean) => {
 
 const clip = (n: number) => (v: unknown) => (typeof v === 'string' && v.length > n ? v.slice(0, n) : v);
 
-export function protocolDefects(keys: DefectKeys): Defect[] {
-  const failedOnce = new Set<string>();
+/** AUTH: a key or scope not enforced, a 401 or 403 in other words, reads a granted scope allows refused. */
+function keysAndScopes(keys: DefectKeys): Defect[] {
   return [
-    // AUTH
     {
       rule: 'AUTH-003',
       defect: 'GET /providers answers without a key',
@@ -92,7 +91,12 @@ export function protocolDefects(keys: DefectKeys): Defect[] {
     { rule: 'AUTH-019', defect: 'notes:read refused on GET /notes/export', breaks: readRefused(keys, 'notes:read', /^\/notes\/export$/) },
     { rule: 'AUTH-019', defect: 'notes:read refused on GET /notes', breaks: readRefused(keys, 'notes:read', /^\/notes$/) },
     { rule: 'AUTH-020', defect: 'providers:read refused on GET /providers', breaks: readRefused(keys, 'providers:read', /^\/providers$/) },
-    // PAG, LIM, RATE
+  ];
+}
+
+/** PAG: the lists' page and limit parameters ignored or defaulted otherwise. */
+function pagination(): Defect[] {
+  return [
     { rule: 'PAG-006', defect: 'page ignored on the lists', breaks: query(to('GET', LISTS), 'page') },
     { rule: 'PAG-006', defect: 'limit ignored on the lists', breaks: query(to('GET', LISTS), 'limit') },
     {
@@ -113,6 +117,12 @@ export function protocolDefects(keys: DefectKeys): Defect[] {
         () => '10',
       ),
     },
+  ];
+}
+
+/** RATE and LIM: the 429 answered otherwise, limits on written fields not enforced. */
+function rateAndFieldLimits(): Defect[] {
+  return [
     {
       rule: 'RATE-002',
       defect: 'over the limit answered 503',
@@ -163,7 +173,16 @@ export function protocolDefects(keys: DefectKeys): Defect[] {
         (b) => void (typeof b.duration_minutes === 'number' && b.duration_minutes < 1 && (b.duration_minutes = 1)),
       ),
     },
-    // EVT: the planted sender (the mock's deliveries rewritten or left out on their way to the receiver)
+  ];
+}
+
+/**
+ * EVT: the planted sender (the mock's deliveries rewritten or left out on their way to the receiver), and the
+ * note_url's note not found.
+ */
+function deliveries(): Defect[] {
+  const failedOnce = new Set<string>();
+  return [
     {
       rule: 'EVT-008',
       defect: 'extraction reaching completed sends status failed',
@@ -196,6 +215,12 @@ export function protocolDefects(keys: DefectKeys): Defect[] {
       defect: 'note_url a relative path',
       deliver: (p) => (typeof p.note_url === 'string' ? { ...p, note_url: new URL(p.note_url).pathname } : p),
     },
+  ];
+}
+
+/** LIM-008: the rate-limit headers left out of error answers and of the 429, each found by its own driver. */
+function rateLimitHeaders(): Defect[] {
+  return [
     {
       rule: 'LIM-008',
       defect: 'error answers without the rate-limit headers',
@@ -209,4 +234,8 @@ export function protocolDefects(keys: DefectKeys): Defect[] {
       breaks: { response: (res) => void (res.status === 429 && delete res.headers['retry-after']) },
     },
   ];
+}
+
+export function protocolDefects(keys: DefectKeys): Defect[] {
+  return [...keysAndScopes(keys), ...pagination(), ...rateAndFieldLimits(), ...deliveries(), ...rateLimitHeaders()];
 }

@@ -1,46 +1,13 @@
 // The catalogue of broken variants: each breaks one rule of the mock's answers (or requests) on purpose, so the
 // suite's tests can prove each check fails on that rule's id. Served by broken-proxy.ts. Test-only.
-import {
-  answer,
-  apiPath,
-  is,
-  jsonOf,
-  setJson,
-  type ProxyRequest,
-  type ProxyResponse,
-  type Variant,
-  type VariantKeys,
-} from './broken-proxy.ts';
+import { answer, apiPath, is, jsonOf, setJson, type Variant, type VariantKeys } from './broken-proxy.ts';
+import { operationsMisanswered } from './variants-operations.ts';
 
 /**
- * The extract call is answered (2xx) and starts no run: from then on the document shows the terminal state it had
- * before the call, in the answer and in every read.
+ * A request the service must refuse let through (an unknown field; a scoped, foreign or expired key), or a part an
+ * answer must carry left out (a 409's existing, the rate-limit header).
  */
-function extractStartsNoRun(): Variant {
-  const lastTerminal = new Map<string, Record<string, unknown>>();
-  const frozen = new Set<string>();
-  const docsOf = (b: any): Array<Record<string, unknown>> => (Array.isArray(b?.data) ? b.data : b?.data ? [b.data] : []);
-  return {
-    name: 'extract starts no run',
-    area: 'documents',
-    rule: 'DOC-019',
-    response(res, req) {
-      if (!/^\/patients\/\d+\/documents(\/[^/]+\/extract)?$/.test(apiPath(req)) || res.status >= 300) return;
-      const b = jsonOf(res.body);
-      const extract = req.method === 'POST' && apiPath(req).endsWith('/extract');
-      for (const [i, d] of docsOf(b).entries()) {
-        const id = String(d.id);
-        if (extract && lastTerminal.has(id)) frozen.add(id);
-        if (frozen.has(id)) Object.assign(docsOf(b)[i]!, lastTerminal.get(id));
-        else if (d.status === 'completed' || d.status === 'failed') lastTerminal.set(id, { ...d });
-      }
-      setJson(res, b);
-    },
-  };
-}
-
-export function variants(keys: VariantKeys): Variant[] {
-  let stored: Buffer | undefined;
+function refusalsAndRequiredParts(keys: VariantKeys): Variant[] {
   return [
     {
       name: 'unknown field accepted',
@@ -98,6 +65,15 @@ export function variants(keys: VariantKeys): Variant[] {
         if (req.headers['x-api-key'] === keys.expired) req.headers['x-api-key'] = keys.main;
       },
     },
+  ];
+}
+
+/**
+ * A value of an answer rewritten (total_pages, ids as JSON numbers, a PATCH's external_id), or a key not checked at
+ * all (an unknown or revoked one taken as the main key).
+ */
+function valuesAndUncheckedKeys(keys: VariantKeys): Variant[] {
+  return [
     {
       name: 'wrong total_pages',
       area: 'pagination',
@@ -160,6 +136,12 @@ export function variants(keys: VariantKeys): Variant[] {
         if (keys.revoked && req.headers['x-api-key'] === keys.revoked) req.headers['x-api-key'] = keys.main;
       },
     },
+  ];
+}
+
+/** A create, delete, regeneration or lookup miss answered with another status. */
+function wrongStatuses(): Variant[] {
+  return [
     {
       name: 'create answers 200',
       area: 'pat',
@@ -196,106 +178,16 @@ export function variants(keys: VariantKeys): Variant[] {
         answer(res, 200, /\/documents$/.test(apiPath(req)) ? { data: [] } : { data: [], meta: { page: 1, limit: 20, total_pages: 1 } });
       },
     },
-    {
-      // The documents lookup answers the patient's whole collection (the patient and appointment lookups are not
-      // touched: their list endpoints restate the parameter in three more rules, PAT-019, APT-014 and XID-007).
-      name: 'external_id lookup ignored',
-      area: 'lookups',
-      rule: 'XID-008',
-      request(req) {
-        if (req.method === 'GET' && /\/documents$/.test(apiPath(req)))
-          req.url = req.url.replace(/([?&])external_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
-      },
-    },
-    extractStartsNoRun(),
-    {
-      name: 'provider by id answers another provider',
-      area: 'providers',
-      rule: 'PRV-008',
-      response(res, req) {
-        const b = jsonOf(res.body);
-        if (/^\/providers\/[^/]+$/.test(apiPath(req)) && b?.data?.id) {
-          b.data.id = '00000000-0000-4000-8000-000000000000';
-          setJson(res, b);
-        }
-      },
-    },
-    {
-      name: 'export in the wrong media type',
-      area: 'notes',
-      rule: 'NOTE-020',
-      response(res, req) {
-        if (apiPath(req) === '/notes/export' && /format=csv/.test(req.url)) res.headers['content-type'] = 'text/plain';
-      },
-    },
-    {
-      name: 'regenerate of an unknown session answers 409',
-      area: 'regeneration',
-      rule: 'REGEN-011',
-      response(res, req) {
-        if (apiPath(req).endsWith('/regenerate') && res.status === 404) res.status = 409;
-      },
-    },
-    {
-      name: 'regenerate of a session that is not ready accepted',
-      area: 'regeneration',
-      rule: 'REGEN-012',
-      response(res, req) {
-        const m = /^\/sessions\/([^/]+)\/notes\/regenerate$/.exec(apiPath(req));
-        if (!m || res.status !== 409) return;
-        res.status = 202;
-        setJson(res, { data: { session_id: m[1], status: 'queued' }, message: 'Note regeneration queued' });
-      },
-    },
-    {
-      name: '429 without Retry-After',
-      area: 'rate-limit',
-      rule: 'ERR-008',
-      response(res) {
-        if (res.status === 429) delete res.headers['retry-after'];
-      },
-    },
-    {
-      name: 'provider_id not defaulted to the key owner',
-      area: 'patients',
-      rule: 'PAT-017',
-      response(res, req) {
-        const b = jsonOf(res.body);
-        if (req.method === 'POST' && apiPath(req) === '/patients' && res.status === 201 && b?.data) {
-          b.data.provider_id = '00000000-0000-4000-8000-000000000000';
-          setJson(res, b);
-        }
-      },
-    },
-    (() => {
-      // Only a provider_id that is not one of the organization's (as GET /providers listed them to the main key) is
-      // dropped, so the patient is created as if none had been sent: the one defect, foreign ids accepted.
-      const ours = new Set<string>();
-      return {
-        name: "another organization's provider_id accepted",
-        area: 'patients',
-        rule: 'PAT-018',
-        request(req: ProxyRequest) {
-          const b = jsonOf(req.body);
-          if (
-            !/^\/patients(\/\d+)?$/.test(apiPath(req)) ||
-            !b ||
-            typeof b !== 'object' ||
-            typeof b.provider_id !== 'string' ||
-            !b.provider_id ||
-            ours.has(b.provider_id)
-          )
-            return;
-          delete b.provider_id;
-          if (req.method === 'PATCH') b.phone = '+1-555-0199';
-          req.body = Buffer.from(JSON.stringify(b));
-        },
-        response(res: ProxyResponse, req: ProxyRequest) {
-          if (req.method === 'GET' && apiPath(req).startsWith('/providers') && req.headers['x-api-key'] === keys.main)
-            for (const p of [jsonOf(res.body)?.data ?? []].flat()) if (typeof p?.id === 'string') ours.add(p.id);
-        },
-      };
-    })(),
+  ];
+}
+
+/**
+ * Defects only the kit's readings catch (--profile all): date filters, the upload limit, page 0, the Idempotency-Key
+ * length.
+ */
+function kitReadingsBroken(): Variant[] {
+  let stored: Buffer | undefined;
+  return [
     {
       name: 'appointment date filters ignored',
       area: 'appointments',
@@ -340,19 +232,34 @@ export function variants(keys: VariantKeys): Variant[] {
         if (k !== undefined && k.length > 255) req.headers['idempotency-key'] = k.slice(0, 255);
       },
     },
-    {
-      name: 'delete answers success but keeps the patient',
-      area: 'sequences',
-      rule: 'PAT-024',
-      request(req) {
-        if (req.method === 'DELETE' && /^\/patients\/\d+$/.test(apiPath(req))) {
-          req.method = 'GET';
-          req.headers['x-crc-fake-delete'] = '1';
-        }
-      },
-      response(res, req) {
-        if (req.headers['x-crc-fake-delete'] && res.status === 200) setJson(res, { success: true });
-      },
+  ];
+}
+
+/** A sequence broken: DELETE answered success while the patient stays (the request is sent on as a GET). */
+function deleteKeepsThePatient(): Variant {
+  return {
+    name: 'delete answers success but keeps the patient',
+    area: 'sequences',
+    rule: 'PAT-024',
+    request(req) {
+      if (req.method === 'DELETE' && /^\/patients\/\d+$/.test(apiPath(req))) {
+        req.method = 'GET';
+        req.headers['x-crc-fake-delete'] = '1';
+      }
     },
+    response(res, req) {
+      if (req.headers['x-crc-fake-delete'] && res.status === 200) setJson(res, { success: true });
+    },
+  };
+}
+
+export function variants(keys: VariantKeys): Variant[] {
+  return [
+    ...refusalsAndRequiredParts(keys),
+    ...valuesAndUncheckedKeys(keys),
+    ...wrongStatuses(),
+    ...operationsMisanswered(keys),
+    ...kitReadingsBroken(),
+    deleteKeepsThePatient(),
   ];
 }

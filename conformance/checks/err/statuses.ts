@@ -125,140 +125,176 @@ export async function json_body_too_large_413(ctx: CheckContext): Promise<void> 
     });
 }
 
+/** What the per-operation probes address: the run's own patient, the ids that exist, the organization's providers. */
+interface StatusRun {
+  pid: string;
+  /** Ids that exist (the run's own) where a request must get past the lookup; random ones otherwise. */
+  existing: Record<'patientId' | 'appointmentId' | 'sessionId', string | undefined>;
+  providers: Obj[];
+}
+
+/** The check's demand that `op` answers `status` (`why`: the fault sent), its words in the check (demands.test.ts). */
+type StatusDemand = (op: Operation, status: number, why: string, ex: Exchange, note?: string) => void;
+
+/** A body `op` takes (the upload: a small PDF), so that only the fault under test can be what it is refused for. */
+function validBody(ctx: CheckContext, op: Operation, pid: string): Pick<RequestSpec, 'json' | 'form'> {
+  return op.operationId === 'uploadDocument'
+    ? {
+        form: {
+          fields: { external_id: ctx.externalId('status') },
+          file: { name: 'status.pdf', type: 'application/pdf', bytes: tinyPdf() },
+        },
+      }
+    : op.jsonBodyPointer
+      ? { json: bodyFor(ctx, op, pid) ?? {} }
+      : {};
+}
+
+/** 401 and 403 (ids that do not exist, an empty body: nothing can be written even if the key were taken). */
+async function refusedAccess(ctx: CheckContext, op: Operation, demand: StatusDemand): Promise<void> {
+  const empty = op.jsonBodyPointer ? { json: {} } : {};
+  demand(op, 401, 'without a key', await ctx.send({ method: op.method, path: fillPath(op, {}), ...empty }));
+  const lacking = keyWithout(ctx, op.scopes);
+  if (lacking)
+    demand(
+      op,
+      403,
+      `with a key of scopes [${lacking.scopes.join(', ')}]`,
+      await ctx.send({ method: op.method, path: fillPath(op, {}), key: lacking.key, ...empty }),
+    );
+}
+
+/** 404 where the path names a resource (well-formed ids nothing has), or a lookup misses. */
+async function notFound(ctx: CheckContext, op: Operation, run: StatusRun, demand: StatusDemand): Promise<void> {
+  // Each request built as it is sent (its random ids and external_ids drawn in the order they always were).
+  const misses: Array<[why: string, request: () => RequestSpec]> = [];
+  const missing = pathParams(op).includes('documentId') ? { patientId: run.pid } : {};
+  if (pathParams(op).length)
+    misses.push([
+      'for ids that name nothing',
+      () => ({ method: op.method, path: fillPath(op, missing), key: ctx.keys.main, ...validBody(ctx, op, run.pid) }),
+    ]);
+  if (ctx.contract.queryParam(op, 'external_id'))
+    misses.push([
+      'for an external_id lookup that matches nothing',
+      () => ({ method: 'GET', path: fillPath(op, run.existing), key: ctx.keys.main, query: { external_id: `${ctx.prefix}no-such` } }),
+    ]);
+  if (ctx.contract.queryParam(op, 'npi'))
+    misses.push([
+      'for an npi lookup that matches nothing',
+      () => ({ method: 'GET', path: op.template, key: ctx.keys.main, query: { npi: unusedNpi(run.providers.map((p) => String(p.npi))) } }),
+    ]);
+  for (const [why, request] of misses) demand(op, 404, why, await ctx.send(request()));
+}
+
+/**
+ * The request a 400 is due for (and why): a path id of the wrong form, a query value out of the spec, or a body missing
+ * its required fields.
+ */
+function badRequest(ctx: CheckContext, op: Operation, run: StatusRun): { spec: RequestSpec; why: string } | undefined {
+  const params = pathParams(op);
+  const enumParam = op.parameters.find(
+    (p) => p.in === 'query' && Array.isArray((ctx.contract.deref(p.schema as Json) as JsonObject | undefined)?.enum),
+  );
+  if (params.length) {
+    const p = params.at(-1)!;
+    const path = fillPath(op, { ...run.existing, [p]: malformed(p) });
+    return {
+      spec: { method: op.method, path, key: ctx.keys.main, ...validBody(ctx, op, run.pid) },
+      why: `with ${p} ${JSON.stringify(malformed(p))}`,
+    };
+  }
+  if (ctx.contract.queryParam(op, 'page'))
+    return { spec: { method: op.method, path: op.template, key: ctx.keys.main, query: { page: 0 } }, why: 'with page=0' };
+  if (enumParam) {
+    const query = { [String(enumParam.name)]: 'crc-not-in-the-enum' };
+    return {
+      spec: { method: op.method, path: op.template, key: ctx.keys.main, query },
+      why: `with ${String(enumParam.name)} outside its enum`,
+    };
+  }
+  if (op.jsonBodyPointer)
+    return { spec: { method: op.method, path: op.template, key: ctx.keys.main, json: {} }, why: 'with an empty body' };
+  return undefined;
+}
+
+/** 415 on the upload sent as JSON, and on JSON writes sent as text/plain (against the run's own resources). */
+async function unsupportedMediaType(ctx: CheckContext, op: Operation, run: StatusRun, demand: StatusDemand): Promise<void> {
+  const writable = pathParams(op).every((p) => run.existing[p as keyof StatusRun['existing']] !== undefined);
+  if (op.operationId === 'uploadDocument') {
+    const ex = await ctx.send({
+      method: 'POST',
+      path: fillPath(op, run.existing),
+      key: ctx.keys.main,
+      json: { external_id: ctx.externalId('status-json') },
+    });
+    demand(op, 415, 'with a JSON body instead of multipart/form-data', ex);
+  } else if (op.jsonBodyPointer && WRITE_METHODS.includes(op.method) && writable) {
+    const ex = await ctx.send({
+      method: op.method,
+      path: fillPath(op, run.existing),
+      key: ctx.keys.main,
+      bodyText: JSON.stringify(bodyFor(ctx, op, run.pid) ?? {}),
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    demand(op, 415, 'with a JSON body sent as text/plain', ex);
+  }
+}
+
+/** 429: every operation, when the mock can inject it (the limiter's answer to the next request). */
+async function rateLimited(ctx: CheckContext, op: Operation, demand: StatusDemand): Promise<void> {
+  if (!ctx.mock) return;
+  const empty = op.jsonBodyPointer ? { json: {} } : {};
+  await ctx.mock.fault({ kind: 'rate-limited', count: 1 });
+  demand(
+    op,
+    429,
+    'when rate limited',
+    await ctx.send({ method: op.method, path: fillPath(op, {}), key: ctx.keys.main, ...empty, acceptRateLimited: true }),
+  );
+}
+
+/** Per operation: 401 and 403, 404, 400, 415 (and the upload's 413), 429; then 413 for each oversized JSON write. */
 export async function per_operation_error_statuses(ctx: CheckContext): Promise<void> {
   const { patient, appointment } = await own(ctx);
   const pid = String(patient.id);
   const sessionId = await mockSession(ctx);
-  const providers = await ctx.fixtures.providers();
-  const check = (op: Operation, status: number, why: string, ex: Exchange, note = '') =>
+  const run: StatusRun = {
+    pid,
+    existing: { patientId: pid, appointmentId: String(appointment.id), sessionId },
+    providers: await ctx.fixtures.providers(),
+  };
+  const check: StatusDemand = (op, status, why, ex, note = '') =>
     ctx.expect(ex.response.status === status, {
       expected: `${status} for ${opLabel(op)} ${why}${note}`,
       actual: got(ex),
       exchange: ex,
       says: 'kit: per-endpoint status codes beyond the error table (ERR-015)',
     });
-  // Ids that exist (the run's own) where a request must get past the lookup; random ones otherwise.
-  const existing = { patientId: pid, appointmentId: String(appointment.id), sessionId };
-  const missing = (op: Operation) => (pathParams(op).includes('documentId') ? { patientId: pid } : {});
-  const validBody = (op: Operation): Pick<RequestSpec, 'json' | 'form'> =>
-    op.operationId === 'uploadDocument'
-      ? {
-          form: {
-            fields: { external_id: ctx.externalId('status') },
-            file: { name: 'status.pdf', type: 'application/pdf', bytes: tinyPdf() },
-          },
-        }
-      : op.jsonBodyPointer
-        ? { json: bodyFor(ctx, op, pid) ?? {} }
-        : {};
   for (const op of ctx.contract.operations) {
-    const empty = op.jsonBodyPointer ? { json: {} } : {};
-    // 401 and 403 (ids that do not exist, an empty body: nothing can be written even if the key were taken).
-    check(op, 401, 'without a key', await ctx.send({ method: op.method, path: fillPath(op, {}), ...empty }));
-    const lacking = keyWithout(ctx, op.scopes);
-    if (lacking)
-      check(
-        op,
-        403,
-        `with a key of scopes [${lacking.scopes.join(', ')}]`,
-        await ctx.send({ method: op.method, path: fillPath(op, {}), key: lacking.key, ...empty }),
-      );
-    // 404 where the path names a resource (well-formed ids nothing has), or a lookup misses.
-    if (pathParams(op).length)
-      check(
-        op,
-        404,
-        'for ids that name nothing',
-        await ctx.send({ method: op.method, path: fillPath(op, missing(op)), key: ctx.keys.main, ...validBody(op) }),
-      );
-    if (ctx.contract.queryParam(op, 'external_id'))
-      check(
-        op,
-        404,
-        'for an external_id lookup that matches nothing',
-        await ctx.send({ method: 'GET', path: fillPath(op, existing), key: ctx.keys.main, query: { external_id: `${ctx.prefix}no-such` } }),
-      );
-    if (ctx.contract.queryParam(op, 'npi'))
-      check(
-        op,
-        404,
-        'for an npi lookup that matches nothing',
-        await ctx.send({
-          method: 'GET',
-          path: op.template,
-          key: ctx.keys.main,
-          query: { npi: unusedNpi(providers.map((p) => String(p.npi))) },
-        }),
-      );
-    // 400: a path id of the wrong form, a query value out of the spec, or a body missing its required fields.
-    const params = pathParams(op);
-    const enumParam = op.parameters.find(
-      (p) => p.in === 'query' && Array.isArray((ctx.contract.deref(p.schema as Json) as JsonObject | undefined)?.enum),
-    );
-    let bad: RequestSpec | undefined;
-    let why = '';
-    if (params.length) {
-      const p = params.at(-1)!;
-      bad = { method: op.method, path: fillPath(op, { ...existing, [p]: malformed(p) }), key: ctx.keys.main, ...validBody(op) };
-      why = `with ${p} ${JSON.stringify(malformed(p))}`;
-    } else if (ctx.contract.queryParam(op, 'page')) {
-      bad = { method: op.method, path: op.template, key: ctx.keys.main, query: { page: 0 } };
-      why = 'with page=0';
-    } else if (enumParam) {
-      bad = { method: op.method, path: op.template, key: ctx.keys.main, query: { [String(enumParam.name)]: 'crc-not-in-the-enum' } };
-      why = `with ${String(enumParam.name)} outside its enum`;
-    } else if (op.jsonBodyPointer) {
-      bad = { method: op.method, path: op.template, key: ctx.keys.main, json: {} };
-      why = 'with an empty body';
-    }
+    await refusedAccess(ctx, op, check);
+    await notFound(ctx, op, run, check);
+    const bad = badRequest(ctx, op, run);
     if (bad) {
-      const ex = await ctx.send(bad);
+      const ex = await ctx.send(bad.spec);
       ctx.expect(ex.response.status === 400, {
-        expected: `400 for ${opLabel(op)} ${why}`,
+        expected: `400 for ${opLabel(op)} ${bad.why}`,
         actual: got(ex),
         exchange: ex,
         says: 'kit: per-endpoint status codes beyond the error table (ERR-015): 400 for a bad path id, query value or body',
       });
     }
-    // 415 and 413 on JSON writes and the upload (JSON writes against the run's own resources).
-    const writable = pathParams(op).every((p) => existing[p as keyof typeof existing] !== undefined);
-    if (op.operationId === 'uploadDocument') {
-      const ex = await ctx.send({
-        method: 'POST',
-        path: fillPath(op, existing),
-        key: ctx.keys.main,
-        json: { external_id: ctx.externalId('status-json') },
+    await unsupportedMediaType(ctx, op, run, check);
+    // The upload checks' own oversized upload (one per run: it is 10 MB).
+    const big = op.operationId === 'uploadDocument' ? (await limitUploads(ctx)).oversize : undefined;
+    if (big)
+      ctx.expect(big.response.status === 413, {
+        expected: `413 for ${opLabel(op)} with a file one byte past x-max-bytes`,
+        actual: got(big),
+        exchange: big,
+        says: 'kit: per-endpoint status codes beyond the error table (ERR-015): 413 for a file too large',
       });
-      check(op, 415, 'with a JSON body instead of multipart/form-data', ex);
-      // The upload checks' own oversized upload (one per run: it is 10 MB).
-      const big = (await limitUploads(ctx)).oversize;
-      if (big)
-        ctx.expect(big.response.status === 413, {
-          expected: `413 for ${opLabel(op)} with a file one byte past x-max-bytes`,
-          actual: got(big),
-          exchange: big,
-          says: 'kit: per-endpoint status codes beyond the error table (ERR-015): 413 for a file too large',
-        });
-    } else if (op.jsonBodyPointer && WRITE_METHODS.includes(op.method) && writable) {
-      const ex = await ctx.send({
-        method: op.method,
-        path: fillPath(op, existing),
-        key: ctx.keys.main,
-        bodyText: JSON.stringify(bodyFor(ctx, op, pid) ?? {}),
-        headers: { 'Content-Type': 'text/plain' },
-      });
-      check(op, 415, 'with a JSON body sent as text/plain', ex);
-    }
-    // 429: every operation, when the mock can inject it (the limiter's answer to the next request).
-    if (ctx.mock) {
-      await ctx.mock.fault({ kind: 'rate-limited', count: 1 });
-      check(
-        op,
-        429,
-        'when rate limited',
-        await ctx.send({ method: op.method, path: fillPath(op, {}), key: ctx.keys.main, ...empty, acceptRateLimited: true }),
-      );
-    }
+    await rateLimited(ctx, op, check);
   }
   for (const s of await oversizedJson(ctx))
     ctx.expect(s.ex.response.status === 413, {
