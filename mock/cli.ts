@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { ANY_HOST, parseAllowedHost } from './front/host-check.ts';
 import { parseCorsOrigin } from './platform/cors.ts';
 import { MAX_FAULT_MS, parseLatency } from './platform/network-faults.ts';
-import { parseRateLimit, type RateLimitConfig } from './platform/rate-limit.ts';
+import { parseRateLimit } from './platform/rate-limit.ts';
 import { MAX_JOURNAL_SIZE } from './platform/request-journal.ts';
 import { SeedError } from './seed/load.ts';
 import { StateFileError } from './platform/journal.ts';
@@ -48,91 +48,108 @@ const USAGE = `Usage: clinical-records-mock [options]
 
 export class UsageError extends Error {}
 
-export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
-  let values;
+/** Every flag the command takes, as node:util's parseArgs reads them. */
+const FLAGS = {
+  port: { type: 'string' },
+  'internal-port': { type: 'string' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  'time-scale': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  strict: { type: 'boolean' },
+  static: { type: 'boolean' },
+  'engine-only': { type: 'boolean' },
+  state: { type: 'string' },
+  'allow-private-webhooks': { type: 'boolean' },
+  'cors-origin': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
+  'journal-size': { type: 'string' },
+  latency: { type: 'string' },
+  upstream: { type: 'string' },
+  'upstream-errors': { type: 'boolean' },
+  profile: { type: 'string' },
+  reading: { type: 'string', multiple: true },
+  readings: { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type FlagValues = ReturnType<typeof parseArgs<{ args: string[]; strict: true; allowPositionals: false; options: typeof FLAGS }>>['values'];
+
+/** The flags as given; an unknown flag, a missing value or a stray argument is a usage error in parseArgs' words. */
+function readFlags(argv: string[]): FlagValues {
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        'internal-port': { type: 'string' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        'time-scale': { type: 'string' },
-        'rate-limit': { type: 'string' },
-        strict: { type: 'boolean' },
-        static: { type: 'boolean' },
-        'engine-only': { type: 'boolean' },
-        state: { type: 'string' },
-        'allow-private-webhooks': { type: 'boolean' },
-        'cors-origin': { type: 'string', multiple: true },
-        'allowed-host': { type: 'string', multiple: true },
-        'journal-size': { type: 'string' },
-        latency: { type: 'string' },
-        upstream: { type: 'string' },
-        'upstream-errors': { type: 'boolean' },
-        profile: { type: 'string' },
-        reading: { type: 'string', multiple: true },
-        readings: { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options: FLAGS }).values;
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const opts: MockOptions & { help?: boolean } = { help: values.help };
-  if (values.port !== undefined) opts.port = portFlag('--port', values.port);
-  if (values['internal-port'] !== undefined) opts.internalPort = portFlag('--internal-port', values['internal-port']);
-  if (values.host !== undefined) {
-    if (!values.host.trim()) throw new UsageError('--host must not be empty');
-    opts.host = values.host;
-  }
-  if (values['time-scale'] !== undefined) {
-    const f = Number(values['time-scale']);
-    if (!values['time-scale'].trim() || !Number.isFinite(f) || f <= 0)
-      throw new UsageError(`--time-scale must be a number greater than 0, got "${values['time-scale']}"`);
-    opts.timeScale = f;
-  }
-  if (values['rate-limit'] !== undefined) {
-    const r: RateLimitConfig | undefined = parseRateLimit(values['rate-limit']);
-    if (!r)
-      throw new UsageError(`--rate-limit must be <requests>/<seconds> with both positive, e.g. 100/60; got "${values['rate-limit']}"`);
-    opts.rateLimit = r;
-  }
-  if (values['cors-origin'] !== undefined) {
-    opts.corsOrigins = values['cors-origin'].map((o) => {
-      const origin = parseCorsOrigin(o);
-      if (!origin)
-        throw new UsageError(
-          `--cors-origin must be an origin such as http://app.example.test:3000 (scheme, host, optional port; no path) or *, got "${o}"`,
-        );
-      return origin;
-    });
-  }
-  if (values['allowed-host'] !== undefined) {
-    opts.allowedHosts = values['allowed-host'].map((h) => {
-      const name = parseAllowedHost(h);
-      if (!name)
-        throw new UsageError(`--allowed-host must be a host name such as app.example.test (no port), .example.test or all; got "${h}"`);
-      return name;
-    });
-  }
-  if (values['journal-size'] !== undefined) {
-    const n = Number(values['journal-size']);
-    if (!/^\d+$/.test(values['journal-size']) || n > MAX_JOURNAL_SIZE)
-      throw new UsageError(`--journal-size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got "${values['journal-size']}"`);
-    opts.journalSize = n;
-  }
-  if (values.latency !== undefined) {
-    opts.latency = parseLatency(values.latency);
-    if (opts.latency === undefined)
-      throw new UsageError(`--latency must be milliseconds from 0 to ${MAX_FAULT_MS}, e.g. 200 or 100-400; got "${values.latency}"`);
-  }
-  if (values.static && values['engine-only']) throw new UsageError('--static and --engine-only exclude each other');
-  Object.assign(opts, upstreamFlags(values));
+}
+
+/** A flag's parsed value; none (its parser refused the text) is the usage error `refused`. */
+function refuseNone<T>(value: T | undefined, refused: string): T {
+  if (!value) throw new UsageError(refused);
+  return value;
+}
+
+/**
+ * The flags whose value stands on its own: each one's check, and the option it gives, in the order they are checked
+ * (with several bad flags, the first of this table is the one reported).
+ */
+const VALUE_FLAGS: { [F in keyof FlagValues]?: (value: NonNullable<FlagValues[F]>) => Partial<MockOptions> } = {
+  port: (text) => ({ port: portFlag('--port', text) }),
+  'internal-port': (text) => ({ internalPort: portFlag('--internal-port', text) }),
+  host: (text) => {
+    if (!text.trim()) throw new UsageError('--host must not be empty');
+    return { host: text };
+  },
+  'time-scale': (text) => {
+    const f = Number(text);
+    if (!text.trim() || !Number.isFinite(f) || f <= 0) throw new UsageError(`--time-scale must be a number greater than 0, got "${text}"`);
+    return { timeScale: f };
+  },
+  'rate-limit': (text) => ({
+    rateLimit: refuseNone(parseRateLimit(text), `--rate-limit must be <requests>/<seconds> with both positive, e.g. 100/60; got "${text}"`),
+  }),
+  'cors-origin': (texts) => ({
+    corsOrigins: texts.map((o) =>
+      refuseNone(
+        parseCorsOrigin(o),
+        `--cors-origin must be an origin such as http://app.example.test:3000 (scheme, host, optional port; no path) or *, got "${o}"`,
+      ),
+    ),
+  }),
+  'allowed-host': (texts) => ({
+    allowedHosts: texts.map((h) =>
+      refuseNone(
+        parseAllowedHost(h),
+        `--allowed-host must be a host name such as app.example.test (no port), .example.test or all; got "${h}"`,
+      ),
+    ),
+  }),
+  'journal-size': (text) => {
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n > MAX_JOURNAL_SIZE)
+      throw new UsageError(`--journal-size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got "${text}"`);
+    return { journalSize: n };
+  },
+  latency: (text) => {
+    const latency = parseLatency(text);
+    if (latency === undefined)
+      throw new UsageError(`--latency must be milliseconds from 0 to ${MAX_FAULT_MS}, e.g. 200 or 100-400; got "${text}"`);
+    return { latency };
+  },
+};
+
+/** The options of VALUE_FLAGS' flags given, each checked. */
+function valueFlags(values: FlagValues): Partial<MockOptions> {
+  const opts: Partial<MockOptions> = {};
+  for (const [flag, read] of Object.entries(VALUE_FLAGS) as Array<[keyof FlagValues, (value: unknown) => Partial<MockOptions>]>)
+    if (values[flag] !== undefined) Object.assign(opts, read(values[flag]));
+  return opts;
+}
+
+/** The mode the flags ask for, and the flags that mode cannot take (checked once --upstream is read). */
+function modeFlags(values: FlagValues, opts: MockOptions): MockMode {
   const mode: MockMode = values.static ? 'static' : values['engine-only'] ? 'engine-only' : 'default';
   if (mode === 'static' && (values.state || values['rate-limit'] || values['time-scale'] || values['journal-size'] || values.latency))
     throw new UsageError('--static runs Prism alone: --state, --rate-limit, --time-scale, --journal-size and --latency need the engine');
@@ -141,6 +158,15 @@ export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
   if (opts.internalPort && opts.internalPort === (opts.port ?? 4010))
     throw new UsageError(`--internal-port must differ from --port (both ${opts.internalPort})`);
   if (mode === 'engine-only' && values.strict) throw new UsageError('--strict needs Prism in front: drop --engine-only');
+  return mode;
+}
+
+export function parseFlags(argv: string[]): MockOptions & { help?: boolean } {
+  const values = readFlags(argv);
+  const opts: MockOptions & { help?: boolean } = { help: values.help, ...valueFlags(values) };
+  if (values.static && values['engine-only']) throw new UsageError('--static and --engine-only exclude each other');
+  Object.assign(opts, upstreamFlags(values));
+  const mode = modeFlags(values, opts);
   const readings = readingsFlags(values, mode);
   if (readings) opts.readings = readings;
   else if (values.seed !== undefined) opts.seed = values.seed;

@@ -14,9 +14,9 @@ import { createClock } from './platform/clock.ts';
 import { EXTERNAL_ID_NAMESPACE } from './platform/collections.ts';
 import { corsCheck, corsPolicy, type CorsPolicy } from './platform/cors.ts';
 import { controlCors } from './platform/control-cors.ts';
-import type { EngineConfig, EngineContext, EngineDeps, EngineEnv, FeatureFactory, SeedFile } from './platform/deps.ts';
+import type { EngineConfig, EngineContext, EngineDeps, EngineEnv, Feature, FeatureFactory, SeedFile } from './platform/deps.ts';
 import { createFaults } from './platform/faults.ts';
-import { createKeyring } from './platform/keys.ts';
+import { createKeyring, type Keyring } from './platform/keys.ts';
 import { loopbackOnly } from './platform/loopback.ts';
 import { type Latency, networkDelivery } from './platform/network-faults.ts';
 import { authenticate, checkKey, requireScope } from './platform/auth.ts';
@@ -25,20 +25,21 @@ import {
   checkPathIds,
   httpFaults,
   notImplemented,
+  type PeerOf,
   peerIdentity,
   peerResolver,
   rateLimit,
   routeOperation,
   routeTable,
 } from './platform/pipeline.ts';
-import { createRateLimiter, type RateLimitConfig } from './platform/rate-limit.ts';
+import { createRateLimiter, type RateLimitConfig, type RateLimiter } from './platform/rate-limit.ts';
 import { recordRequests } from './platform/record-requests.ts';
 import { createRedactor } from './platform/redact.ts';
 import { createRequestJournal, DEFAULT_JOURNAL_SIZE, type RequestJournal } from './platform/request-journal.ts';
 import type { Refusal } from './platform/journal-entry.ts';
 import { type FrontRefusal, refusedEntry } from './platform/record-refusals.ts';
 import { answerError, createResponses } from './platform/responses.ts';
-import { API_BASE, isApiPath, specIndex } from './platform/spec.ts';
+import { API_BASE, isApiPath, type SpecIndex, specIndex } from './platform/spec.ts';
 import { createStore } from './platform/store.ts';
 import { createValidator } from './platform/validator.ts';
 import type { EngineRuntime } from './runtime/types.ts';
@@ -113,11 +114,8 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-export async function createEngine(opts: EngineOptions): Promise<Engine> {
-  const given = opts.seed;
-  const loadSeed = typeof given === 'function' ? given : () => given;
-  const first = loadSeed();
-  const { organizations, keys } = first;
+/** The platform the features are built on (every dependency but events), from the options. */
+function createPlatform(opts: EngineOptions, organizations: SeedFile['organizations']) {
   const spec = specIndex();
   const validator = createValidator(spec.bundle);
   const { runtime } = opts;
@@ -127,7 +125,6 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const clock = createClock(opts.timeScale ?? 1);
   const faults = createFaults();
   const config = opts.config ?? { publicBaseUrl: `http://127.0.0.1:4010${API_BASE}` };
-  // Organizations come from the seed even when state is restored from --state (then features resume, not seed).
   const active = activeReadings(opts.upstream ? [] : opts.readings);
   const readings = playReadings(active, store);
   const base = {
@@ -138,52 +135,58 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     clock,
     faults,
     config,
+    // Organizations come from the seed even when state is restored from --state (then features resume, not seed).
     organizations: organizations.map((o) => o.id),
   };
-  const events = createEvents({ deps: base, allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false, io: runtime.webhooks });
-  const deps: EngineDeps = { ...base, events: events.events };
+  return { spec, active, base };
+}
+
+type Platform = ReturnType<typeof createPlatform>['base'];
+
+/** Loads a seed through every feature in one batch; whatever goes wrong is a SeedError (the CLI prints its message). */
+async function seedFeatures(store: Platform['store'], features: readonly Feature[], seed: SeedFile): Promise<void> {
+  try {
+    await store.batch(async () => {
+      for (const f of features) await f.seed?.(seed);
+    });
+  } catch (e) {
+    if (e instanceof SeedError) throw e;
+    throw new SeedError(`Seed could not be loaded: ${(e as Error).message}`);
+  }
+}
+
+/** What the engine's apps answer with, made once by createEngine. */
+interface EngineParts {
+  opts: EngineOptions;
+  spec: SpecIndex;
+  platform: Platform;
+  features: readonly Feature[];
+  keys: SeedFile['keys'];
+  keyring: Keyring;
+  limiter: RateLimiter;
+  journal: RequestJournal;
+  active: ActiveReadings;
+  reset(): Promise<void>;
+}
+
+// A bug, not bad input: say so without leaking a stack, and keep serving.
+const internalError = (err: Error, c: Context) => {
+  console.error(err);
+  return answerError(c, { error: 'Internal error in the mock engine' }, 500);
+};
+
+/** The checks every API request goes through before its route (or, with --upstream, before the upstream). */
+function apiPipeline(
+  { opts, spec, platform, keyring, limiter, journal, active }: EngineParts,
+  cors: ReturnType<typeof corsCheck>,
+  peerOf: PeerOf,
+) {
   const { upstream } = opts;
-  // A proxy holds no state: no resource feature, and the events feature for its control routes only.
-  const features = [...(upstream ? [] : (opts.features ?? apiFeatures(runtime))).map((build) => build(deps)), events.feature];
-  const keyring = createKeyring(keys, runtime.sha256Hex);
-  const limiter = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
-  const journal = createRequestJournal(opts.journalSize ?? DEFAULT_JOURNAL_SIZE, createRedactor(keys.map((k) => k.key)));
-
-  const seedAll = async (seed: SeedFile) => {
-    try {
-      await store.batch(async () => {
-        for (const f of features) await f.seed?.(seed);
-      });
-    } catch (e) {
-      if (e instanceof SeedError) throw e;
-      throw new SeedError(`Seed could not be loaded: ${(e as Error).message}`);
-    }
-  };
-  if (store.restored) for (const f of features) f.resume?.();
-  else await seedAll(first);
-
-  const reset = async () => {
-    clock.cancelAll();
-    faults.clear();
-    limiter.reset();
-    journal.clear();
-    store.clear();
-    await seedAll(loadSeed());
-  };
-
-  const peerOf = peerResolver(opts.behindFront ?? false);
-  const policy = opts.cors ?? corsPolicy();
-  const cors = corsCheck(policy, opts.onRefusal);
-  // A bug, not bad input: say so without leaking a stack, and keep serving.
-  const internalError = (err: Error, c: Context) => {
-    console.error(err);
-    return answerError(c, { error: 'Internal error in the mock engine' }, 500);
-  };
-  const { responses } = base;
+  const { faults, responses, validator } = platform;
   const identify = checkKey(keyring);
   // The journal (left out entirely with --journal-size 0) starts after CORS, so that its duration and status cover
   // every refusal of the checks.
-  const front = apiFront(
+  return apiFront(
     cors,
     upstream
       ? upstreamFaults(faults)
@@ -201,6 +204,46 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     networkDelivery(faults, opts.latency, upstream ? undefined : identify),
     answerShaper(active),
   );
+}
+
+/**
+ * The control API is an app of its own, reached by prefix (engineApp): its dashboard route (/__mock/ by an optional
+ * slash) is a shape Hono's RegExpRouter cannot take, and merged into one router with the API's it made every API
+ * request go through the slower TrieRouter.
+ */
+function controlApp({ opts, platform, features, keys, journal, active, reset }: EngineParts, peerOf: PeerOf, policy: CorsPolicy): Hono {
+  const { upstream } = opts;
+  const control = new Hono().basePath('/__mock');
+  control.use('*', loopbackOnly(peerOf, opts.boundHost));
+  control.use('*', controlCors(policy, opts.boundHost));
+  for (const f of [
+    controlFeature({
+      keys,
+      faults: platform.faults,
+      journal,
+      reset,
+      mode: opts.mode ?? 'engine-only',
+      upstream: upstream?.base,
+      refuseFault: upstream ? upstreamFaultRefusal : undefined,
+      apiUrl: () => platform.config.publicBaseUrl,
+      readings: active,
+      timeScale: platform.clock.timeScale,
+      pages: opts.runtime.controlPages,
+    }),
+    ...features,
+  ])
+    f.control?.(control);
+  return control;
+}
+
+/** The app answering every request: the control API by prefix, the API under API_BASE, anything else not found. */
+function engineApp(parts: EngineParts): Hono {
+  const { opts, features } = parts;
+  const { upstream } = opts;
+  const peerOf = peerResolver(opts.behindFront ?? false);
+  const policy = opts.cors ?? corsPolicy();
+  const cors = corsCheck(policy, opts.onRefusal);
+  const front = apiPipeline(parts, cors, peerOf);
   const api = new Hono<EngineEnv>();
   const routes = routeTable(api, front);
   if (!upstream) for (const f of features) f.routes?.(routes);
@@ -209,30 +252,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   // handlers put each request through Hono's compose.
   const unrouted = front(upstream ? forwardRoute(upstream) : notImplemented);
 
-  // The control API is an app of its own, reached by prefix (below): its dashboard route (/__mock/ by an optional
-  // slash) is a shape Hono's RegExpRouter cannot take, and merged into one router with the API's it made every API
-  // request go through the slower TrieRouter.
-  const control = new Hono().basePath('/__mock');
-  control.use('*', loopbackOnly(peerOf, opts.boundHost));
-  control.use('*', controlCors(policy, opts.boundHost));
-  for (const f of [
-    controlFeature({
-      keys,
-      faults,
-      journal,
-      reset,
-      mode: opts.mode ?? 'engine-only',
-      upstream: upstream?.base,
-      refuseFault: upstream ? upstreamFaultRefusal : undefined,
-      apiUrl: () => config.publicBaseUrl,
-      readings: active,
-      timeScale: clock.timeScale,
-      pages: runtime.controlPages,
-    }),
-    ...features,
-  ])
-    f.control?.(control);
-
+  const control = controlApp(parts, peerOf, policy);
   // CORS runs in front of the API's routes (apiFront) and of the not-found answer; the control API has its own (above).
   const notFound = (c: Context) => cors(c) ?? c.json({ error: 'Not found' }, 404);
   control.notFound(notFound);
@@ -244,6 +264,36 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   app.route(API_BASE, api);
   app.notFound((c) => (isApiPath(c.req.path) ? unrouted(c as unknown as EngineContext) : notFound(c)));
   app.onError(internalError);
+  return app;
+}
+
+export async function createEngine(opts: EngineOptions): Promise<Engine> {
+  const given = opts.seed;
+  const loadSeed = typeof given === 'function' ? given : () => given;
+  const first = loadSeed();
+  const { organizations, keys } = first;
+  const { runtime, upstream } = opts;
+  const { spec, active, base } = createPlatform(opts, organizations);
+  const { store, clock, faults } = base;
+  const events = createEvents({ deps: base, allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false, io: runtime.webhooks });
+  const deps: EngineDeps = { ...base, events: events.events };
+  // A proxy holds no state: no resource feature, and the events feature for its control routes only.
+  const features = [...(upstream ? [] : (opts.features ?? apiFeatures(runtime))).map((build) => build(deps)), events.feature];
+  const keyring = createKeyring(keys, runtime.sha256Hex);
+  const limiter = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const journal = createRequestJournal(opts.journalSize ?? DEFAULT_JOURNAL_SIZE, createRedactor(keys.map((k) => k.key)));
+
+  if (store.restored) for (const f of features) f.resume?.();
+  else await seedFeatures(store, features, first);
+  const reset = async () => {
+    clock.cancelAll();
+    faults.clear();
+    limiter.reset();
+    journal.clear();
+    store.clear();
+    await seedFeatures(store, features, loadSeed());
+  };
+  const app = engineApp({ opts, spec, platform: base, features, keys, keyring, limiter, journal, active, reset });
 
   return {
     app,

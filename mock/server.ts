@@ -7,13 +7,14 @@ import type { ForwardLimits } from './upstream/forward.ts';
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createAdaptorServer, getRequestListener, type ServerType } from '@hono/node-server';
-import { corsPolicy } from './platform/cors.ts';
+import { corsPolicy, type CorsPolicy } from './platform/cors.ts';
 import { shapeClientErrors } from './front/client-error.ts';
 import { reportingResponses } from './front/fault-delivery.ts';
-import { createGate } from './front/gate.ts';
+import { createGate, type Gate, type GateOptions } from './front/gate.ts';
 import { nodeFetch } from './front/node-env.ts';
-import type { FeatureFactory, SeedFile } from './platform/deps.ts';
+import type { EngineConfig, FeatureFactory, SeedFile } from './platform/deps.ts';
 import { createEngine, DEFAULT_RATE_LIMIT, type Engine } from './engine.ts';
+import type { Refusal } from './platform/journal-entry.ts';
 import type { FrontRefusal } from './platform/record-refusals.ts';
 import { refusalNotices } from './platform/refusal-notices.ts';
 import { nodeRuntime } from './runtime/node.ts';
@@ -153,138 +154,185 @@ function withSeed(m: Omit<RunningMock, 'seed'>, load: () => SeedFile): RunningMo
   });
 }
 
-export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+/** startMock's options with their defaults, and what its steps share. */
+interface Setup {
+  options: MockOptions;
+  host: string;
+  mode: MockMode;
+  loadSeed: () => SeedFile;
+  rateLimit: RateLimitConfig;
+  cors: CorsPolicy;
+  /** The terminal's line for a refused origin or host (nowhere when quiet). */
+  notice?: (refusal: Refusal) => void;
+  gateOptions: GateOptions;
+}
+
+/** A seed file is read again on demand; a seed object is checked once, and kept. */
+function seedLoader(given: MockOptions['seed']): () => SeedFile {
+  if (typeof given !== 'object') return () => readSeedFile(given);
+  const seed = checkSeed(given);
+  return () => seed;
+}
+
+function resolveOptions(options: MockOptions): Setup {
   const host = options.host ?? '127.0.0.1';
-  const mode: MockMode = options.upstream ? 'upstream' : (options.mode ?? 'default');
-  const given = options.seed;
-  const loadSeed =
-    typeof given === 'object'
-      ? (
-          (s: SeedFile) => () =>
-            s
-        )(checkSeed(given))
-      : () => readSeedFile(given);
-  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-  const onViolation = options.onViolation ?? (options.quiet ? undefined : (l: string) => console.error(`[contract violation] ${l}`));
-
+  const loadSeed = seedLoader(options.seed);
   const print = options.onRefusal ?? (options.quiet ? undefined : (l: string) => console.error(l));
-  const notice = print ? refusalNotices(print) : undefined;
-  const gateOptions = { boundHost: host, peerOf: options.peerOf, allowedHosts: options.allowedHosts };
+  return {
+    options,
+    host,
+    mode: options.upstream ? 'upstream' : (options.mode ?? 'default'),
+    loadSeed,
+    rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+    cors: corsPolicy(options.corsOrigins),
+    notice: print ? refusalNotices(print) : undefined,
+    gateOptions: { boundHost: host, peerOf: options.peerOf, allowedHosts: options.allowedHosts },
+  };
+}
 
-  const cors = corsPolicy(options.corsOrigins);
-  if (mode === 'static') {
-    const { startStaticMock } = await import('./prism/static.ts');
-    const { organizations, keys } = loadSeed(); // a bad seed file is refused in every mode
-    const gate = createGate({ ...gateOptions, onRefused: (r) => notice?.(r.refusal) });
-    const s = await startStaticMock(options.port ?? 4010, host, {
-      gate,
-      cors,
-      boundHost: host,
-      onRefusal: notice,
-      internalPort: options.internalPort,
-    });
-    const m = {
-      url: `${origin(host, s.port)}${API_BASE}`,
-      controlUrl: `${origin(host, s.port)}/__mock`,
-      mode,
-      organizations,
-      keys,
-      rateLimit,
-      close: s.close,
-    };
-    return withSeed(m, loadSeed);
-  }
+/** --static: Prism's plain mock from the spec; no engine, and the seed only for the banner's keys. */
+async function startStatic(setup: Setup): Promise<RunningMock> {
+  const { startStaticMock } = await import('./prism/static.ts');
+  const { organizations, keys } = setup.loadSeed(); // a bad seed file is refused in every mode
+  const gate = createGate({ ...setup.gateOptions, onRefused: (r) => setup.notice?.(r.refusal) });
+  const started = await startStaticMock(setup.options.port ?? 4010, setup.host, {
+    gate,
+    cors: setup.cors,
+    boundHost: setup.host,
+    onRefusal: setup.notice,
+    internalPort: setup.options.internalPort,
+  });
+  const m = {
+    url: `${origin(setup.host, started.port)}${API_BASE}`,
+    controlUrl: `${origin(setup.host, started.port)}/__mock`,
+    mode: setup.mode,
+    organizations,
+    keys,
+    rateLimit: setup.rateLimit,
+    close: started.close,
+  };
+  return withSeed(m, setup.loadSeed);
+}
 
-  const config = { publicBaseUrl: '' };
-  const upstream = options.upstream ? await upstreamProxy(options) : undefined;
-  const engine = await createEngine({
-    upstream: upstream?.proxy,
+/** The engine of every other mode; `config` gets the public URL once the front listens. */
+function startEngine(setup: Setup, config: EngineConfig, upstream: UpstreamProxy | undefined): Promise<Engine> {
+  const { options } = setup;
+  return createEngine({
+    upstream,
     runtime: nodeRuntime,
-    seed: loadSeed,
+    seed: setup.loadSeed,
     timeScale: options.timeScale,
-    rateLimit,
+    rateLimit: setup.rateLimit,
     statePath: options.state,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
     config,
-    mode,
+    mode: setup.mode,
     features: options.features,
-    cors,
-    behindFront: mode === 'default',
-    boundHost: host,
+    cors: setup.cors,
+    behindFront: setup.mode === 'default',
+    boundHost: setup.host,
     journalSize: options.journalSize,
     latency: options.latency,
     readings: options.readings,
-    onRefusal: notice,
+    onRefusal: setup.notice,
   });
+}
+
+/** What a front needs of the engine: its gate, and where a request the front refuses is reported. */
+interface FrontParts {
+  gate: Gate;
+  onRefused: (r: FrontRefusal) => void;
+}
+
+function frontParts(setup: Setup, engine: Engine): FrontParts {
   // Refused before the engine: journaled there, and the terminal's line.
   const onRefused = (r: FrontRefusal) => {
-    notice?.(r.refusal);
+    setup.notice?.(r.refusal);
     engine.recordRefused(r);
   };
-  const gate = createGate({ ...gateOptions, rateHeaders: engine.rateHeadersFor, onRefused });
-  const servers: Array<Server | ServerType> = [];
+  return { gate: createGate({ ...setup.gateOptions, rateHeaders: engine.rateHeadersFor, onRefused }), onRefused };
+}
+
+/** The servers a front has opened so far: closed again if a later step fails. */
+type Opened = Array<Server | ServerType>;
+
+/** Engine-only and upstream: the engine itself on the public port. */
+async function serveEngine(setup: Setup, engine: Engine, { gate, onRefused }: FrontParts, servers: Opened): Promise<number> {
+  const listener = getRequestListener(nodeFetch(engine.app.fetch));
+  // FaultingResponse: an answer marked with a network fault (drop, reset, timeout) is acted out on the socket.
+  const ServerResponse = reportingResponses(engine.journal.settle);
+  const pub = createServer({ requireHostHeader: false, ServerResponse }, (req, res) => {
+    if (gate(req, res)) void listener(req, res);
+  });
+  shapeClientErrors(pub, engine.rateHeadersFor, onRefused);
+  servers.push(pub);
+  return listen(pub, setup.options.port ?? 4010, setup.host);
+}
+
+/** Default mode: the engine on an internal loopback port, Prism's validating proxy in front of it on the public one. */
+async function servePrismFront(setup: Setup, engine: Engine, { gate, onRefused }: FrontParts, servers: Opened): Promise<number> {
+  const { options } = setup;
+  const engineServer = createAdaptorServer({ fetch: nodeFetch(engine.app.fetch) }) as Server;
+  engineServer.keepAliveTimeout = ENGINE_KEEP_ALIVE_MS;
+  servers.push(engineServer);
+  const enginePort = await listen(engineServer, options.internalPort ?? 0, '127.0.0.1');
+  const [{ createValidatingProxy }, { prismOperations }, { createUpstream }, { prismLogger }] = await Promise.all([
+    import('./prism/proxy.ts'),
+    import('./prism/operations.ts'),
+    import('./prism/raw-forward.ts'),
+    import('./prism/silent-logger.ts'),
+  ]);
+  const upstream = createUpstream('127.0.0.1', enginePort);
+  const proxy = createValidatingProxy({
+    operations: await prismOperations(readingsContract(specIndex().bundle, engine.readings)),
+    upstream,
+    engine: engine.app.fetch,
+    strict: options.strict ?? false,
+    logger: prismLogger(false) as never,
+    onViolation: options.onViolation ?? (options.quiet ? undefined : (l: string) => console.error(`[contract violation] ${l}`)),
+    onViolations: (id, v, answered) => engine.journal.addViolations(id, v, answered),
+    onHeld: engine.journal.settle,
+    gate,
+    cors: setup.cors,
+  });
+  shapeClientErrors(proxy, engine.rateHeadersFor, onRefused);
+  proxy.on('close', () => upstream.agent.destroy());
+  servers.push(proxy);
+  return listen(proxy, options.port ?? 4010, setup.host);
+}
+
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const setup = resolveOptions(options);
+  if (setup.mode === 'static') return startStatic(setup);
+  const config = { publicBaseUrl: '' };
+  const upstream = options.upstream ? await upstreamProxy(options) : undefined;
+  const engine = await startEngine(setup, config, upstream?.proxy);
+  const front = frontParts(setup, engine);
+  const servers: Opened = [];
   try {
-    let port: number;
-    if (mode === 'engine-only' || mode === 'upstream') {
-      const listener = getRequestListener(nodeFetch(engine.app.fetch));
-      // FaultingResponse: an answer marked with a network fault (drop, reset, timeout) is acted out on the socket.
-      const ServerResponse = reportingResponses(engine.journal.settle);
-      const pub = createServer({ requireHostHeader: false, ServerResponse }, (req, res) => {
-        if (gate(req, res)) void listener(req, res);
-      });
-      shapeClientErrors(pub, engine.rateHeadersFor, onRefused);
-      servers.push(pub);
-      port = await listen(pub, options.port ?? 4010, host);
-    } else {
-      const engineServer = createAdaptorServer({ fetch: nodeFetch(engine.app.fetch) }) as Server;
-      engineServer.keepAliveTimeout = ENGINE_KEEP_ALIVE_MS;
-      servers.push(engineServer);
-      const enginePort = await listen(engineServer, options.internalPort ?? 0, '127.0.0.1');
-      const [{ createValidatingProxy }, { prismOperations }, { createUpstream }, { prismLogger }] = await Promise.all([
-        import('./prism/proxy.ts'),
-        import('./prism/operations.ts'),
-        import('./prism/raw-forward.ts'),
-        import('./prism/silent-logger.ts'),
-      ]);
-      const upstream = createUpstream('127.0.0.1', enginePort);
-      const proxy = createValidatingProxy({
-        operations: await prismOperations(readingsContract(specIndex().bundle, engine.readings)),
-        upstream,
-        engine: engine.app.fetch,
-        strict: options.strict ?? false,
-        logger: prismLogger(false) as never,
-        onViolation,
-        onViolations: (id, v, answered) => engine.journal.addViolations(id, v, answered),
-        onHeld: engine.journal.settle,
-        gate,
-        cors,
-      });
-      shapeClientErrors(proxy, engine.rateHeadersFor, onRefused);
-      proxy.on('close', () => upstream.agent.destroy());
-      servers.push(proxy);
-      port = await listen(proxy, options.port ?? 4010, host);
-    }
-    const base = origin(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port);
+    const serve = setup.mode === 'engine-only' || setup.mode === 'upstream' ? serveEngine : servePrismFront;
+    const port = await serve(setup, engine, front, servers);
+    const base = origin(setup.host === '0.0.0.0' || setup.host === '::' ? '127.0.0.1' : setup.host, port);
     config.publicBaseUrl = `${base}${API_BASE}`;
     return withSeed(
       {
         url: `${base}${API_BASE}`,
         controlUrl: `${base}/__mock`,
-        mode,
+        mode: setup.mode,
         organizations: engine.organizations,
         keys: engine.keys,
-        rateLimit,
+        rateLimit: setup.rateLimit,
         engine,
         async close() {
-          for (const s of servers.reverse()) await closeServer(s);
+          for (const server of servers.reverse()) await closeServer(server);
           upstream?.close();
           await engine.close();
         },
       },
-      loadSeed,
+      setup.loadSeed,
     );
   } catch (e) {
-    for (const s of servers) await closeServer(s).catch(() => {});
+    for (const server of servers) await closeServer(server).catch(() => {});
     upstream?.close();
     await engine.close();
     throw e;

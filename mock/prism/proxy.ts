@@ -170,33 +170,11 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
     const operations = candidates(method, u.pathname);
     // Not an operation of the spec: the engine answers (404 / 405 with Allow, rate-limit headers included).
     if (operations.length === 0) return writeUpstream(res, await send(upstream, req.method ?? 'GET', url, req.headers, body));
-    const query: Record<string, string | string[]> = {};
-    for (const k of new Set(u.searchParams.keys())) {
-      const all = u.searchParams.getAll(k);
-      query[k] = all.length === 1 ? all[0]! : all;
-    }
-    let parsed: unknown;
-    if (body && /json/i.test(String(req.headers['content-type'] ?? ''))) {
-      try {
-        parsed = JSON.parse(body.toString('utf8'));
-      } catch {
-        parsed = undefined; // the engine answers malformed JSON with its documented 400
-      }
-    }
-    const input = { method, url: { path: u.pathname, query }, headers: req.headers, body: parsed };
+    const input = prismInput(req, method, u, body);
     const p: Pending = { method: req.method ?? 'GET', url, headers: req.headers, body };
     pending.set(input, p);
 
-    const result = (await prism.request(input as never, operations as never)()) as
-      | { _tag: 'Left'; left: ProblemJsonError & { status?: number } }
-      | {
-          _tag: 'Right';
-          right: {
-            output: { statusCode: number; headers?: Record<string, string>; body: unknown };
-            validations: { output: Array<{ severity: number; path?: string[]; message: string }> };
-          };
-        };
-
+    const result = (await prism.request(input as never, operations as never)()) as PrismResult;
     if (result._tag === 'Left') {
       if (p.response?.headers[FAULT_HEADER] !== undefined) return writeUpstream(res, p.response);
       const e = result.left;
@@ -209,53 +187,84 @@ export function createValidatingProxy(opts: ProxyOptions): http.Server {
 
     const { output, validations } = result.right;
     const errors = validations.output.filter((v) => v.severity === 0);
-    const extra: Record<string, string> = {};
-    if (validations.output.length) {
-      const violations = validations.output.map((v) => ({
-        location: ['response', ...(v.path ?? [])],
-        severity: v.severity === 0 ? 'Error' : 'Warning',
-        message: v.message,
-      }));
-      extra['sl-violations'] = JSON.stringify(violations).slice(0, 8000);
-      for (const v of violations) opts.onViolation?.(`${req.method} ${url} -> ${output.statusCode}: ${v.location.join('.')} ${v.message}`);
-      const answered = opts.strict && errors.length ? 500 : output.statusCode;
-      opts.onViolations?.(
-        String(req.headers[REQUEST_ID_HEADER]),
-        violations.map((v) => ({ ...v, location: v.location.join('.') })),
-        answered,
-      );
-    }
-    if (opts.strict && errors.length) {
-      return problem(
-        req,
-        res,
-        500,
-        ProblemJsonError.toProblemJson(
-          ProblemJsonError.fromTemplate(
-            { type: 'VIOLATIONS', title: 'Request/Response not valid', status: 500 },
-            'The engine answered outside the contract and the mock runs with --strict.',
-            { validation: errors },
-          ),
-        ),
-        extra,
-      );
-    }
+    const extra = reportViolations(opts, req, url, output.statusCode, validations.output);
+    if (opts.strict && errors.length) return problem(req, res, 500, strictProblem(errors), extra);
     const raw = upstreamResponses.get(output);
     if (raw) return writeUpstream(res, raw, extra);
-    // Mocked by Prism (the engine answered 501): the live rate-limit headers are the engine's, not the spec's examples.
-    const live: Record<string, string> = {};
-    for (const [k, v] of Object.entries(p.response?.headers ?? {})) if (k.startsWith('x-ratelimit-') && typeof v === 'string') live[k] = v;
-    const mocked: Record<string, string> = {};
-    for (const [k, v] of Object.entries(output.headers ?? {})) if (!(k.toLowerCase() in live)) mocked[k] = v;
-    const payload = typeof output.body === 'string' ? output.body : JSON.stringify(output.body ?? null);
-    res.writeHead(output.statusCode, {
-      'content-type': 'application/json',
-      ...mocked,
-      ...live,
-      ...cors(req),
-      ...extra,
-      'x-mock-source': 'prism',
-    });
-    res.end(payload);
+    writeMocked(res, output, p.response, { ...cors(req), ...extra });
   }
+}
+
+type PrismValidation = { severity: number; path?: string[]; message: string };
+type PrismOutput = { statusCode: number; headers?: Record<string, string>; body: unknown };
+type PrismResult =
+  | { _tag: 'Left'; left: ProblemJsonError & { status?: number } }
+  | { _tag: 'Right'; right: { output: PrismOutput; validations: { output: PrismValidation[] } } };
+
+/** The request as Prism routes and validates it: the lowercase method, the path, the query, the JSON body parsed. */
+function prismInput(req: http.IncomingMessage, method: string, u: URL, body: Buffer | undefined) {
+  const query: Record<string, string | string[]> = {};
+  for (const k of new Set(u.searchParams.keys())) {
+    const all = u.searchParams.getAll(k);
+    query[k] = all.length === 1 ? all[0]! : all;
+  }
+  let parsed: unknown;
+  if (body && /json/i.test(String(req.headers['content-type'] ?? ''))) {
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      parsed = undefined; // the engine answers malformed JSON with its documented 400
+    }
+  }
+  return { method, url: { path: u.pathname, query }, headers: req.headers, body: parsed };
+}
+
+/**
+ * Prism's findings on the engine's answer, told to the terminal (onViolation) and the request journal (onViolations);
+ * the answer's extra headers: `sl-violations` when there are any.
+ */
+function reportViolations(
+  opts: ProxyOptions,
+  req: http.IncomingMessage,
+  url: string,
+  statusCode: number,
+  found: PrismValidation[],
+): Record<string, string> {
+  const extra: Record<string, string> = {};
+  if (!found.length) return extra;
+  const violations = found.map((v) => ({
+    location: ['response', ...(v.path ?? [])],
+    severity: v.severity === 0 ? 'Error' : 'Warning',
+    message: v.message,
+  }));
+  extra['sl-violations'] = JSON.stringify(violations).slice(0, 8000);
+  for (const v of violations) opts.onViolation?.(`${req.method} ${url} -> ${statusCode}: ${v.location.join('.')} ${v.message}`);
+  const answered = opts.strict && found.some((v) => v.severity === 0) ? 500 : statusCode;
+  opts.onViolations?.(
+    String(req.headers[REQUEST_ID_HEADER]),
+    violations.map((v) => ({ ...v, location: v.location.join('.') })),
+    answered,
+  );
+  return extra;
+}
+
+/** --strict: the answer that replaces one outside the contract. */
+const strictProblem = (errors: PrismValidation[]) =>
+  ProblemJsonError.toProblemJson(
+    ProblemJsonError.fromTemplate(
+      { type: 'VIOLATIONS', title: 'Request/Response not valid', status: 500 },
+      'The engine answered outside the contract and the mock runs with --strict.',
+      { validation: errors },
+    ),
+  );
+
+/** Mocked by Prism (the engine answered 501): the live rate-limit headers are the engine's, not the spec's examples. */
+function writeMocked(res: http.ServerResponse, output: PrismOutput, engine: UpstreamResponse | undefined, after: Record<string, string>) {
+  const live: Record<string, string> = {};
+  for (const [k, v] of Object.entries(engine?.headers ?? {})) if (k.startsWith('x-ratelimit-') && typeof v === 'string') live[k] = v;
+  const mocked: Record<string, string> = {};
+  for (const [k, v] of Object.entries(output.headers ?? {})) if (!(k.toLowerCase() in live)) mocked[k] = v;
+  const payload = typeof output.body === 'string' ? output.body : JSON.stringify(output.body ?? null);
+  res.writeHead(output.statusCode, { 'content-type': 'application/json', ...mocked, ...live, ...after, 'x-mock-source': 'prism' });
+  res.end(payload);
 }

@@ -69,31 +69,18 @@ const table = (id: string, heads: string[], cls?: string) =>
 
 const JOURNAL_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'];
 
-export function dashboardHtml(v: DashboardView): string {
-  // Aimed kinds (http and the network faults) take a method and a path; the form shows those fields for them only.
-  // In front of an upstream the engine holds no documents, sessions or webhooks, and its seed's keys mean nothing there.
-  const engineOnly = v.mode === 'upstream' ? ' hidden' : '';
-  const kinds = v.faultKinds.map((k) => `<option value="${k}"${isAimed(k) ? ' data-aimed' : ''}>${k}</option>`).join('');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>clinical-records-mock · dashboard</title>
-<style>${STYLE}</style>
-</head>
-<body data-api="${escapeHtml(v.apiBase)}" data-journal="${v.journalSize}" data-mode="${escapeHtml(v.mode)}">
-<header>
+/** The page's header: the mode, the API's base URL, the reference's link, the reset button where it means anything. */
+const pageHeader = (v: DashboardView) => `<header>
 <h1>clinical-records-mock</h1>
 <span class="muted">mode ${escapeHtml(v.mode)} · API <code>${escapeHtml(v.apiBase)}</code></span>
 <nav><a href="/__mock/docs">API reference</a></nav>
 ${v.canReset ? '<button type="button" id="reset">Reset to the seed</button>' : ''}
 <span id="live" class="muted" role="status" aria-live="polite"></span>
 <span id="status" role="status" aria-live="polite"></span>
-</header>
-<noscript><p>The live tables need JavaScript; the control API under /__mock answers the same data as JSON.</p></noscript>
-<main>
-<section class="wide" aria-labelledby="h-journal">
+</header>`;
+
+/** The request log: its filter form and its table (rows filled by the script). */
+const journalSection = () => `<section class="wide" aria-labelledby="h-journal">
 <h2 id="h-journal">Requests <span id="journal-count" class="muted"></span> <button type="button" id="journal-clear">Clear</button></h2>
 <a class="skip" href="#h-documents">Skip past the request log</a>
 <p id="journal-note" class="muted">Newest first; open a row for its bodies, the error's <code>details</code> and a curl command (the key as <code>$CLINICAL_RECORDS_KEY</code>). Requests refused before an answer could be read (CORS, Host) show why and the flag that allows them.</p>
@@ -106,12 +93,13 @@ ${v.canReset ? '<button type="button" id="reset">Reset to the seed</button>' : '
 <a id="journal-har" href="/__mock/requests.har" download="clinical-records-mock.har">Download as HAR</a>
 </form>
 ${table('journal-rows', ['time', 'request', 'status', 'ms', 'key', 'violations', 'error'])}
-</section>
-<section aria-labelledby="h-documents"${engineOnly}>
-<h2 id="h-documents" tabindex="-1">Documents</h2>
-${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded (UTC)', 'extracted (UTC)'], 'documents')}
-</section>
-<section aria-labelledby="h-faults">
+</section>`;
+
+/** The fault form and the armed faults. */
+function faultsSection(faultKinds: readonly FaultKind[]): string {
+  // Aimed kinds (http and the network faults) take a method and a path; the form shows those fields for them only.
+  const kinds = faultKinds.map((k) => `<option value="${k}"${isAimed(k) ? ' data-aimed' : ''}>${k}</option>`).join('');
+  return `<section aria-labelledby="h-faults">
 <h2 id="h-faults">Faults</h2>
 <form id="fault-form" class="fault">
 <label>kind<select id="fault-kind" name="kind">${kinds}</select></label>
@@ -126,7 +114,38 @@ ${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded (UTC)'
 <button type="button" id="faults-clear">Clear faults</button>
 </form>
 ${table('fault-rows', ['kind', 'target', 'left', 'scope'])}
+</section>`;
+}
+
+/** The keys' table, server-rendered (the keys are in the page, hence never cached). */
+const keysTable = (
+  keys: SeedFile['keys'],
+) => `<div class="scroll"><table><thead><tr><th scope="col">label</th><th scope="col">key (header X-API-Key)</th><th scope="col">scopes</th><th scope="col">state</th><th scope="col">organization</th></tr></thead>
+<tbody id="key-rows">
+${keyRows(keys)}
+</tbody></table></div>`;
+
+export function dashboardHtml(v: DashboardView): string {
+  // In front of an upstream the engine holds no documents, sessions or webhooks, and its seed's keys mean nothing there.
+  const engineOnly = v.mode === 'upstream' ? ' hidden' : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>clinical-records-mock · dashboard</title>
+<style>${STYLE}</style>
+</head>
+<body data-api="${escapeHtml(v.apiBase)}" data-journal="${v.journalSize}" data-mode="${escapeHtml(v.mode)}">
+${pageHeader(v)}
+<noscript><p>The live tables need JavaScript; the control API under /__mock answers the same data as JSON.</p></noscript>
+<main>
+${journalSection()}
+<section aria-labelledby="h-documents"${engineOnly}>
+<h2 id="h-documents" tabindex="-1">Documents</h2>
+${table('document-rows', ['file', 'patient', 'status', 'error', 'uploaded (UTC)', 'extracted (UTC)'], 'documents')}
 </section>
+${faultsSection(v.faultKinds)}
 <section class="wide" aria-labelledby="h-sessions"${engineOnly}>
 <h2 id="h-sessions">Sessions</h2>
 ${table('session-rows', ['session', 'patient', 'transcript', 'ready', 'regeneration'])}
@@ -141,10 +160,7 @@ ${readingsPanel(v.readings)}
 </section>
 <section class="wide" aria-labelledby="h-keys"${engineOnly}>
 <h2 id="h-keys">API keys</h2>
-<div class="scroll"><table><thead><tr><th scope="col">label</th><th scope="col">key (header X-API-Key)</th><th scope="col">scopes</th><th scope="col">state</th><th scope="col">organization</th></tr></thead>
-<tbody id="key-rows">
-${keyRows(v.keys)}
-</tbody></table></div>
+${keysTable(v.keys)}
 </section>
 </main>
 <script>${SCRIPT}</script>
