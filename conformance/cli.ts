@@ -2,7 +2,8 @@
 // clinical-records-conformance: parse flags, run the suite, print and write the reports, exit 0/1/2.
 // Ctrl-C stops the checks, still removes what the run created, writes what it has and exits 130.
 import { parseCli, UsageError, USAGE } from './run/args.ts';
-import { runSuite, UnreachableTarget, BadInput, KeyRefused, knownSelectors } from './run/runner.ts';
+import { runSuite, UnreachableTarget, BadInput, KeyRefused } from './run/runner.ts';
+import { knownSelectors } from './run/select.ts';
 import { allChecks } from './checks/index.ts';
 import { progressCounter, renderConsole } from './report/console.ts';
 import { writeReports } from './report/write.ts';
