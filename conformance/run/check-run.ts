@@ -1,22 +1,12 @@
 // Runs one check: its context, its time budget, and the outcome. Whatever the target answers and whatever the check
 // throws, the result is this check's (failed with the evidence, blocked, timed out or skipped); nothing escapes.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { RateLimitExhausted, ReadOnlyRefused, TargetSilent, TransportError, type RequestSpec } from '../target/http.ts';
+import { RateLimitExhausted, ReadOnlyRefused, TargetSilent, TransportError } from '../target/http.ts';
 import { stopReason } from './run-deadline.ts';
-import type { MockControl } from '../target/mock-control.ts';
-import { toCurl } from '../report/curl.ts';
-import { evidenceOf } from '../report/causes.ts';
-import { BlockedCheck, SkipCheck, type CheckContext, type CheckDef, type CheckResult, type Failure } from './model.ts';
+import { CheckLog, checkContext, type SharedContext } from './check-context.ts';
+import type { FaultScope } from './fault-scope.ts';
+import { BlockedCheck, SkipCheck, type CheckDef, type CheckResult, type Failure } from './model.ts';
 
-/** What every check's context shares (the run's), less what is the check's own. */
-export type SharedContext = Omit<CheckContext, 'name' | 'signal' | 'send' | 'expect' | 'skip' | 'block' | 'sleep'>;
-
-/** The check's own view of the mock's faults: armed for its requests only, cleared when it ends. */
-interface FaultScope {
-  mock?: MockControl;
-  spec(spec: RequestSpec): RequestSpec;
-  clear(): Promise<void>;
-}
+export type { SharedContext };
 
 export interface CheckEnv {
   shared: SharedContext;
@@ -34,71 +24,53 @@ export interface CheckEnv {
 
 type Base = Pick<CheckResult, 'name' | 'area' | 'ruleId' | 'rule' | 'provenance'>;
 
-const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '(nothing)' : (JSON.stringify(v) ?? String(v)));
-
-/** Failures one check keeps (a loop over a hostile answer's million items must not fill the memory); the rest are counted. */
-const MAX_FAILURES = 100;
+/** What the way the check ended says of its outcome, before its failures and assertions have their say. */
+interface Ending {
+  outcome: CheckResult['outcome'];
+  reason?: string;
+  blocked?: BlockedCheck;
+}
 
 export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<CheckResult> {
-  const failures: Failure[] = [];
-  let assertions = 0;
   const budget = new AbortController();
   const signal = env.signal ? AbortSignal.any([budget.signal, env.signal]) : budget.signal;
-  /** What the check is waiting on now (named in a timed-out result), and its last request. */
-  let waiting = 'the check to begin';
-  let last = 'nothing sent yet';
-  const { http } = env.shared;
-  /** Evidence as the report keeps it: within the run's bound on kept text (see answer-bounds.ts). */
-  const kept = (v: unknown) => http.kept.keep(text(v));
-  let unkept = 0;
+  const log = new CheckLog(env.shared.http);
   const t0 = performance.now();
-  const ctx: CheckContext = {
-    ...env.shared,
-    mock: env.faults ? env.faults.mock : env.shared.mock,
-    name: c.name,
-    signal,
-    async send(spec) {
-      if (env.signal?.aborted) throw new SkipCheck(stopReason(env.signal) ?? 'interrupted');
-      const what = `${spec.method.toUpperCase()} ${spec.path}`;
-      waiting = `the answer to ${what}`;
-      const ex = await http.send(c.name, env.faults ? env.faults.spec(spec) : spec, signal).catch((err: unknown) => {
-        throw env.signal?.aborted ? new SkipCheck(stopReason(env.signal) ?? 'interrupted') : err;
-      });
-      last = `${what} (answered ${ex.response.status})`;
-      waiting = `its next step after ${last}`;
-      return ex;
-    },
-    expect(cond, e) {
-      assertions++;
-      if (!cond && failures.length >= MAX_FAILURES) unkept++;
-      else if (!cond)
-        failures.push({
-          ruleId: c.rule,
-          message: kept(e.message ?? (e.exchange ? `${e.exchange.request.method} ${e.exchange.request.path}` : c.name)),
-          expected: kept(e.expected),
-          actual: kept(e.actual),
-          ...(e.says !== undefined && { says: typeof e.says === 'string' ? [e.says] : [...e.says] }),
-          curl: e.exchange && toCurl(e.exchange.request),
-          ...evidenceOf(e.exchange),
-        });
-      return cond;
-    },
-    skip(reason) {
-      throw new SkipCheck(reason);
-    },
-    block(waitedFor, ruleId) {
-      throw new BlockedCheck(waitedFor, ruleId);
-    },
-    async sleep(ms) {
-      waiting = `a wait of ${Math.round(ms)} ms after ${last}`;
-      await sleep(ms, undefined, { signal });
-      waiting = `its next step after ${last}`;
-    },
+  const ctx = checkContext(c, env, signal, log);
+  const limits = checkLimits(env, t0);
+  let ending: Ending;
+  try {
+    const settled = await Promise.race([
+      c.run(ctx).then(
+        () => undefined,
+        (err: unknown) => err ?? new Error('(nothing thrown)'),
+      ),
+      limits.outOfTime,
+      limits.stopped,
+    ]);
+    // At either limit, what the check still waits on stops.
+    if (settled === 'stopped' || settled === 'timeout') budget.abort();
+    ending = endingOf(settled, c, env, t0, log);
+  } finally {
+    limits.dispose();
+    await env.faults?.clear();
+  }
+  log.countUnkept(c.rule);
+  const { outcome, reason, blocked } = outcomeOf(ending, log);
+  return {
+    ...base,
+    outcome,
+    reason,
+    blockedBy: outcome === 'blocked' && blocked ? { waitedFor: blocked.waitedFor, ruleId: blocked.ruleId, checks: [] } : undefined,
+    failures: log.failures,
+    assertions: log.assertions,
+    ms: Math.round(performance.now() - t0),
   };
+}
 
-  let outcome: CheckResult['outcome'] = 'passed';
-  let reason: string | undefined;
-  let blocked: BlockedCheck | undefined;
+/** The check's two limits: its budget ('timeout') and the run's stop ('stopped'); `dispose` once it is over. */
+function checkLimits(env: CheckEnv, t0: number) {
+  const { http } = env.shared;
   let timer: NodeJS.Timeout | undefined;
   // The deadline moves out by every rate-limit pause of the run while the check runs: when the timer fires, it is
   // armed again for what the pauses added.
@@ -120,71 +92,44 @@ export async function runCheck(c: CheckDef, base: Base, env: CheckEnv): Promise<
     if (stopReason(env.signal)) resolve('stopped');
     else env.signal?.addEventListener('abort', onStop, { once: true });
   });
-  try {
-    const settled = await Promise.race([
-      c.run(ctx).then(
-        () => undefined,
-        (err: unknown) => err ?? new Error('(nothing thrown)'),
-      ),
-      outOfTime,
-      stopped,
-    ]);
-    if (settled === 'stopped') {
-      budget.abort();
-      outcome = 'timed-out';
-      reason = `stopped: ${stopReason(env.signal)} while it waited for ${waiting}`;
-    } else if (settled === 'timeout') {
-      budget.abort();
-      outcome = 'timed-out';
-      const paused = Math.round(http.pausedSince(t0) / 1000);
-      const extra = paused ? `, plus ${paused} s paused for the target's rate limit` : '';
-      reason = `no result within ${env.budgetMs / 1000} s (${env.budgetWhy ?? '--check-timeout'})${extra}: still waiting for ${waiting}`;
-    } else if (settled instanceof SkipCheck) {
-      outcome = 'skipped';
-      reason = settled.message;
-    } else if (settled instanceof RateLimitExhausted) {
-      outcome = 'timed-out';
-      reason = `held up by the target's rate limit: ${settled.message}`;
-    } else if (settled instanceof TargetSilent) {
-      outcome = 'skipped';
-      reason = settled.message;
-    } else if (settled instanceof BlockedCheck) {
-      blocked = settled;
-    } else if (settled !== undefined) {
-      failures.push(thrown(c, settled, kept));
-    }
-  } finally {
+  const dispose = () => {
     clearTimeout(timer);
     // The run's signal outlives every check: a listener left on it per check would pile up (164 in a run).
     if (onStop) env.signal?.removeEventListener('abort', onStop);
-    await env.faults?.clear();
-  }
-  if (unkept)
-    failures.push({
-      ruleId: c.rule,
-      message: `${unkept} more failures of this check not kept`,
-      expected: `at most ${MAX_FAILURES} failures kept per check`,
-      actual: `${MAX_FAILURES + unkept} failures`,
-    });
-  if (outcome === 'timed-out') {
-    /* the failures so far stay as evidence; the outcome says why the check stopped */
-  } else if (failures.length) outcome = 'failed';
-  else if (blocked) {
-    outcome = 'blocked';
-    reason = blocked.message;
-  } else if (outcome === 'passed' && assertions === 0) {
-    outcome = 'skipped';
-    reason = 'nothing to assert on this target';
-  }
-  return {
-    ...base,
-    outcome,
-    reason,
-    blockedBy: outcome === 'blocked' && blocked ? { waitedFor: blocked.waitedFor, ruleId: blocked.ruleId, checks: [] } : undefined,
-    failures,
-    assertions,
-    ms: Math.round(performance.now() - t0),
   };
+  return { outOfTime, stopped, dispose };
+}
+
+/**
+ * How the check ended: undefined when it returned, what it threw, or one of its limits. A blocked check stays 'passed'
+ * here (its failures, if any, come first); an error none of the known ones is its failure.
+ */
+function endingOf(settled: unknown, c: CheckDef, env: CheckEnv, t0: number, log: CheckLog): Ending {
+  if (settled === 'stopped')
+    return { outcome: 'timed-out', reason: `stopped: ${stopReason(env.signal)} while it waited for ${log.waiting}` };
+  if (settled === 'timeout') {
+    const paused = Math.round(env.shared.http.pausedSince(t0) / 1000);
+    const extra = paused ? `, plus ${paused} s paused for the target's rate limit` : '';
+    const reason = `no result within ${env.budgetMs / 1000} s (${env.budgetWhy ?? '--check-timeout'})${extra}: still waiting for ${log.waiting}`;
+    return { outcome: 'timed-out', reason };
+  }
+  if (settled instanceof SkipCheck) return { outcome: 'skipped', reason: settled.message };
+  if (settled instanceof RateLimitExhausted)
+    return { outcome: 'timed-out', reason: `held up by the target's rate limit: ${settled.message}` };
+  if (settled instanceof TargetSilent) return { outcome: 'skipped', reason: settled.message };
+  if (settled instanceof BlockedCheck) return { outcome: 'passed', blocked: settled };
+  if (settled !== undefined) log.failures.push(thrown(c, settled, log.kept));
+  return { outcome: 'passed' };
+}
+
+/** The outcome once the failures and assertions are in. */
+function outcomeOf(ending: Ending, log: CheckLog): Ending {
+  // Timed out: the failures so far stay as evidence; the outcome says why the check stopped.
+  if (ending.outcome === 'timed-out') return ending;
+  if (log.failures.length) return { ...ending, outcome: 'failed' };
+  if (ending.blocked) return { ...ending, outcome: 'blocked', reason: ending.blocked.message };
+  if (ending.outcome === 'passed' && log.assertions === 0) return { outcome: 'skipped', reason: 'nothing to assert on this target' };
+  return ending;
 }
 
 /** An exception out of a check: the check's failure, with what it says. */

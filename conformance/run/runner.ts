@@ -1,38 +1,37 @@
-// Runs the selected checks against one target: builds the shared context, applies the response checks to every
-// exchange, skips what cannot run (with the reason), cleans up what the run created, and returns one report.
+// Runs the selected checks against one target and returns one report. The steps, each in a module of its own:
+// connect to the target (connect.ts), listen for webhooks (webhook-listener.ts), select the checks (select.ts), run
+// them (run-checks.ts) with every exchange judged by the response checks as it happens (response-findings.ts),
+// explore (explore/run.ts), clean up what the run created (cleanup.ts), and assemble the report (suite-report.ts).
 import { randomBytes } from 'node:crypto';
-import { KeyRefused, UnreachableTarget, probeTarget, reachTarget } from './target-probe.ts';
-import { Contract } from '../../spec/runtime/contract.ts';
-import { Http, type KeyRef, type RequestSpec } from '../target/http.ts';
+import { responseChecks } from '../../judge/checks/index.ts';
 import type { Exchange } from '../../judge/define.ts';
-import { DEFAULT_MAX_TIME_MS, notRunReason, RunDeadline, stoppedEarly } from './run-deadline.ts';
-import { armedText, faultsNow, giveBackFaults } from './probe-faults.ts';
-import { pacingForecast } from './pacing-forecast.ts';
+import { Contract } from '../../spec/runtime/contract.ts';
 import { Register } from '../../spec/runtime/register.ts';
 import { SchemaValidator, type Profile } from '../../spec/runtime/schemas.ts';
-import { Cleanup } from './cleanup.ts';
-import { Fixtures } from './fixtures.ts';
-import { FAULT_SCOPE_HEADER, MockControl } from '../target/mock-control.ts';
-import { Receiver } from '../target/receiver.ts';
-import { Redactor } from '../report/redact.ts';
-import { liveRuleCoverage } from '../report/rule-coverage.ts';
-import { toCurl } from '../report/curl.ts';
-import { causesOf, evidenceOf } from '../report/causes.ts';
-import { runCheck, type SharedContext } from './check-run.ts';
-import { checkBudgetMs, timeScale } from './durations.ts';
-import { resolveKeys, type KeyInputs } from './keys.ts';
 import { allChecks } from '../checks/index.ts';
-import { responseChecks } from '../../judge/checks/index.ts';
-import { LEGACY_AREAS } from './legacy-areas.ts';
-import { coverage } from '../report/coverage.ts';
-import { judgeExchange } from '../../judge/exchange.ts';
-import { ASSUMED_SKIP, skippedAsAssumed } from '../../judge/profile.ts';
 import { explore, type ExploreSettings } from '../explore/run.ts';
-import { EXPLORE_SENDER } from '../explore/execute.ts';
 import { shareOf, type Shard } from '../explore/shard.ts';
-import { areaOf, type Area, type CheckDef, type CheckResult, type Failure, type Keys, type RunReport } from './model.ts';
+import { coverage } from '../report/coverage.ts';
+import { Redactor } from '../report/redact.ts';
 import { Timings } from '../report/timings.ts';
-import { stillRunning } from './still-running.ts';
+import { Http } from '../target/http.ts';
+import { MockControl } from '../target/mock-control.ts';
+import type { Receiver } from '../target/receiver.ts';
+import { AreaProgress } from './area-progress.ts';
+import type { SharedContext } from './check-run.ts';
+import { Cleanup } from './cleanup.ts';
+import { connectTarget } from './connect.ts';
+import { Fixtures } from './fixtures.ts';
+import type { KeyInputs } from './keys.ts';
+import { areaOf, type Area, type CheckDef, type CheckResult, type ExplorationSummary, type Keys, type RunReport } from './model.ts';
+import { pacingForecast } from './pacing-forecast.ts';
+import { ResponseFindings } from './response-findings.ts';
+import { runChecks } from './run-checks.ts';
+import { DEFAULT_MAX_TIME_MS, RunDeadline, stoppedEarly } from './run-deadline.ts';
+import { selectChecks } from './select.ts';
+import { finishedReport, nameBlockers } from './suite-report.ts';
+import { KeyRefused, UnreachableTarget } from './target-probe.ts';
+import { BadInput, listenForWebhooks } from './webhook-listener.ts';
 
 export interface RunOptions extends KeyInputs {
   url: string;
@@ -66,34 +65,9 @@ export interface RunOptions extends KeyInputs {
   maxTimeMs?: number;
 }
 
-export class BadInput extends Error {}
-export { KeyRefused, UnreachableTarget };
+export { BadInput, KeyRefused, UnreachableTarget, finishedReport };
 
 const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
-
-/** The selector of --only that names exploration: `--explore --only explore` explores without the rule checks. */
-const EXPLORE_SELECTOR = 'explore';
-
-function selectChecks(checks: CheckDef[], only: string[]): CheckDef[] {
-  if (!only.length) return checks;
-  const wanted = new Set(only.map((o) => o.toLowerCase()));
-  if (wanted.delete(EXPLORE_SELECTOR) && !wanted.size) return [];
-  const legacy = new Set([...wanted].flatMap((w) => LEGACY_AREAS[w] ?? []));
-  return checks.filter(
-    (c) => wanted.has(c.area.toLowerCase()) || wanted.has(c.rule.toLowerCase()) || wanted.has(c.name) || legacy.has(c.name),
-  );
-}
-
-/** Areas (rule-id prefixes, and the older area names), rule ids and check names --only accepts, lower case. */
-export function knownSelectors(checks: CheckDef[]): Set<string> {
-  return new Set([
-    EXPLORE_SELECTOR,
-    ...checks.map((c) => c.area.toLowerCase()),
-    ...Object.keys(LEGACY_AREAS),
-    ...checks.map((c) => c.rule.toLowerCase()),
-    ...checks.map((c) => c.name),
-  ]);
-}
 
 export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; redactor: Redactor }> {
   const deadline = new RunDeadline(opts.maxTimeMs ?? DEFAULT_MAX_TIME_MS, opts.signal);
@@ -104,304 +78,176 @@ export async function runSuite(opts: RunOptions): Promise<{ report: RunReport; r
   }
 }
 
+/** What the run sets up before it meets the target. */
+interface Setup {
+  contract: Contract;
+  register: Register;
+  schemas: SchemaValidator;
+  redactor: Redactor;
+  runId: string;
+  /** Of every external_id the run creates. */
+  prefix: string;
+  http: Http;
+  mock?: MockControl;
+}
+
 async function runWithin(opts: RunOptions, deadline: RunDeadline): Promise<{ report: RunReport; redactor: Redactor }> {
   const started = Date.now();
-  // Every wait and request of the run listens to this: Ctrl-C, or --max-time.
-  const runSignal = deadline.signal;
-  const contract = new Contract();
-  const register = opts.register ?? Register.load();
-  const schemas = new SchemaValidator(contract.doc, opts.profile);
-  const redactor = new Redactor();
-  const runId = `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(3).toString('hex')}`;
-  const prefix = `crc-${runId}-`;
-  const http = new Http(opts.url, contract, {
-    concurrency: opts.concurrency,
-    timeoutMs: opts.timeoutMs,
-    signal: runSignal,
-    readOnly: opts.readOnly,
-    deadline,
-  });
-
-  const mock = opts.mock ? new MockControl(opts.url, opts.timeoutMs, undefined, undefined, opts.readOnly) : undefined;
-  // The faults a user armed before the run: the probe below must not take them unseen (probe-faults.ts).
-  const armedBefore = mock && (await faultsNow(mock));
-  let keys: Keys;
-  /** The probe's answers: their X-RateLimit-* headers say whether the key's limit will pace the run. */
-  let probed: Exchange[];
-  try {
-    // Reachability first, without a key: a transport error or a redirect is exit 2.
-    const unkeyed = await reachTarget(http, opts.url);
-    http.exchanges.length = 0;
-    if (mock && !(await mock.health()))
-      throw new UnreachableTarget(`--mock: the control API ${mock.url}/health does not answer 200; is the target this kit's mock?`);
-    keys = await resolveKeys(opts, mock);
-    for (const k of allKeyRefs(keys)) redactor.add(k.value, `$${k.envVar}`);
-    http.knowKeys(allKeyRefs(keys));
-    // The main key refused, or no answer as the API (a base URL without /ext-api/v1, a web site): exit 2 with a hint.
-    await probeTarget(http, keys.main, opts.url, unkeyed);
-    probed = http.exchanges.splice(0);
-  } catch (e) {
-    if (armedBefore?.length && e instanceof Error)
-      e.message += ` (the mock had faults armed before the run, which these first requests may have met: ${armedText(armedBefore)})`;
-    throw e;
-  }
-  const probeFaults = mock && armedBefore?.length ? await giveBackFaults(mock, armedBefore) : undefined;
-
+  // Meet the target: not reachable, not the API or the key refused ends the run here (exit 2).
+  const setup = setUp(opts, deadline);
+  const { contract, register, http, prefix } = setup;
+  const connected = await connectTarget(http, setup.mock, opts, setup.redactor);
+  const { keys } = connected;
   const cleanup = new Cleanup(contract, prefix);
-  const fixtures = new Fixtures(http, keys.main, prefix, opts.readOnly);
-
-  // Every response goes through the response checks, attributed to them.
-  const responseFindings = new Map<string, Failure[]>(responseChecks.map((c) => [c.name, []]));
-  let inspected = 0;
+  // Every response goes through the response checks, attributed to them; what it created is noted for the cleanup.
+  const responses = new ResponseFindings(contract, setup.schemas, opts.profile);
   http.onExchange((ex: Exchange) => {
     cleanup.observe(ex);
     cleanup.observeDelete(ex);
-    // Exploration judges its own exchanges with the same judge, per operation and with its shrunk cases.
-    if (!ex.operation || ex.check === EXPLORE_SENDER) return;
-    inspected++;
-    for (const v of judgeExchange(ex as Exchange & { operation: NonNullable<Exchange['operation']> }, {
-      contract,
-      schemas,
-      profile: opts.profile,
-    }))
-      responseFindings.get(v.check)!.push({
-        ruleId: v.ruleId,
-        message: `${ex.request.method} ${ex.request.path} (sent by ${ex.check})`,
-        expected: v.expected,
-        actual: v.actual,
-        curl: toCurl(ex.request),
-        ...evidenceOf(ex),
-      });
+    responses.judge(ex);
   });
+  const webhooks = await listenForWebhooks(opts);
 
-  let receiver: Receiver | undefined;
-  let receiverNote: string | undefined;
-  if (opts.webhookReceiver || mock) {
-    receiver = opts.receiver ?? new Receiver();
-    try {
-      // Loopback unless told (--webhook-host): a tunnel on this machine reaches it there, nothing else can.
-      await receiver.listen(opts.webhookReceiver?.port ?? 0, opts.webhookReceiver?.host ?? '127.0.0.1');
-    } catch (err) {
-      receiver = undefined;
-      receiverNote = `the webhook receiver could not listen: ${(err as Error).message}`;
-      if (opts.webhookReceiver) throw new BadInput(receiverNote);
-    }
-  }
-
+  // Select the checks. A replay sends its one case and nothing else.
   const all = opts.checks ?? allChecks;
-  // A replay sends its one case and nothing else.
   const selected = opts.explore?.replay ? [] : shareOf(selectChecks(all, opts.only), opts.shard);
-  const results: CheckResult[] = [];
-  const byArea = new Map<Area, number>();
-  for (const c of selected) byArea.set(c.area, (byArea.get(c.area) ?? 0) + 1);
-  const wantResponses = selected.length > 0;
-  const forecast = pacingForecast(probed, {
+  const forecast = pacingForecast(connected.probed, {
     profile: opts.profile,
     checks: selected.length,
     allChecks: all.length,
     exploreBudget: opts.explore && !opts.explore.replay ? opts.explore.budget : undefined,
-    mock: !!mock,
+    mock: !!opts.mock,
   });
   if (forecast) opts.onNotice?.(forecast);
-  if (wantResponses) for (const rc of responseChecks) byArea.set(areaOf(rc.rule), (byArea.get(areaOf(rc.rule)) ?? 0) + 1);
-  const finish = (r: CheckResult) => {
-    results.push(r);
-    const left = byArea.get(r.area)! - 1;
-    byArea.set(r.area, left);
-    if (left === 0)
-      opts.onArea?.(
-        r.area,
-        results.filter((x) => x.area === r.area),
-      );
-  };
+  const wantResponses = selected.length > 0;
+  const responseAreas = wantResponses ? responseChecks.map((rc) => areaOf(rc.rule)) : [];
+  const progress = new AreaProgress([...selected.map((c) => c.area), ...responseAreas], opts.onArea);
 
-  const timings = new Timings();
-  const shared: SharedContext = {
+  // Run the rule checks; then the response checks, one result each over every exchange of the run; then explore.
+  const shared = sharedContext(opts, setup, keys, cleanup, webhooks.receiver);
+  const checkTimeoutMs = opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const checksEnv = { shared, register, receiverNote: webhooks.note, concurrency: opts.concurrency, checkTimeoutMs };
+  await runChecks(selected, { ...checksEnv, signal: deadline.signal, onStill: opts.onStill }, progress.finish);
+  if (wantResponses) for (const r of responses.results(register)) progress.finish(r);
+  const explored = opts.explore && !deadline.signal.aborted ? await exploreAfter(opts, opts.explore, setup, keys, deadline) : undefined;
+
+  // Clean up what the run created, within the deadline's grace.
+  if (!opts.readOnly) await cleanup.run(http, keys.main, deadline.cleanupUntil());
+  await webhooks.receiver?.close();
+
+  // The report: blocked checks name their blockers; coverage is reckoned before exploration's results join.
+  const { results } = progress;
+  nameBlockers(results, all);
+  const { notChecked, coveredBySchemas } = coverage({
+    register,
     contract,
+    checks: all,
+    responseChecks,
+    selected,
+    results,
     profile: opts.profile,
-    schemas,
-    http,
-    keys,
+  });
+  results.push(...(explored?.results ?? []));
+  const { probeFaults } = connected;
+  const { timings } = shared;
+  const said = { keys, results, exploration: explored?.summary, notChecked, coveredBySchemas, cleanup, probeFaults, forecast, timings };
+  const report = finishedReport(reportParts(opts, setup, deadline, said), { started, results, register });
+  return { report: setup.redactor.deep(report), redactor: setup.redactor };
+}
+
+/** The run's contract, register and client; its id, which every external_id it creates carries. */
+function setUp(opts: RunOptions, deadline: RunDeadline): Setup {
+  const contract = new Contract();
+  const runId = `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(3).toString('hex')}`;
+  return {
+    contract,
+    register: opts.register ?? Register.load(),
+    schemas: new SchemaValidator(contract.doc, opts.profile),
+    redactor: new Redactor(),
     runId,
-    prefix,
+    prefix: `crc-${runId}-`,
+    // Every wait and request of the run listens to the deadline's signal: Ctrl-C, or --max-time.
+    http: new Http(opts.url, contract, {
+      concurrency: opts.concurrency,
+      timeoutMs: opts.timeoutMs,
+      signal: deadline.signal,
+      readOnly: opts.readOnly,
+      deadline,
+    }),
+    mock: opts.mock ? new MockControl(opts.url, opts.timeoutMs, undefined, undefined, opts.readOnly) : undefined,
+  };
+}
+
+/** What every check's context shares: the run's contract, client, keys, mock, receiver, cleanup, fixtures and timings. */
+function sharedContext(opts: RunOptions, setup: Setup, keys: Keys, cleanup: Cleanup, receiver?: Receiver): SharedContext {
+  const fixtures = new Fixtures(setup.http, keys.main, setup.prefix, opts.readOnly);
+  return {
+    contract: setup.contract,
+    profile: opts.profile,
+    schemas: setup.schemas,
+    http: setup.http,
+    keys,
+    runId: setup.runId,
+    prefix: setup.prefix,
     readOnly: opts.readOnly,
-    mock,
+    mock: setup.mock,
     receiver,
     cleanup,
     fixtures,
     timeoutMs: opts.timeoutMs,
-    timings,
+    timings: new Timings(),
     externalId: (label) => fixtures.externalId(label),
   };
-  const checkTimeoutMs = opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
-  // A check that waits for the service gets the document's durations (scaled only on the mock, which says its scale).
-  const budgetOf = (c: CheckDef) => checkBudgetMs(c.waits, checkTimeoutMs, timeScale(mock));
-
-  /** A check's faults are scoped to it: only its own requests, which carry the scope header once it armed one, take them. */
-  const faultScope = (check: CheckDef) => {
-    let armed = false;
-    const scope = `${prefix}${check.name}`;
-    const view = mock?.withScope(scope, () => (armed = true));
-    return {
-      mock: view,
-      spec: (spec: RequestSpec): RequestSpec => (armed ? { ...spec, headers: { ...spec.headers, [FAULT_SCOPE_HEADER]: scope } } : spec),
-      /** What the check armed and did not use goes with it (a user's own faults on the mock are left alone). */
-      clear: async () => void (armed && (await view?.clearFaults().catch(() => undefined))),
-    };
-  };
-
-  const skipReason = (c: CheckDef): string | undefined => {
-    const rule = register.resolve(c.rule);
-    if (skippedAsAssumed(rule.provenance, opts.profile)) return ASSUMED_SKIP;
-    if (c.needs?.write && opts.readOnly) return '--read-only: the check writes';
-    if (c.needs?.mock && !mock) return 'needs --mock (the mock control API)';
-    if (c.needs?.receiver && !receiver) return receiverNote ?? 'needs --webhook-receiver <public_url> --webhook-port <n> (or --mock)';
-    for (const k of c.needs?.keys ?? []) {
-      if (k === 'scoped' && !keys.scoped.length) return 'needs --scoped-key <scope,...>=<key>';
-      if (k === 'otherOrg' && !keys.otherOrg) return 'needs --other-org-key';
-      if (k === 'expired' && !keys.expired) return 'needs --expired-key';
-      if (k === 'revoked' && !keys.revoked) return 'needs --revoked-key';
-    }
-    return undefined;
-  };
-
-  const runOne = async (c: CheckDef): Promise<void> => {
-    const rule = register.resolve(c.rule);
-    const base = { name: c.name, area: c.area, ruleId: c.rule, rule: rule.rule, provenance: rule.provenance };
-    const reason = skipReason(c) ?? notRunReason(runSignal, http);
-    if (reason) {
-      finish({ ...base, outcome: 'skipped', reason, failures: [], assertions: 0, ms: 0 });
-      return;
-    }
-    const budget = budgetOf(c);
-    still?.start(c.name, `up to ${Math.round(budget.ms / 1000)} s: ${budget.why}`);
-    finish(await runCheck(c, base, { shared, budgetMs: budget.ms, budgetWhy: budget.why, signal: runSignal, faults: faultScope(c) }));
-    still?.end(c.name);
-  };
-  const still = opts.onStill && stillRunning(opts.onStill);
-
-  // Checks on state no scope can separate (webhook receivers and deliveries, timings) run alone after the others;
-  // the rest run side by side (a mock fault is scoped to the check that arms it).
-  const parallel = selected.filter((c) => !c.exclusive);
-  const exclusive = selected.filter((c) => c.exclusive);
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(opts.concurrency, parallel.length)) }, async () => {
-    while (next < parallel.length) await runOne(parallel[next++]!);
-  });
-  await Promise.all(workers);
-  for (const c of exclusive) await runOne(c);
-  still?.stop();
-
-  // Response checks: one result each, over every exchange of the run.
-  if (wantResponses)
-    for (const rc of responseChecks) {
-      const rule = register.resolve(rc.rule);
-      const base = { name: rc.name, area: areaOf(rc.rule), ruleId: rc.rule, rule: rule.rule, provenance: rule.provenance, ms: 0 };
-      if (skippedAsAssumed(rule.provenance, opts.profile)) {
-        finish({ ...base, outcome: 'skipped', reason: ASSUMED_SKIP, failures: [], assertions: 0 });
-        continue;
-      }
-      const failures = responseFindings.get(rc.name)!;
-      finish({
-        ...base,
-        outcome: failures.length ? 'failed' : inspected ? 'passed' : 'skipped',
-        reason: inspected ? undefined : 'no responses to inspect',
-        failures: failures.slice(0, 50),
-        assertions: inspected,
-      });
-    }
-
-  const explored =
-    opts.explore && !runSignal.aborted
-      ? await explore(
-          {
-            contract,
-            register,
-            schemas,
-            profile: opts.profile,
-            http,
-            keys,
-            prefix,
-            concurrency: opts.concurrency,
-            readOnly: opts.readOnly,
-            signal: runSignal,
-          },
-          { ...opts.explore, shard: opts.shard },
-        )
-      : undefined;
-
-  if (!opts.readOnly) await cleanup.run(http, keys.main, deadline.cleanupUntil());
-  await receiver?.close();
-
-  nameBlockers(results, all);
-  const src = { register, contract, checks: all, responseChecks };
-  const { notChecked, coveredBySchemas } = coverage({ ...src, selected, results, profile: opts.profile });
-  results.push(...(explored?.results ?? []));
-
-  const report = finishedReport(
-    {
-      target: opts.url,
-      runId,
-      profile: opts.profile,
-      notChecked,
-      coveredBySchemas,
-      cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
-      interrupted: !!opts.signal?.aborted,
-      pacing: { ...http.pacing },
-      exploration: explored?.summary,
-      shard: opts.shard && `${opts.shard.k}/${opts.shard.of}`,
-      stopped: stoppedEarly(deadline, http, results, explored?.summary),
-      probeFaults,
-      pacingForecast: forecast,
-      ...(timings.all.length && { timings: timings.all }),
-      rerun: explored && {
-        flags: [...(opts.mock ? ['--mock'] : []), ...(opts.readOnly ? ['--read-only'] : [])],
-        // With --mock the keys come from the mock; else the case was planned with these (the main and another organization's).
-        keyVars: opts.mock ? [] : [keys.main, keys.otherOrg].flatMap((k) => (k ? [k.envVar] : [])),
-      },
-    },
-    { started, results, register },
-  );
-  return { report: redactor.deep(report), redactor };
 }
 
-/** A run's report once it is over: its times, its results in the register's order and their causes. */
-export function finishedReport(
-  parts: Omit<RunReport, 'startedAt' | 'seconds' | 'results' | 'causes'>,
-  run: { started: number; results: CheckResult[]; register: Register },
-): RunReport {
+/** --explore: the generated cases, after the rule checks, with the run's client, keys and prefix. */
+function exploreAfter(
+  opts: RunOptions,
+  settings: ExploreSettings,
+  setup: Setup,
+  keys: Keys,
+  deadline: RunDeadline,
+): Promise<{ results: CheckResult[]; summary: ExplorationSummary }> {
+  const { contract, register, schemas, http, prefix } = setup;
+  const { profile, concurrency, readOnly } = opts;
+  const env = { contract, register, schemas, profile, http, keys, prefix, concurrency, readOnly, signal: deadline.signal };
+  return explore(env, { ...settings, shard: opts.shard });
+}
+
+/** What the report says of the run besides its results, once the run is over. */
+interface RunEnd {
+  keys: Keys;
+  results: CheckResult[];
+  exploration?: ExplorationSummary;
+  notChecked: RunReport['notChecked'];
+  coveredBySchemas: RunReport['coveredBySchemas'];
+  cleanup: Cleanup;
+  probeFaults?: string;
+  forecast?: string;
+  timings: Timings;
+}
+
+function reportParts(opts: RunOptions, setup: Setup, deadline: RunDeadline, end: RunEnd): Parameters<typeof finishedReport>[0] {
+  const { cleanup, keys, exploration, timings } = end;
   return {
-    ruleCoverage: liveRuleCoverage(run.register, parts.notChecked),
-    ...parts,
-    startedAt: new Date(run.started).toISOString(),
-    seconds: (Date.now() - run.started) / 1000,
-    results: sortResults(run.results, run.register),
-    causes: causesOf(run.results),
+    target: opts.url,
+    runId: setup.runId,
+    profile: opts.profile,
+    notChecked: end.notChecked,
+    coveredBySchemas: end.coveredBySchemas,
+    cleanup: { created: cleanup.count, removed: cleanup.removed, leftovers: cleanup.leftovers },
+    interrupted: !!opts.signal?.aborted,
+    pacing: { ...setup.http.pacing },
+    exploration,
+    shard: opts.shard && `${opts.shard.k}/${opts.shard.of}`,
+    stopped: stoppedEarly(deadline, setup.http, end.results, exploration),
+    probeFaults: end.probeFaults,
+    pacingForecast: end.forecast,
+    ...(timings.all.length && { timings: timings.all }),
+    rerun: exploration && {
+      flags: [...(opts.mock ? ['--mock'] : []), ...(opts.readOnly ? ['--read-only'] : [])],
+      // With --mock the keys come from the mock; else the case was planned with these (the main and another organization's).
+      keyVars: opts.mock ? [] : [keys.main, keys.otherOrg].flatMap((k) => (k ? [k.envVar] : [])),
+    },
   };
-}
-
-/** Areas in the register's order, checks by name within an area. */
-/** A blocked check names the checks that judge the rule it waited on, and whether they failed in this run. */
-function nameBlockers(results: CheckResult[], all: CheckDef[]): void {
-  const judges = (id: string) => [
-    ...all.filter((c) => c.rule === id || c.covers?.includes(id)).map((c) => c.name),
-    ...responseChecks.filter((c) => c.rule === id).map((c) => c.name),
-  ];
-  for (const r of results) {
-    if (r.outcome !== 'blocked' || !r.blockedBy) continue;
-    const checks = judges(r.blockedBy.ruleId);
-    const states = checks.map((n) => `${n} ${results.find((x) => x.name === n)?.outcome ?? 'not run'}`);
-    r.blockedBy.checks = checks;
-    r.reason = `waited for ${r.blockedBy.waitedFor}; ${r.blockedBy.ruleId} is judged by ${states.join(', ') || 'no check'}`;
-  }
-}
-
-function sortResults(results: CheckResult[], register: Register): CheckResult[] {
-  const order = [...new Set(register.rules.map((r) => areaOf(r.id)))];
-  const rank = (a: string) => (order.includes(a) ? order.indexOf(a) : order.length);
-  return results.slice().sort((a, b) => rank(a.area) - rank(b.area) || a.area.localeCompare(b.area) || a.name.localeCompare(b.name));
-}
-
-function allKeyRefs(keys: Keys): KeyRef[] {
-  return [keys.main, ...keys.scoped.map((s) => s.key), keys.otherOrg, keys.expired, keys.revoked].filter((k): k is KeyRef => !!k);
 }
