@@ -9,7 +9,7 @@ import { ASSUMED_SKIP, skippedAsAssumed } from '../../judge/profile.ts';
 import { judgeTraffic, trafficChecks, trafficJudge, type TrafficJudge, type Verdict } from '../../judge/traffic.ts';
 import { areaOf, type CheckResult, type Failure, type RunReport } from '../run/model.ts';
 import { Register } from '../../spec/runtime/register.ts';
-import { finishedReport } from '../run/runner.ts';
+import { finishedReport } from '../run/suite-report.ts';
 import type { Profile } from '../../spec/runtime/schemas.ts';
 import { readHar } from './read.ts';
 import { harRedactor } from './secrets.ts';

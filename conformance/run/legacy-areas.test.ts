@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { responseChecks } from '../../judge/checks/index.ts';
 import { allChecks } from '../checks/index.ts';
 import { LEGACY_AREAS } from './legacy-areas.ts';
-import { knownSelectors } from './runner.ts';
+import { knownSelectors, selectChecks } from './select.ts';
 
 describe('the older area names of --only', () => {
   // `responses` names the response checks too, which every run applies to every answer.
@@ -27,6 +27,19 @@ describe('the older area names of --only', () => {
       .filter(([alias]) => allChecks.some((c) => c.area.toLowerCase() === alias))
       .flatMap(([alias, checks]) => checks.filter((c) => areaOf.get(c) !== alias).map((c) => `${alias}: ${c}`));
     expect(strays).toEqual([]);
+  });
+
+  it('each selects exactly its checks (with auth, the area of today too), beside what the other selectors add', () => {
+    const checkNames = new Set(allChecks.map((c) => c.name));
+    for (const [alias, listed] of Object.entries(LEGACY_AREAS)) {
+      const area = allChecks.filter((c) => c.area.toLowerCase() === alias).map((c) => c.name);
+      const expected = new Set([...listed.filter((c) => checkNames.has(c)), ...area]);
+      expect(new Set(selectChecks(allChecks, [alias]).map((c) => c.name)), alias).toEqual(expected);
+    }
+    const both = selectChecks(allChecks, ['scopes', 'PRV']).map((c) => c.name);
+    expect(both).toEqual(
+      expect.arrayContaining([...LEGACY_AREAS.scopes!, ...allChecks.filter((c) => c.area === 'PRV').map((c) => c.name)]),
+    );
   });
 
   it('--only accepts every one of them', () => {

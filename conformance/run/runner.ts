@@ -65,7 +65,7 @@ export interface RunOptions extends KeyInputs {
   maxTimeMs?: number;
 }
 
-export { BadInput, KeyRefused, UnreachableTarget, finishedReport };
+export { BadInput, KeyRefused, UnreachableTarget };
 
 const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 
