@@ -40,7 +40,13 @@ const ALLOWED: Record<string, string[]> = {
     'conformance/run/fixtures.ts',
     'conformance/report/curl.ts',
   ],
-  har: ['conformance/har/', 'conformance/report/', 'conformance/checks/index.ts', 'conformance/run/model.ts', 'conformance/run/suite-report.ts'],
+  har: [
+    'conformance/har/',
+    'conformance/report/',
+    'conformance/checks/index.ts',
+    'conformance/run/model.ts',
+    'conformance/run/suite-report.ts',
+  ],
   testing: ['conformance/', 'mock/'],
 };
 /** The root: the entry point wires the folders; tests anywhere may also start the mock and use the repository's test helpers. */
