@@ -66,7 +66,22 @@ describe('--upstream against a hostile upstream', () => {
       const r = await call(`/bomb-${kind}`, { headers: { 'x-api-key': 'k', 'accept-encoding': kind } });
       expect(r.status).toBe(200);
       await r.body?.cancel();
-      expect((await journal()).not_judged).toMatch(new RegExp(`body not judged: a ${kind} body decoding past the judge's 2 MB`));
+      expect((await journal()).not_judged).toMatch(new RegExp(`body not judged: a ${kind} body decoding past 2 MB`));
+    }
+  });
+
+  it('passes a body past what the judge reads on, kept in the journal, judged on its status and headers only', async () => {
+    for (const [encoding, why] of [
+      ['identity', 'a body of 1.8 MB'],
+      ['gzip', 'a gzip body of 1.8 MB decoded'],
+    ]) {
+      const r = await call('/patients?invalid', { headers: { 'x-api-key': 'k', 'accept-encoding': encoding! } });
+      expect(r.status).toBe(200);
+      expect((await r.json()).data).toHaveLength(3300);
+      const entry = await journal();
+      expect(entry.not_judged).toBe(`body not judged: ${why}, past the judge's 256 KB`);
+      expect(entry.violations ?? []).toEqual([]); // each record breaks a rule: judged, it would have violations
+      expect([entry.response.body.slice(0, 9), entry.response.truncated]).toEqual(['{"data":[', true]);
     }
   });
 
