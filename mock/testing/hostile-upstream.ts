@@ -1,10 +1,11 @@
 // A hostile upstream for the --upstream proxy's tests, run in a process of its own (so that the work of being hostile,
 // writing an endless answer, does not share the mock's event loop it measures): an endless answer, decompression bombs
 // (gzip, brotli, deflate), a body at one byte a tick, an X-Mock-Fault of its own, escape sequences, and a request that
-// never gets an answer, counting the ones whose client went away (GET /closed); for bench/upstream-hostile.ts also the
-// largest answers the proxy takes whole: 31 MB under its 32 MB cap (/huge), and a list page just under what its judge
-// reads (GET /patients: valid, or with ?invalid a violation in every record; gzip when the request accepts it).
-// Loopback only; prints its origin. Test-only: `node --import tsx mock/testing/hostile-upstream.ts`.
+// never gets an answer, counting the ones whose client went away (GET /closed); also (bench/upstream-hostile.ts) the
+// largest answers the proxy takes whole: 31 MB under its 32 MB cap (/huge, and as a 500: /huge-error), an answer
+// declaring 64 MB (/declared), and a list page of 1.9 MB (GET /patients: valid, or with ?invalid a violation in every
+// record; gzip when the request accepts it). Loopback only; prints its origin. Test-only: `node --import tsx
+// mock/testing/hostile-upstream.ts`.
 import { createServer, type ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 
@@ -67,6 +68,9 @@ const server = createServer((req, res) => {
   if (path === '/closed') return res.end(String(closed));
   if (path.endsWith('/endless')) return endless(res);
   if (path.endsWith('/huge')) return res.writeHead(200, json).end(HUGE);
+  if (path.endsWith('/huge-error')) return res.writeHead(500, json).end(HUGE);
+  // 64 MB declared, 64 KB sent, then nothing: past the cap before its first byte.
+  if (path.endsWith('/declared')) return res.writeHead(200, { ...json, 'content-length': String(BOMB_DECODED) }).write(CHUNK);
   const page = /\/patients(\?invalid)?$/.exec(path);
   if (page) {
     const which = page[1] ? 'invalid' : 'valid';

@@ -63,6 +63,38 @@ function decoded(encoding: string | undefined, body: Buffer): UpstreamBody {
   return { text, unjudged: pastJudge(plain.byteLength, plain === body ? undefined : e) };
 }
 
+/**
+ * An answer's body as it comes, cut off past `maxBytes`; the function returned gives it whole once it ended. A declared
+ * length (none on HEAD, 204 or 304) past the cap is cut off at once; under it, the body is read into one buffer of that
+ * size as it comes: a 31 MB answer is never copied whole at its end (a Buffer.concat of its chunks held the event loop
+ * 6 to 72 ms on this host, and its memory twice meanwhile). A body of unknown length is joined at its end.
+ */
+function collect(res: http.IncomingMessage, method: string, maxBytes: number, cut: (why: string) => void): () => Buffer {
+  const tooLarge = () => cut(`an answer larger than ${MB(maxBytes)}: cut off`);
+  const bodiless = method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304;
+  const declared = bodiless ? Number.NaN : Number(res.headers['content-length']);
+  let size = 0;
+  if (declared > maxBytes) {
+    tooLarge();
+    return () => Buffer.alloc(0);
+  }
+  if (Number.isSafeInteger(declared) && declared > 0) {
+    const into = Buffer.allocUnsafe(declared);
+    // node's parser passes no more than the declared length; copy() would not write past it either
+    res.on('data', (c: Buffer) => {
+      size += c.copy(into, size);
+    });
+    return () => into.subarray(0, size);
+  }
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => {
+    size += c.byteLength;
+    if (size > maxBytes) tooLarge();
+    else chunks.push(c);
+  });
+  return () => Buffer.concat(chunks, size);
+}
+
 export function createForward(base: URL, limits: ForwardLimits = DEFAULT_LIMITS): { forward: Forward; close(): void } {
   const secure = base.protocol === 'https:';
   const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 256 }) : new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -93,17 +125,11 @@ export function createForward(base: URL, limits: ForwardLimits = DEFAULT_LIMITS)
           signal,
         },
         (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            size += c.byteLength;
-            if (size > limits.maxBytes) cut(`an answer larger than ${MB(limits.maxBytes)}: cut off`);
-            else chunks.push(c);
-          });
+          const read = collect(res, method, limits.maxBytes, cut);
           res.on('error', (e) => reject(unreachable(cause ?? e)));
           res.on('end', () => {
             clearTimeout(whole);
-            const raw = Buffer.concat(chunks);
+            const raw = read();
             const h: Record<string, string> = {};
             for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
             let judged: ReturnType<typeof decoded> | undefined;

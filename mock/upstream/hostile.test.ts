@@ -61,6 +61,12 @@ describe('--upstream against a hostile upstream', () => {
     expect((await r.json()).error).toMatch(/larger than 32 MB: cut off/);
   });
 
+  it('cuts an answer declaring more than the cap off at once, before waiting for its body', async () => {
+    const r = await call('/declared');
+    expect(r.status).toBe(502);
+    expect((await r.json()).error).toMatch(/larger than 32 MB: cut off/); // not "no whole answer within 1.5 s"
+  });
+
   it('passes a decompression bomb on still compressed, unjudged and said so (gzip, brotli, deflate)', async () => {
     for (const kind of ['gzip', 'br', 'deflate'] as const) {
       const r = await call(`/bomb-${kind}`, { headers: { 'x-api-key': 'k', 'accept-encoding': kind } });
@@ -83,6 +89,13 @@ describe('--upstream against a hostile upstream', () => {
       expect(entry.violations ?? []).toEqual([]); // each record breaks a rule: judged, it would have violations
       expect([entry.response.body.slice(0, 9), entry.response.truncated]).toEqual(['{"data":[', true]);
     }
+  });
+
+  it('keeps the first 4 KB of a 31 MB error answer in the journal, read once', async () => {
+    const r = await call('/huge-error');
+    expect([r.status, (await r.arrayBuffer()).byteLength]).toEqual([500, 31 * 1024 * 1024]);
+    const entry = await journal();
+    expect([entry.status, entry.error]).toEqual([500, 'a'.repeat(4096)]);
   });
 
   it("bounds a whole answer's time, not only its silence", async () => {

@@ -7,7 +7,7 @@ import type { Judged } from '../../judge/live.ts';
 import { adapterOf } from '../platform/adapter.ts';
 import type { EngineContext, RouteHandler } from '../platform/deps.ts';
 import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
-import { cut, maskedHeaders, type Exchanged, type Violation } from '../platform/journal-entry.ts';
+import { cut, JOURNAL_BODY_BYTES, maskedHeaders, type Exchanged, type Violation } from '../platform/journal-entry.ts';
 import { createRedactor, withoutKey } from '../platform/redact.ts';
 import { visible } from '../platform/refusal-notices.ts';
 import { answerError, readBody } from '../platform/responses.ts';
@@ -59,12 +59,17 @@ const MAX_FORWARDED = 11 * 1024 * 1024;
 const UPSTREAM_BODY_CHARS = 256 * 1024;
 const UTF8 = { encoder: new TextEncoder(), decoder: new TextDecoder() };
 /**
- * The first UPSTREAM_BODY_CHARS of the text, as a string of its own: a slice shares its parent's characters in V8, so
- * the journal would hold every long answer whole while counting 256 KB of it (250 answers of 1.9 MB: 475 MB where it
- * counts 64; bench/upstream-hostile.ts).
+ * The first `chars` characters of the text, as a string of its own: a slice shares its parent's characters in V8, so
+ * the journal would hold every long answer whole while counting what it keeps of it (250 answers of 1.9 MB: 475 MB
+ * where it counts 64; bench/upstream-hostile.ts).
  */
-const kept = (text: string) =>
-  text.length > UPSTREAM_BODY_CHARS ? UTF8.decoder.decode(UTF8.encoder.encode(cut(text, UPSTREAM_BODY_CHARS))) : text;
+const firstOf = (text: string, chars: number) => (text.length > chars ? UTF8.decoder.decode(UTF8.encoder.encode(cut(text, chars))) : text);
+/**
+ * The journal's `error` of an answer of 400 or more, from what was read already: left to the journal, it would read
+ * the whole answer back as text and keep its first 4 KB as a slice of it, 31 MB held an entry (500 entries: 15 GB).
+ */
+const errorText = (text: string | undefined, body: Uint8Array) =>
+  text !== undefined ? firstOf(text, JOURNAL_BODY_BYTES) : UTF8.decoder.decode(body.subarray(0, JOURNAL_BODY_BYTES));
 /**
  * Access-control fields are the front's (its CORS policy answers the page), never the upstream's; nor are the mock's
  * own (an upstream's X-Mock-Fault would make the front drop or reset the answer).
@@ -155,7 +160,7 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       response: {
         status: answer.status,
         headers: answer.headers,
-        body: text === undefined ? '' : kept(text),
+        body: text === undefined ? '' : firstOf(text, UPSTREAM_BODY_CHARS),
         truncated: text === undefined || text.length > UPSTREAM_BODY_CHARS,
       },
       violations: violations.map(asJournalViolation),
@@ -177,6 +182,7 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
     const out: Record<string, string> = {};
     for (const k in answer.headers) if (!dropped(k)) out[k] = answer.headers[k]!;
     const empty = answer.body.byteLength === 0 || c.req.method === 'HEAD' || answer.status === 204 || answer.status === 304;
+    if (answer.status >= 400) c.set('errorBody', empty ? '' : errorText(text, answer.body));
     return new Response(empty ? null : (answer.body as Uint8Array<ArrayBuffer>), { status: answer.status, headers: out });
   };
 }
