@@ -8,7 +8,8 @@
 // falls on every case alike); a case's polls are those answered from its start to 300 ms after its end. Per case: the
 // polls' p50, p99 and max of both mocks, each mock's worst event-loop delay (perf_hooks.monitorEventLoopDelay, 10 ms
 // resolution, preloaded by the bench only: the mock's own share, whatever the scheduler did) and its peak RSS (VmHWM,
-// reset through /proc/<pid>/clear_refs before each case).
+// reset through /proc/<pid>/clear_refs before each case); and the mock's CPU time over the case's windows (100 % is one
+// core: on a loaded host, the more CPU a case takes, the longer the scheduler stretches each of its event-loop turns).
 // Usage: npx tsx bench/upstream-hostile.ts [--rounds <rounds>] [--seconds <seconds per case and round>]
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readFlags } from './flags.ts';
 import type { Polled } from './health-poller.ts';
-import { type Server, startProcess, stop } from './load.ts';
+import { cpuNs, type Server, startProcess, stop } from './load.ts';
 import { median, percentile } from './median.ts';
 
 const USAGE = 'Usage: npx tsx bench/upstream-hostile.ts [--rounds <rounds>] [--seconds <seconds per case and round>]';
@@ -49,6 +50,8 @@ const CASES: Case[] = [
   { name: 'no traffic' },
   { name: 'endless answer (cut at 32 MB)', path: '/endless' },
   { name: '31 MB answer (under the cap)', path: '/huge' },
+  { name: '31 MB error answer (a 500)', path: '/huge-error' },
+  { name: '64 MB declared (past the cap)', path: '/declared' },
   { name: '1.9 MB list page, judged', path: '/patients' },
   { name: '1.9 MB list page, gzip, judged', path: '/patients', headers: { 'accept-encoding': 'gzip' } },
   { name: '1.9 MB list page, a violation a record', path: '/patients?invalid' },
@@ -80,8 +83,11 @@ process.on('SIGUSR2', () => {
   h.reset();
 });`)}`;
 
-/** The mock's worst event-loop delay since the last call (ms), and the peak RSS since the last call (MB); both reset. */
-async function takePeaks(s: Server, dir: string): Promise<{ loopMs: number; rssMb: number }> {
+/**
+ * The mock's worst event-loop delay (ms) and peak RSS (MB) since the last call, both reset; and the CPU time it has
+ * used since it started (ns, all its threads).
+ */
+async function takePeaks(s: Server, dir: string): Promise<{ loopMs: number; rssMb: number; cpuNs: number }> {
   const pid = s.proc.pid!;
   const file = join(dir, `loop-${pid}.json`);
   rmSync(file, { force: true });
@@ -93,7 +99,7 @@ async function takePeaks(s: Server, dir: string): Promise<{ loopMs: number; rssM
   const { maxMs } = JSON.parse(readFileSync(file, 'utf8')) as { maxMs: number };
   const rssMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
   writeFileSync(`/proc/${pid}/clear_refs`, '5'); // VmHWM back to the current RSS
-  return { loopMs: maxMs, rssMb };
+  return { loopMs: maxMs, rssMb, cpuNs: cpuNs(pid) };
 }
 
 /** One exchange of a case, its outcome: the status, or `went` (the client went), or the error's code. */
@@ -142,6 +148,9 @@ interface Tally {
   polls: Polled[]; // [mock, control]
   loopMs: number[]; // worst of the rounds, [mock, control]
   rssMb: number[];
+  /** The mock's CPU time and the wall time of the case's windows, ns. */
+  cpuNs: number;
+  wallNs: number;
 }
 
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
@@ -152,13 +161,13 @@ const pollCells = (p: Polled) =>
 
 function table(tallies: Map<Case, Tally>): string[] {
   const lines = [
-    '| case | exchanges (outcome x count) | mock: polls | p50 ms | p99 ms | max ms | control: polls | p50 ms | p99 ms | max ms | event-loop delay max ms, mock / control | peak RSS MB, mock / control |',
-    `|${' --- |'.repeat(12)}`,
+    '| case | exchanges (outcome x count) | mock: polls | p50 ms | p99 ms | max ms | control: polls | p50 ms | p99 ms | max ms | event-loop delay max ms, mock / control | peak RSS MB, mock / control | mock CPU |',
+    `|${' --- |'.repeat(13)}`,
   ];
   for (const [c, t] of tallies) {
     const outcomes = [...t.outcomes].map(([o, n]) => `${o} x${n}`).join(', ') || '-';
     lines.push(
-      `| ${c.name} | ${outcomes} | ${pollCells(t.polls[0]!)} | ${pollCells(t.polls[1]!)} | ${ms(t.loopMs[0]!)} / ${ms(t.loopMs[1]!)} | ${t.rssMb[0]!.toFixed(0)} / ${t.rssMb[1]!.toFixed(0)} |`,
+      `| ${c.name} | ${outcomes} | ${pollCells(t.polls[0]!)} | ${pollCells(t.polls[1]!)} | ${ms(t.loopMs[0]!)} / ${ms(t.loopMs[1]!)} | ${t.rssMb[0]!.toFixed(0)} / ${t.rssMb[1]!.toFixed(0)} | ${((100 * t.cpuNs) / t.wallNs).toFixed(0)} % |`,
     );
   }
   return lines;
@@ -198,24 +207,33 @@ async function main() {
     servers.push(...mocks);
     poller = startPoller(mocks.map((m) => `${new URL(m.url).origin}/__mock/health`));
     const tallies = new Map<Case, Tally>(
-      CASES.map((c) => [c, { outcomes: new Map(), polls: mocks.map(() => ({ ms: [], failed: 0 })), loopMs: [0, 0], rssMb: [0, 0] }]),
+      CASES.map((c) => [
+        c,
+        { outcomes: new Map(), polls: mocks.map(() => ({ ms: [], failed: 0 })), loopMs: [0, 0], rssMb: [0, 0], cpuNs: 0, wallNs: 0 },
+      ]),
     );
     await sleep(1000); // the poller's first polls (its connections, JIT) are not counted
     await poller.take();
-    for (const m of mocks) await takePeaks(m, dir);
+    let cpu = (await takePeaks(mocks[0]!, dir)).cpuNs;
+    await takePeaks(mocks[1]!, dir);
     for (let round = 0; round < ROUNDS; round++)
       for (const c of CASES) {
         const t = tallies.get(c)!;
+        const started = process.hrtime.bigint();
         await runCase(mocks[0]!.url, c, t.outcomes);
         await sleep(SETTLE_MS);
         for (const [i, p] of (await poller.take()).entries()) {
           t.polls[i]!.ms.push(...p.ms);
           t.polls[i]!.failed += p.failed;
         }
+        t.wallNs += Number(process.hrtime.bigint() - started);
         for (const [i, m] of mocks.entries()) {
           const peaks = await takePeaks(m, dir);
           t.loopMs[i] = Math.max(t.loopMs[i]!, peaks.loopMs);
           t.rssMb[i] = Math.max(t.rssMb[i]!, peaks.rssMb);
+          if (i > 0) continue;
+          t.cpuNs += peaks.cpuNs - cpu;
+          cpu = peaks.cpuNs;
         }
       }
     console.log(
