@@ -29,15 +29,18 @@ describe('parseFlags', () => {
 });
 
 describe('a bench given a bad flag', () => {
-  it('stops before measuring: the reason and its usage, exit 2', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/in-process.ts', '--rounds', 'many'], {
+  it.each([
+    ['bench/in-process.ts', ['--rounds', 'many'], '--rounds must be a whole number from 1 up, not "many"'],
+    ['bench/upstream-hostile.ts', ['--seconds', '0.1'], '--seconds must be a number from 0.5 to 60, not "0.1"'],
+  ])('stops before measuring: the reason and its usage, exit 2 (%s)', (bench, args, reason) => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', bench, ...args], {
       cwd: new URL('..', import.meta.url).pathname,
       encoding: 'utf8',
       timeout: 30_000,
     });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('--rounds must be a whole number from 1 up, not "many"');
-    expect(r.stderr).toContain('Usage: npx tsx bench/in-process.ts');
+    expect(r.stderr).toContain(reason);
+    expect(r.stderr).toContain(`Usage: npx tsx ${bench}`);
     expect(r.stdout).toBe('');
   });
 });

@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { median, medianInterval } from './median.ts';
+import { median, medianInterval, percentile } from './median.ts';
 
 describe('median', () => {
   it('is the middle value, or the mean of the two middle ones', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});
+
+describe('percentile', () => {
+  it('is the nearest rank: the smallest value at least p % of them are at or below', () => {
+    const xs = Array.from({ length: 200 }, (_, i) => 200 - i); // 1..200, unsorted
+    expect(percentile(xs, 50)).toBe(100);
+    expect(percentile(xs, 99)).toBe(198);
+    expect(percentile(xs, 100)).toBe(200);
+    expect(percentile([5, 1, 3], 1)).toBe(1);
   });
 });
 

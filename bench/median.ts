@@ -7,6 +7,12 @@ export function median(xs: readonly number[]): number {
   return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
 }
 
+/** The nearest-rank `p`th percentile (0 < p <= 100): the smallest value at least p % of `xs` are at or below. */
+export function percentile(xs: readonly number[], p: number): number {
+  const s = ascending(xs);
+  return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)]!;
+}
+
 /**
  * A distribution-free interval for the median of what `xs` samples, covering it with probability at least `level`:
  * the k-th smallest and k-th largest value, k the largest such that fewer than k of n values fall below the median

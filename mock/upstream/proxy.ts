@@ -7,7 +7,7 @@ import type { Judged } from '../../judge/live.ts';
 import { adapterOf } from '../platform/adapter.ts';
 import type { EngineContext, RouteHandler } from '../platform/deps.ts';
 import { HOP_BY_HOP } from '../platform/hop-by-hop.ts';
-import { cut, maskedHeaders, type Exchanged, type Violation } from '../platform/journal-entry.ts';
+import { cut, JOURNAL_BODY_BYTES, maskedHeaders, type Exchanged, type Violation } from '../platform/journal-entry.ts';
 import { createRedactor, withoutKey } from '../platform/redact.ts';
 import { visible } from '../platform/refusal-notices.ts';
 import { answerError, readBody } from '../platform/responses.ts';
@@ -19,8 +19,15 @@ export interface UpstreamAnswer {
   headers: Record<string, string>;
   /** As the upstream sent it (still compressed, when it was). */
   body: Uint8Array;
-  /** The body as text, decoded from its Content-Encoding (what the judge and the journal read), or why it is not judged. */
-  judged(): { text: string } | { unjudged: string };
+  /** The body as the journal and the judge read it. */
+  judged(): UpstreamBody;
+}
+
+export interface UpstreamBody {
+  /** Decoded from its Content-Encoding, when it was (what the journal keeps). */
+  text?: string;
+  /** Why the judge does not read it (too large, a bomb), when it does not. */
+  unjudged?: string;
 }
 
 /** Sends one request to the upstream: `target` is the path and query under the upstream's base URL. */
@@ -50,6 +57,19 @@ export interface UpstreamProxy {
 const MAX_FORWARDED = 11 * 1024 * 1024;
 /** The journal keeps this much of each upstream answer's text (the HAR's bodies; a list of 100 records is ~60 KB). */
 const UPSTREAM_BODY_CHARS = 256 * 1024;
+const UTF8 = { encoder: new TextEncoder(), decoder: new TextDecoder() };
+/**
+ * The first `chars` characters of the text, as a string of its own: a slice shares its parent's characters in V8, so
+ * the journal would hold every long answer whole while counting what it keeps of it (250 answers of 1.9 MB: 475 MB
+ * where it counts 64; bench/upstream-hostile.ts).
+ */
+const firstOf = (text: string, chars: number) => (text.length > chars ? UTF8.decoder.decode(UTF8.encoder.encode(cut(text, chars))) : text);
+/**
+ * The journal's `error` of an answer of 400 or more, from what was read already: left to the journal, it would read
+ * the whole answer back as text and keep its first 4 KB as a slice of it, 31 MB held an entry (500 entries: 15 GB).
+ */
+const errorText = (text: string | undefined, body: Uint8Array) =>
+  text !== undefined ? firstOf(text, JOURNAL_BODY_BYTES) : UTF8.decoder.decode(body.subarray(0, JOURNAL_BODY_BYTES));
 /**
  * Access-control fields are the front's (its CORS policy answers the page), never the upstream's; nor are the mock's
  * own (an upstream's X-Mock-Fault would make the front drop or reset the answer).
@@ -115,7 +135,7 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       return answerError(c, { error: `The upstream ${proxy.base} did not answer: ${e.message}` }, 502);
     }
     const read = answer.judged();
-    const text = 'text' in read ? read.text : undefined;
+    const text = read.text;
     const { violations: judged, notJudged: why } = proxy.judge({
       method: c.req.method,
       url: `${url.pathname}${url.search}`,
@@ -124,10 +144,10 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       requestBytes: body?.byteLength,
       status: answer.status,
       responseHeaders: answer.headers,
-      responseBody: text,
+      responseBody: read.unjudged === undefined ? text : undefined,
     });
     // A body the judge did not read is said so: judged on its status and headers only.
-    const notJudged = 'unjudged' in read ? [why, `body not judged: ${read.unjudged}`].filter(Boolean).join('; ') : why;
+    const notJudged = read.unjudged !== undefined ? [why, `body not judged: ${read.unjudged}`].filter(Boolean).join('; ') : why;
     // A finding quotes what was sent or answered: the client's key, or anything shaped like one, never leaves in it
     // (the terminal, the 502, the journal).
     const key = headers['x-api-key'];
@@ -140,7 +160,7 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
       response: {
         status: answer.status,
         headers: answer.headers,
-        body: text === undefined ? '' : cut(text, UPSTREAM_BODY_CHARS),
+        body: text === undefined ? '' : firstOf(text, UPSTREAM_BODY_CHARS),
         truncated: text === undefined || text.length > UPSTREAM_BODY_CHARS,
       },
       violations: violations.map(asJournalViolation),
@@ -162,6 +182,7 @@ export function forwardRoute(proxy: UpstreamProxy): RouteHandler {
     const out: Record<string, string> = {};
     for (const k in answer.headers) if (!dropped(k)) out[k] = answer.headers[k]!;
     const empty = answer.body.byteLength === 0 || c.req.method === 'HEAD' || answer.status === 204 || answer.status === 304;
+    if (answer.status >= 400) c.set('errorBody', empty ? '' : errorText(text, answer.body));
     return new Response(empty ? null : (answer.body as Uint8Array<ArrayBuffer>), { status: answer.status, headers: out });
   };
 }
