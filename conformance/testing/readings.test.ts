@@ -22,10 +22,8 @@ async function mockWith(readings: MockOptions['readings']): Promise<RunningMock>
 
 const played = readingsCatalogue.filter((r) => r.plays === 'engine');
 
-// Side by side (maxConcurrency in vitest.config.ts), each on a mock of its own: a run spends most of its time waiting on
-// the mock's scaled timers, which one run at a time left the worker idle through.
-describe.concurrent('the documented profile on the readings the mock plays', () => {
-  it('passes --readings all (every reading that combines), cleaning up after itself', async ({ expect }) => {
+describe('the documented profile on the readings the mock plays', () => {
+  it('passes --readings all (every reading that combines), cleaning up after itself', async () => {
     const m = await mockWith('all');
     expect(m.engine?.readings.ids.length).toBe(played.filter((r) => r.combines).length);
     const { report } = await runSuite({ ...suiteOptions(m.url), profile: 'documented' });
@@ -45,7 +43,7 @@ describe.concurrent('the documented profile on the readings the mock plays', () 
   );
 
   // Each reading alone, on the checks of the rules its places touch: a reading another masks under `all` shows here.
-  it('passes each reading alone on the checks of its rules', async ({ expect }) => {
+  it('passes each reading alone on the checks of its rules', async () => {
     const failed: string[] = [];
     for (const r of played) {
       const m = await mockWith([r.id]);
@@ -57,7 +55,7 @@ describe.concurrent('the documented profile on the readings the mock plays', () 
     expect(failed).toEqual([]);
   }, 600_000);
 
-  it('fails --profile all where the readings leave the kit’s assumptions (they are judged there)', async ({ expect }) => {
+  it('fails --profile all where the readings leave the kit’s assumptions (they are judged there)', async () => {
     const m = await mockWith('all');
     const { report } = await runSuite({ ...suiteOptions(m.url), profile: 'all', only: ['APT-028', 'DOC-036', 'NOTE-025', 'ERR-019'] });
     const failed = new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.ruleId));
