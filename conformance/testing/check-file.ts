@@ -15,8 +15,13 @@ import { Register } from '../../spec/runtime/register.ts';
 /** What a variant changes: its request and response transformers. */
 export type Breaks = Omit<Variant, 'name' | 'area' | 'rule'>;
 
+// Read once for the test file's runs, not once a run (a run only looks rule ids up in it; reading spec/rules.yaml
+// took 70-200 ms of CPU, and a file such as coverage-honesty.test.ts makes some 150 runs).
+const register = Register.load();
+
 export const suiteOptions = (url: string): RunOptions => ({
   url,
+  register,
   mock: true,
   scopedKeys: [],
   profile: 'all',
@@ -193,7 +198,6 @@ export function describeBrokenVariants(
   afterAll(async () => {
     await readings?.close();
   });
-  const register = Register.load();
   const documented = (rule: string) => register.resolve(rule).provenance === 'documented';
   describe(`${title} against broken variants (each fails on its rule)`, { retry: 2 }, () => {
     it('every check of the file has a broken variant', () => {

@@ -19,7 +19,7 @@ import type { Profile } from '../../spec/runtime/schemas.ts';
 import type { RunReport } from '../run/model.ts';
 
 let keys: VariantKeys;
-const clean = {} as Record<Profile, { trace: Trace; unsettled: string[] }>;
+const clean = {} as Record<Profile, { trace: Trace; unsettled: string[]; leftovers: string[] }>;
 
 // Mocks serve one run at a time, from a pool per kind: a documented variant's plays every reading (--readings all), an
 // assumed rule's (profile all) none. Runs never share a mock meanwhile, so no run's webhooks crowd another's timing.
@@ -44,7 +44,7 @@ beforeAll(async () => {
       pools[profile].onFreeMock(async (m) => {
         const { checks, trace } = tracing(allChecks);
         const { report } = await runSuite({ ...suiteOptions(m.url), profile, checks });
-        clean[profile] = { trace, unsettled: unsettled(report.results) };
+        clean[profile] = { trace, unsettled: unsettled(report.results), leftovers: report.cleanup.leftovers };
       }),
     ),
   );
@@ -53,8 +53,12 @@ beforeAll(async () => {
 /** The checks that did not pass on their own account: failed or timed out. */
 const failing = (r: RunReport) => r.results.filter((x) => x.outcome === 'failed' || x.outcome === 'timed-out');
 
-/** What a variant's run selects: the checks it can reach (with its own rule's and the unsettled), or all. */
+/**
+ * What a variant's run selects: the checks it can reach (with its own rule's and the unsettled), or all. A narrowed
+ * run leaves out the other checks' cleanup too, which the clean run must then have done without a leftover.
+ */
 async function selectionFor(variant: Variant, fresh: () => Variant, profile: Profile): Promise<string[]> {
+  if (clean[profile].leftovers.length) return [];
   const reach = await reachOf(fresh, clean[profile].trace);
   if ('whole' in reach) return [];
   const own = allChecks.filter((c) => c.rule === variant.rule).map((c) => c.name);

@@ -2,15 +2,16 @@
 // whole run against the unbroken mock, attributed to the check it was sent for (and to the fixture it built, when other
 // checks share that fixture), is put through a fresh instance of a variant's transformers offline, in the run's order.
 // A check none of whose exchanges the variant changes, nor any fixture it reads, sends and reads what it did in the
-// clean run, so it passes as it did there; only the others need a live run with the defect. Where traffic cannot tell,
-// the whole run: a changed exchange of the run's own (probe, cleanup), a changed write request (the mock's state then
-// differs for any check that reads it), or a change that needs other checks' traffic (a transformer's kept state).
+// clean run, so it passes as it did there; only the others need a live run with the defect. A changed answer to the
+// run's cleanup reaches the checks whose resources it deletes (cleanupReach). Where traffic cannot tell, the whole run:
+// another changed exchange of the run's own, a changed write request (the mock's state then differs for any check
+// that reads it), or a change that needs other checks' traffic (a transformer's kept state).
 // Test-only.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from '../../judge/define.ts';
 import type { CheckDef, CheckResult } from '../run/model.ts';
 import type { Fixtures } from '../run/fixtures.ts';
-import type { ProxyRequest, ProxyResponse, Variant } from './broken-proxy.ts';
+import { jsonOf, type ProxyRequest, type ProxyResponse, type Variant } from './broken-proxy.ts';
 
 interface Origin {
   check: string;
@@ -21,6 +22,8 @@ interface Origin {
 /** One exchange of the clean run: who sent it, and what went each way. */
 interface Traced {
   origin?: Origin;
+  /** Sent by the run's cleanup, after every check and response check has its result. */
+  cleanup?: boolean;
   req: ProxyRequest;
   res: ProxyResponse;
 }
@@ -47,7 +50,7 @@ export function tracing(checks: CheckDef[]): { checks: CheckDef[]; trace: Trace 
   const hooked = new WeakSet<object>();
   const record = (ex: Exchange) => {
     if (new URL(ex.request.url).pathname.includes('/__mock')) return;
-    trace.exchanges.push({ origin: als.getStore(), ...asProxied(ex) });
+    trace.exchanges.push({ origin: als.getStore(), cleanup: ex.check === 'cleanup', ...asProxied(ex) });
   };
   const watch = (fixtures: Fixtures, check: string): Fixtures =>
     new Proxy(fixtures, {
@@ -133,8 +136,12 @@ export async function reachOf(fresh: () => Variant, trace: Trace): Promise<Reach
   if (write) return { whole: `it changes the write ${write}, whose effect any check may read` };
   const checks = new Set<string>();
   const touched = new Set<string>();
+  const cleanup = await cleanupReach(fresh, trace, changed);
+  if ('whole' in cleanup) return cleanup;
+  for (const c of cleanup.checks) checks.add(c);
   for (const i of changed) {
-    const { origin, req } = trace.exchanges[i]!;
+    const { origin, req, cleanup: ofCleanup } = trace.exchanges[i]!;
+    if (ofCleanup) continue;
     if (!origin) return { whole: `it changes ${req.method} ${req.url.split('?')[0]}, which the run sends for none of its checks` };
     touched.add(origin.check);
     checks.add(origin.check);
@@ -155,6 +162,41 @@ export async function reachOf(fresh: () => Variant, trace: Trace): Promise<Reach
       return { whole: `what it changes in ${check}'s traffic depends on other checks' traffic` };
   }
   return { checks };
+}
+
+/**
+ * The checks whose cleanup the variant changes. The run deletes what its checks left at the end, after every check and
+ * response check has its result, so a changed answer there reaches only the count of what was left behind. A narrowed
+ * run that keeps the check that created the resource (and, for a fixture, the checks reading it) has its own cleanup
+ * send that DELETE and meet the same answer; the other checks' resources are removed as in the clean run. Only the
+ * whole run tells where the variant changes a cleanup request, or changes an answer differently when the rest of the
+ * run's traffic has not gone before it (a transformer's kept state), or no create in the trace explains the DELETE.
+ */
+async function cleanupReach(fresh: () => Variant, trace: Trace, changed: Set<number>): Promise<Reach> {
+  const checks = new Set<string>();
+  for (const [i, e] of trace.exchanges.entries()) {
+    if (!e.cleanup) continue;
+    const where = `${e.req.method} ${e.req.url.split('?')[0]}`;
+    if ((await changedBy(fresh(), [e])).changed.size !== (changed.has(i) ? 1 : 0))
+      return { whole: `what it changes in the cleanup's ${where} depends on the run's other traffic` };
+    if (!changed.has(i)) continue;
+    const sent = copyReq(e.req);
+    fresh().request?.(sent);
+    const creator = sameReq(sent, e.req) ? creatorOf(trace, e.req) : undefined;
+    if (!creator) return { whole: `it changes the cleanup's ${where}, which no check's create in the trace explains` };
+    checks.add(creator.check);
+    for (const r of creator.fixture ? (trace.readers.get(creator.fixture) ?? []) : []) checks.add(r);
+  }
+  return { checks };
+}
+
+/** Who created what a cleanup DELETE removes: the check (and fixture) whose 2xx POST answered the id the path ends with. */
+function creatorOf(trace: Trace, del: ProxyRequest): Origin | undefined {
+  const path = del.url.split('?')[0];
+  return trace.exchanges.find(({ origin, req, res }) => {
+    const id = origin && req.method === 'POST' && res.status >= 200 && res.status < 300 ? jsonOf(res.body)?.data?.id : undefined;
+    return id !== undefined && `${req.url.split('?')[0]!.replace(/\/$/, '')}/${encodeURIComponent(String(id))}` === path;
+  })?.origin;
 }
 
 /** The clean run's checks that did not pass or skip: a narrowed run keeps them, since their outcome is not known. */
