@@ -3,6 +3,7 @@
 // this shared host falls on every target alike).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 import { median } from './median.ts';
@@ -119,3 +120,9 @@ export const cpuNs = (pid: number) =>
       return sum; // a thread that ended between the listing and the read
     }
   }, 0);
+
+/** The host's load averages (1, 5, 15 minutes), as every bench prints them beside its figures. */
+export const loadAverage = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');

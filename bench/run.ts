@@ -14,12 +14,13 @@
 // `clinical-records-mock` runs and what the start-up and memory targets are judged on.
 // Usage: npx tsx bench/run.ts [--duration <seconds>]   (no timed tests anywhere else)
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSeed } from '../mock/seed/generate.ts';
 import { readFlags } from './flags.ts';
 import {
   type LoadOptions,
+  loadAverage,
   type Measured,
   measureInTurn as measureRounds,
   POST_BODY,
@@ -37,11 +38,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const { duration: DURATION } = readFlags('Usage: npx tsx bench/run.ts [--duration <seconds>]', { duration: { fallback: 5, min: 0.5 } });
 const CONNECTIONS = 20;
 const tmp = mkdtempSync(join(tmpdir(), 'mock-bench-'));
-const loadNow = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
-const LOAD_AT_START = loadNow();
+const LOAD_AT_START = loadAverage();
 
 const DIST_CLI = join(ROOT, 'dist/mock/cli.js');
 
@@ -213,7 +210,7 @@ async function main() {
     `| RSS at 100k patients <= 200 MB (${builtToo ? 'built' : 'tsx'}) | ${rss(builtToo ? '100000 built' : '100000')} MB | 1k: ${rss(builtToo ? '1000 built' : '1000')} MB${builtToo ? `; through tsx: ${rss('100000')} MB, 1k ${rss('1000')} MB` : ''} | ${yes(scale[builtToo ? '100000 built' : '100000']!.rssMb <= 200)} |`,
     `| engine-only start to first 200 < 1.5 s (${builtToo ? 'built' : 'tsx'}) | ${(first / 1000).toFixed(2)} s | ${firstBuilt !== undefined ? `through tsx: ${(firstTsx / 1000).toFixed(2)} s` : ''} | ${yes(first < 1500)} |`,
     '',
-    `${CONNECTIONS} connections, ${DURATION} s per row (${ROUNDS} rounds of ${DURATION / ROUNDS} s, servers in turn) after a ${WARM_UP} s warm-up, autocannon in the bench process; target ratios: the median of the rounds' ratios; load average at start ${LOAD_AT_START}, at the end ${loadNow()}.`,
+    `${CONNECTIONS} connections, ${DURATION} s per row (${ROUNDS} rounds of ${DURATION / ROUNDS} s, servers in turn) after a ${WARM_UP} s warm-up, autocannon in the bench process; target ratios: the median of the rounds' ratios; load average at start ${LOAD_AT_START}, at the end ${loadAverage()}.`,
   );
   console.log(out.join('\n'));
 }

@@ -14,12 +14,12 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readFlags } from './flags.ts';
 import type { Polled } from './health-poller.ts';
-import { cpuNs, type Server, startProcess, stop } from './load.ts';
+import { cpuNs, loadAverage, type Server, startProcess, stop } from './load.ts';
 import { median, percentile } from './median.ts';
 
 const USAGE = 'Usage: npx tsx bench/upstream-hostile.ts [--rounds <rounds>] [--seconds <seconds per case and round>]';
@@ -33,10 +33,6 @@ const POLL_MS = 50;
 const SETTLE_MS = 300;
 const HEALTH_TARGET_MS = 100;
 const RSS_TARGET_MB = 500;
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 
 interface Case {
   name: string;
@@ -197,7 +193,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'upstream-hostile-'));
   const servers: Server[] = [];
   let poller: ReturnType<typeof startPoller> | undefined;
-  const loadAtStart = load();
+  const loadAtStart = loadAverage();
   const t0 = performance.now();
   try {
     const upstream = await startProcess(['mock/testing/hostile-upstream.ts'], /(http:\/\/\S+)/);
@@ -242,7 +238,7 @@ async function main() {
         '',
         ...verdicts(tallies),
         '',
-        `${ROUNDS} rounds of ${SECONDS} s a case, cases in turn; health polled every ${POLL_MS} ms from a process of its own; ${((performance.now() - t0) / 1000).toFixed(0)} s in all. Load average at start ${loadAtStart}, at the end ${load()}.`,
+        `${ROUNDS} rounds of ${SECONDS} s a case, cases in turn; health polled every ${POLL_MS} ms from a process of its own; ${((performance.now() - t0) / 1000).toFixed(0)} s in all. Load average at start ${loadAtStart}, at the end ${loadAverage()}.`,
       ].join('\n'),
     );
   } finally {

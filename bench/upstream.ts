@@ -6,9 +6,8 @@
 // node:http forwarder to the same upstream. The proxy prints its line per exchange, as a user runs it.
 // Usage: npx tsx bench/upstream.ts [--duration <seconds per row>] [--exchanges <timed exchanges per side and route>]
 import http from 'node:http';
-import { loadavg } from 'node:os';
 import { readFlags } from './flags.ts';
-import { type LoadOptions, measureInTurn, paired, ROUTES, type Server, startProcess, stop, target } from './load.ts';
+import { type LoadOptions, loadAverage, measureInTurn, paired, ROUTES, type Server, startProcess, stop, target } from './load.ts';
 import { median } from './median.ts';
 
 const USAGE = 'Usage: npx tsx bench/upstream.ts [--duration <seconds per row>] [--exchanges <timed exchanges per side and route>]';
@@ -18,11 +17,7 @@ const { duration: DURATION, exchanges: EXCHANGES } = readFlags(USAGE, {
 });
 const ROUNDS = 5;
 const CONNECTIONS = 20;
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
-const LOAD_AT_START = load();
+const LOAD_AT_START = loadAverage();
 
 const mock = (flags: string[]) => startProcess(['mock/cli.ts', '--port', '0', ...flags], /API\s+(http:\/\/\S+)/);
 
@@ -109,7 +104,7 @@ async function main() {
     }
     lines.push(
       '',
-      `Overhead: ${EXCHANGES} exchanges per side and route, one at a time on a keep-alive connection, alternating. Throughput: ${CONNECTIONS} connections, ${DURATION} s per row (${ROUNDS} rounds, servers in turn) after a 3 s warm-up, autocannon in the bench process. Each server its own process (the proxy's upstream too). Load average at start ${LOAD_AT_START}, at the end ${load()}.`,
+      `Overhead: ${EXCHANGES} exchanges per side and route, one at a time on a keep-alive connection, alternating. Throughput: ${CONNECTIONS} connections, ${DURATION} s per row (${ROUNDS} rounds, servers in turn) after a 3 s warm-up, autocannon in the bench process. Each server its own process (the proxy's upstream too). Load average at start ${LOAD_AT_START}, at the end ${loadAverage()}.`,
     );
     console.log(lines.join('\n'));
   } finally {
