@@ -26,16 +26,25 @@ function loose(key: string): RegExp {
  * 3-byte group, the characters encoded from its bytes alone; standard and URL-safe alphabets.
  */
 export function base64Cores(key: string): string[] {
+  // Memoized: a run redacts every string of its report against every key (encoding them each time was most of it).
+  let found = cores.get(key);
+  if (!found) cores.set(key, (found = encodedCores(key)));
+  return found;
+}
+
+const cores = new Map<string, string[]>();
+
+function encodedCores(key: string): string[] {
   const bytes = Buffer.from(key, 'utf8');
-  const cores = new Set<string>();
+  const found = new Set<string>();
   for (let offset = 0; offset < 3; offset++) {
     const text = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
     const first = Math.ceil(offset / 3) * 4;
     const last = Math.floor((offset + bytes.length) / 3) * 4;
     const core = text.slice(first, last);
-    if (core.length >= LOOSE_MIN) cores.add(core).add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+    if (core.length >= LOOSE_MIN) found.add(core).add(core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
-  return [...cores];
+  return [...found];
 }
 
 /** `text` with every looser form of each secret (longest first) replaced: the key's by its placeholder, base64 named so. */
@@ -44,7 +53,7 @@ export function redactKeyForms(text: string, secrets: Array<[string, string]>): 
   for (const [secret, placeholder] of secrets) {
     if (secret.length < LOOSE_MIN) continue;
     out = out.replace(loose(secret), () => placeholder);
-    for (const core of base64Cores(secret)) out = out.split(core).join(`[base64 of ${placeholder}]`);
+    for (const core of base64Cores(secret)) if (out.includes(core)) out = out.split(core).join(`[base64 of ${placeholder}]`);
   }
   return out;
 }

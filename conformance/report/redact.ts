@@ -9,10 +9,15 @@ const PART = 8;
 
 export class Redactor {
   private readonly secrets = new Map<string, string>();
+  /** The secrets longest first, so a key that contains another is replaced whole; sorted once, not once a string. */
+  private bySize?: Array<[string, string]>;
 
   /** Registers a secret and the placeholder that replaces it (e.g. `$CLINICAL_RECORDS_KEY`). */
   add(secret: string | undefined, placeholder: string): void {
-    if (secret && secret.length >= 4) this.secrets.set(secret, placeholder);
+    if (secret && secret.length >= 4) {
+      this.secrets.set(secret, placeholder);
+      this.bySize = undefined;
+    }
   }
 
   /** The secrets whose placeholder is a shell variable: name → value (to write a file that sets them). */
@@ -21,10 +26,9 @@ export class Redactor {
   }
 
   redact(text: string): string {
-    // Longest first, so a key that contains another is replaced whole.
-    const bySize = [...this.secrets].sort((a, b) => b[0].length - a[0].length);
+    const bySize = (this.bySize ??= [...this.secrets].sort((a, b) => b[0].length - a[0].length));
     let out = text;
-    for (const [secret, placeholder] of bySize) out = out.split(secret).join(placeholder);
+    for (const [secret, placeholder] of bySize) if (out.includes(secret)) out = out.split(secret).join(placeholder);
     // Then the key in another case, split by a dash or a line break, or in base64 (key-forms.ts).
     return redactPieces(redactKeyForms(out, bySize), bySize);
   }

@@ -162,7 +162,7 @@ function setUp(opts: RunOptions, deadline: RunDeadline): Setup {
   return {
     contract,
     register: opts.register ?? Register.load(),
-    schemas: new SchemaValidator(contract.doc, opts.profile),
+    schemas: SchemaValidator.ofBundle(opts.profile),
     redactor: new Redactor(),
     runId,
     prefix: `crc-${runId}-`,

@@ -7,7 +7,7 @@
 // are present, and whether an unset one is absent or null, is the kit's reading: GEN-011). `x-documented-required`
 // names the fields the document itself requires: they stay required, and non-null, in either case.
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv, bundleRef } from './bundle.ts';
+import { createAjv, bundleRef, loadBundle } from './bundle.ts';
 import type { JsonObject } from './json-pointer.ts';
 import { relaxBundle } from './relax.ts';
 
@@ -28,6 +28,8 @@ const lineOf = (e: ErrorObject) => {
   return `${e.instancePath || '(root)'} ${e.message ?? ''}${extra ? ` (${extra})` : ''}`.trim();
 };
 
+const bundled = new Map<Profile, SchemaValidator>();
+
 export class SchemaValidator {
   private readonly ajv: ReturnType<typeof createAjv>;
   private readonly cache = new Map<string, ValidateFunction>();
@@ -37,6 +39,16 @@ export class SchemaValidator {
     readonly profile: Profile,
   ) {
     this.ajv = createAjv((profile === 'all' ? doc : relaxBundle(doc)) as JsonObject);
+  }
+
+  /**
+   * The validator of the bundled contract in a profile, compiled once a process: every run of a process validates
+   * against the same bundle, and compiling its schemas again took a run some 150 ms of CPU.
+   */
+  static ofBundle(profile: Profile): SchemaValidator {
+    let v = bundled.get(profile);
+    if (!v) bundled.set(profile, (v = new SchemaValidator(loadBundle(), profile)));
+    return v;
   }
 
   private compile(pointer: string): ValidateFunction {
