@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeWebhookBody } from './webhook-codec.ts';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { decodeBody, startReceiver, type Receiver } from './webhook-receiver.ts';
 
 let open: Receiver[] = [];
@@ -74,6 +75,26 @@ describe('recording webhook receiver', () => {
       [413, true, 0],
       [200, false, 11],
     ]);
+  });
+
+  it('lets a sender still writing read its 413: the connection is half-closed, not reset', async () => {
+    const r = await start({ maxBodyBytes: 1024 * 1024 });
+    const { port } = new URL(r.url);
+    const ended = await new Promise<string>((resolve) => {
+      let answer = '';
+      const s = connect(Number(port), '127.0.0.1', () => {
+        s.write(`POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n`);
+        for (let i = 0; i < 8; i++) s.write(Buffer.alloc(1024 * 1024, 'x'));
+        // Busy (a loaded sender) before reading: a reset sent meanwhile ended the connection with ECONNRESET.
+        setTimeout(() => {
+          for (const end = Date.now() + 300; Date.now() < end; );
+        }, 50);
+      });
+      s.on('data', (d) => (answer += d));
+      s.on('error', (e: NodeJS.ErrnoException) => resolve(`${e.code}: ${answer.slice(0, 30)}`));
+      s.on('end', () => (s.end(), resolve(answer.slice(0, 30))));
+    });
+    expect(ended).toBe('HTTP/1.1 413 Payload Too Large');
   });
 
   it('a respond that throws answers 500 and the receiver lives on; a sender that resets mid-body ends nothing', async () => {

@@ -5,7 +5,7 @@
 // over `maxBodyBytes` is answered 413 unread (a 600 MB POST is never held in memory), a sender that resets mid-body
 // or a `respond` that throws (answered 500) is that request's problem only. Node only: never imported by client/.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { decodeWebhookBody } from './webhook-codec.ts';
 
 export interface Received {
@@ -76,11 +76,12 @@ export async function startReceiver(options: ReceiverOptions | ReceiverOptions['
       received.push(r);
       chunks.length = 0;
       req.removeAllListeners('data');
-      // Answer, then let go of the connection: the rest of the body is never read.
+      // The rest of the body is never read: once the socket's buffers are full the sender's writes stop.
+      req.pause();
+      lingerOnClose(req.socket);
       res.writeHead(413, { 'Content-Type': 'text/plain', Connection: 'close' });
       res.end(`body over ${maxBodyBytes} bytes`, () => {
         r.end = performance.now();
-        req.destroy();
         notify();
       });
     };
@@ -144,6 +145,24 @@ export async function startReceiver(options: ReceiverOptions | ReceiverOptions['
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** How long a socket answered 413 stays half-open for its sender to read the answer and let go. */
+const LINGER_MS = 2_000;
+
+/**
+ * A lingering close (as web servers do after an early answer): a socket destroyed with unread bytes in it sends a
+ * reset, and a reset that reaches the sender before it has read the 413 drops the answer from its receive queue (a
+ * loaded machine lost it so). Closing the connection half-closes it instead, and destroys it LINGER_MS later unless
+ * the sender has let go by then.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
   };
 }
 
