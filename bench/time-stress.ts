@@ -1,9 +1,10 @@
 // The proof that the suite's checks of time do not flake: README step 5 (the documented run against
 // `npm run mock -- --time-scale 0.01 --allow-private-webhooks`, then `npm run conformance -- --url … --mock`) repeated
-// --runs times while --hogs CPU-bound processes run beside it on this machine. Each run starts a fresh mock, as a
-// user does, from the built commands in dist/ (`npm run build` first). Prints each run's verdict and the checks that
-// did not pass, then `n/N runs passed`; exit 0 only when every run passed.
-//   npx tsx bench/time-stress.ts [--runs 20] [--hogs 2] [--max-minutes 40]
+// --runs times while --hogs CPU-bound processes run beside it on this machine, --parallel runs at a time (each beside
+// the hogs and the other runs: more load than the hogs alone, never less). Each run starts a fresh mock, as a user
+// does, from the built commands in dist/ (`npm run build` first). Prints each run's verdict and the checks that did
+// not pass, then `n/N runs passed`; exit 0 only when every run passed.
+//   npx tsx bench/time-stress.ts [--runs 20] [--hogs 2] [--parallel 1] [--max-minutes 40]
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { readFlags } from './flags.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const USAGE = 'Usage: npx tsx bench/time-stress.ts [--runs 20] [--hogs 2] [--max-minutes 40]';
+const USAGE = 'Usage: npx tsx bench/time-stress.ts [--runs 20] [--hogs 2] [--parallel 1] [--max-minutes 40]';
 const flags = readFlags(USAGE, {
   runs: { fallback: 20, min: 1, max: 200, whole: true },
   hogs: { fallback: 2, min: 0, max: 16, whole: true },
+  parallel: { fallback: 1, min: 1, max: 8, whole: true },
   'max-minutes': { fallback: 40, min: 1, max: 600 },
 });
 
@@ -69,23 +71,32 @@ const work = mkdtempSync(join(tmpdir(), 'crc-time-stress-'));
 const deadline = Date.now() + flags['max-minutes'] * 60_000;
 let passed = 0;
 let done = 0;
-try {
-  for (let i = 1; i <= flags.runs && Date.now() < deadline; i++) {
-    const mock = await startMock();
-    try {
-      const r = await conform(mock.api, join(work, `run-${i}`), Math.max(10_000, deadline - Date.now()));
-      done++;
-      if (r.code === 0) passed++;
-      console.log(`run ${i}: exit ${r.code} in ${r.seconds.toFixed(1)} s${r.bad.length ? `\n  ${r.bad.join('\n  ')}` : ''}`);
-    } finally {
-      mock.proc.kill('SIGKILL');
-    }
+let next = 1;
+
+/** One fresh mock and one documented run against it; its verdict printed. */
+async function stressRun(i: number): Promise<void> {
+  const mock = await startMock();
+  try {
+    const r = await conform(mock.api, join(work, `run-${i}`), Math.max(10_000, deadline - Date.now()));
+    done++;
+    if (r.code === 0) passed++;
+    console.log(`run ${i}: exit ${r.code} in ${r.seconds.toFixed(1)} s${r.bad.length ? `\n  ${r.bad.join('\n  ')}` : ''}`);
+  } finally {
+    mock.proc.kill('SIGKILL');
   }
+}
+
+try {
+  // --parallel lanes, each taking the next run until all are taken or the bound has passed.
+  const lane = async () => {
+    while (next <= flags.runs && Date.now() < deadline) await stressRun(next++);
+  };
+  await Promise.all(Array.from({ length: flags.parallel }, lane));
 } finally {
   for (const h of hogs) h.kill('SIGKILL');
   rmSync(work, { recursive: true, force: true });
 }
 console.log(
-  `${passed}/${flags.runs} runs passed (${done} ran before the ${flags['max-minutes']}-minute bound), ${flags.hogs} CPU-bound processes beside them`,
+  `${passed}/${flags.runs} runs passed (${done} ran before the ${flags['max-minutes']}-minute bound), ${flags.parallel} at a time, ${flags.hogs} CPU-bound processes beside them`,
 );
 process.exitCode = passed === flags.runs ? 0 : 1;

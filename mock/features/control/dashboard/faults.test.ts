@@ -37,7 +37,10 @@ describe.skipIf(skip !== undefined)(`network faults in the dashboard, headless C
     const form = page.locator('#fault-form');
     await form.locator('input[name="path"]').fill(path);
     for (const [name, value] of Object.entries(fill)) await form.locator(`input[name="${name}"]`).fill(value);
+    // Armed once the page's POST has its answer: a request sent before then (a loaded machine) met no fault.
+    const armed = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/faults'), WAIT);
     await page.getByRole('button', { name: 'Arm fault' }).click();
+    expect((await armed).status()).toBe(201);
   };
   const row = (path: string, fault: string) => page.locator(`#journal-rows tr[data-fault="${fault}"]`, { hasText: path }).first();
 
