@@ -64,9 +64,12 @@ describe.each<MockMode>(['engine-only', 'default'])('network faults over HTTP (%
     t0 = performance.now();
     expect((await get('/providers')).status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
-    t0 = performance.now();
     expect((await get('/providers')).status).toBe(200);
-    expect(performance.now() - t0).toBeLessThan(140); // count 1: spent
+    // Count 1: spent, so the second request met no fault. Its journal entry says so; a bound on its time would measure
+    // the host's scheduler (three test workers on two cores).
+    const [second, first] = ((await (await fetch(`${m.controlUrl}/requests?limit=2`)).json()) as { data: Array<{ fault?: unknown }> }).data;
+    expect(first!.fault).toMatchObject({ kind: 'latency' });
+    expect(second!.fault ?? null).toBeNull();
   });
 
   it('timeout: nothing arrives until the client gives up; with ms the connection is closed after it, still silent', async () => {
@@ -193,14 +196,15 @@ describe.each<MockMode>(['engine-only', 'default'])('network faults over HTTP (%
 
 describe('--latency', () => {
   it('delays every API answer, refusals included, and not the control API', async () => {
-    const m = await startMock({ port: 0, mode: 'engine-only', quiet: true, latency: [200, 300] });
+    // A gap between the delay and the bound on the undelayed answer that a loaded host's scheduling does not close.
+    const m = await startMock({ port: 0, mode: 'engine-only', quiet: true, latency: [600, 700] });
     try {
       let t0 = performance.now();
       expect((await fetch(`${m.url}/providers`)).status).toBe(401);
-      expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(590);
       t0 = performance.now();
       expect((await fetch(`${m.controlUrl}/health`)).status).toBe(200);
-      expect(performance.now() - t0).toBeLessThan(190);
+      expect(performance.now() - t0).toBeLessThan(500);
     } finally {
       await m.close();
     }
