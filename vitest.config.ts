@@ -7,8 +7,9 @@ const ALL = ['{spec,client,judge,mock,conformance,dredd,scripts,generated,bench,
 // The files that get a process of their own: they change what the whole process shares (global fetch behind MSW,
 // spies on globals, process.env, SIGINT handlers, V8 flags) or measure it (RSS, heap). Every other file runs in a
 // process that earlier files of its worker used too (isolate: false): importing the kit again for each of some 180
-// files was a quarter of the run's CPU.
-const OWN_PROCESS = [
+// files was a quarter of the run's CPU. scripts/own-process.test.ts fails on a test file that does such a thing and is
+// not listed here.
+export const OWN_PROCESS = [
   'conformance/cli.test.ts',
   'conformance/report/replay-line.test.ts',
   'conformance/testing/hostile.test.ts',
