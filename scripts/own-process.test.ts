@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { OWN_PROCESS } from '../vitest.config.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SELF = 'scripts/own-process.test.ts';
 
 /** What a file does that reaches past itself: each pattern with what it is. */
 const PROCESS_WIDE: Array<[RegExp, string]> = [
@@ -38,7 +39,7 @@ describe('files in a process of their own', () => {
     const files = execFileSync('git', ['ls-files', '-z', '*.test.ts'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
     expect(files.length).toBeGreaterThan(150);
     const unlisted = files
-      .filter((f) => !ownProcess(f))
+      .filter((f) => !ownProcess(f) && f !== SELF) // this file names the patterns, and does none of it
       .flatMap((f) => {
         const text = readFileSync(join(ROOT, f), 'utf8');
         return PROCESS_WIDE.filter(([re]) => re.test(text)).map(([, what]) => `${f}: ${what}`);
