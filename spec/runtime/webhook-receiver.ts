@@ -154,16 +154,14 @@ const LINGER_MS = 2_000;
 /**
  * A lingering close (as web servers do after an early answer): a socket destroyed with unread bytes in it sends a
  * reset, and a reset that reaches the sender before it has read the 413 drops the answer from its receive queue (a
- * loaded machine lost it so). Closing the connection half-closes it instead, and destroys it LINGER_MS later unless
- * the sender has let go by then.
+ * loaded machine lost it so). Node's server ends a `Connection: close` exchange with the socket's destroySoon: here
+ * that only half-closes it, and the socket is destroyed LINGER_MS from now unless the sender has let go by then.
  */
 function lingerOnClose(socket: Socket): void {
-  socket.destroySoon = () => {
-    socket.end();
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-  };
+  socket.destroySoon = () => void socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /** A recorded delivery's body decoded by its Content-Type (XML and Form Data fields as text, as sent). */
